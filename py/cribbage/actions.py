@@ -1,0 +1,138 @@
+"""The actions a player takes, as small frozen values that print and parse themselves.
+
+A match is its seed plus the list of these actions, so each has a short text form used in saves and
+on the command line: ``"discard 0 5H 6D"``, ``"play 1 TD"``, ``"go 0"``, ``"starter 1 17"``.
+Seats are 0 and 1. A cut's ``depth`` is how many cards are lifted off the top of the pack.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from .cards import Card, CardError, parse_card
+
+__all__ = [
+    "CutForDeal",
+    "CutPack",
+    "Discard",
+    "CutStarter",
+    "Play",
+    "Go",
+    "Count",
+    "Action",
+    "parse_action",
+    "ActionError",
+]
+
+
+class ActionError(ValueError):
+    """An action string that cannot be read."""
+
+
+@dataclass(frozen=True, slots=True)
+class CutForDeal:
+    """Cut the shuffled pack to show a card; the lower card deals first."""
+
+    seat: int
+    depth: int
+    """Cards lifted off the top; the card shown is the next one."""
+
+    def __str__(self) -> str:
+        return f"cutdeal {self.seat} {self.depth}"
+
+
+@dataclass(frozen=True, slots=True)
+class CutPack:
+    """The pone cuts the dealer's shuffled pack before the deal."""
+
+    seat: int
+    depth: int
+
+    def __str__(self) -> str:
+        return f"cut {self.seat} {self.depth}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Lay two cards away, face down, into the dealer's crib."""
+
+    seat: int
+    cards: tuple[Card, Card]
+
+    def __str__(self) -> str:
+        return f"discard {self.seat} {self.cards[0]} {self.cards[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class CutStarter:
+    """The pone cuts the remaining 40 cards; the top card of the lower part is the starter."""
+
+    seat: int
+    depth: int
+
+    def __str__(self) -> str:
+        return f"starter {self.seat} {self.depth}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Lay a card in the play, adding its value to the count."""
+
+    seat: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"play {self.seat} {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Go:
+    """Say Go: the player holds cards but none keeps the count at 31 or less."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"go {self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """In the show, count the next hand (pone's, then dealer's, then the crib) and peg it."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"count {self.seat}"
+
+
+Action = Union[CutForDeal, CutPack, Discard, CutStarter, Play, Go, Count]
+
+
+def parse_action(text: str) -> Action:
+    """Read the text form of an action (the inverse of ``str(action)``)."""
+    if not isinstance(text, str):
+        raise ActionError(f"not an action: {text!r}")
+    parts = text.split()
+    if len(parts) < 2:
+        raise ActionError(f"not an action: {text!r}")
+    verb, seat_text, rest = parts[0].lower(), parts[1], parts[2:]
+    if seat_text not in ("0", "1"):
+        raise ActionError(f"not an action: {text!r} (seat must be 0 or 1)")
+    seat = int(seat_text)
+    try:
+        if verb in ("cutdeal", "cut", "starter") and len(rest) == 1 and rest[0].isdigit():
+            depth = int(rest[0])
+            cls = {"cutdeal": CutForDeal, "cut": CutPack, "starter": CutStarter}[verb]
+            return cls(seat, depth)
+        if verb == "discard" and len(rest) == 2:
+            return Discard(seat, (parse_card(rest[0]), parse_card(rest[1])))
+        if verb == "play" and len(rest) == 1:
+            return Play(seat, parse_card(rest[0]))
+        if verb == "go" and not rest:
+            return Go(seat)
+        if verb == "count" and not rest:
+            return Count(seat)
+    except CardError as exc:
+        raise ActionError(f"not an action: {text!r} ({exc})") from exc
+    raise ActionError(f"not an action: {text!r}")

@@ -1,0 +1,222 @@
+"""The match record: a seed plus the list of actions, with undo/redo, restart and saves.
+
+Replaying the actions from the seed reproduces every state on any Python. Undo and redo step through
+real actions: when some seats are played by the computer, one undo also takes back the computer's
+replies, back to the human's previous decision. Saves are versioned JSON with a checksum; a save that
+is corrupt, truncated, tampered with or from a future version is refused with a clear
+:class:`SaveError` and the match in hand is left untouched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Iterable, Sequence
+
+from .actions import Action, ActionError, parse_action
+from .state import GameState, IllegalActionError
+from .view import SeatView, view
+
+__all__ = ["Match", "SaveError", "SAVE_FORMAT", "SAVE_VERSION"]
+
+SAVE_FORMAT = "cribbage-match"
+"""The ``format`` field of every save."""
+SAVE_VERSION = 1
+"""Saves newer than this are refused: they may hold rules this version does not know."""
+MAX_SEED = 2**64 - 1
+
+
+class SaveError(ValueError):
+    """A save that cannot be loaded; the message says why."""
+
+
+class Match:
+    """A match: its seed, the actions taken, and the actions undone (for redo)."""
+
+    def __init__(self, seed: int, humans: Iterable[int] = (0, 1), names: Sequence[str] = ("North", "South"),
+                 options: dict[str, Any] | None = None) -> None:
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"a seed is an integer from 0 to {MAX_SEED}")
+        self.seed = seed
+        self.humans: frozenset[int] = frozenset(humans)
+        """Seats played by people; the others are the computer's (their replies undo together)."""
+        self.names: tuple[str, str] = (str(names[0]), str(names[1]))
+        self.options: dict[str, Any] = dict(options or {})
+        """Free-form settings kept with the save (e.g. the computer's level)."""
+        self.state = GameState(seed)
+        self.actions: list[Action] = []
+        self.undone: list[Action] = []
+        """Actions taken back, most recently undone last; redo re-applies them."""
+
+    # --- playing ---------------------------------------------------------------------------------
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know now."""
+        return view(self.state, seat)
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Legal actions now (for one seat if given)."""
+        return self.state.legal_actions(seat)
+
+    def apply(self, action: Action | str) -> None:
+        """Apply an action (or its text form); a new action clears the redo list."""
+        if isinstance(action, str):
+            try:
+                action = parse_action(action)
+            except ActionError as exc:
+                raise IllegalActionError(str(exc)) from exc
+        self.state.apply(action)
+        self.actions.append(action)
+        self.undone.clear()
+
+    # --- undo / redo / restart -------------------------------------------------------------------
+
+    def _undo_span(self) -> int:
+        """How many trailing actions one undo takes back (0 if none)."""
+        if not self.humans:
+            return 1 if self.actions else 0
+        n = len(self.actions)
+        i = n
+        while i > 0 and self.actions[i - 1].seat not in self.humans:
+            i -= 1
+        if i == 0:
+            return 0  # only computer actions so far: nothing of the human's to take back
+        return n - (i - 1)
+
+    @property
+    def can_undo(self) -> bool:
+        """True when there is a human decision to take back."""
+        return self._undo_span() > 0
+
+    @property
+    def can_redo(self) -> bool:
+        """True when an undone action can be replayed."""
+        return bool(self.undone)
+
+    def undo(self) -> bool:
+        """Take back the last human decision (and the computer's replies to it)."""
+        span = self._undo_span()
+        if not span:
+            return False
+        taken = self.actions[-span:]
+        self._replay(self.actions[:-span])
+        self.undone.extend(reversed(taken))
+        return True
+
+    def redo(self) -> bool:
+        """Replay the next undone human decision and the computer's replies that followed it."""
+        if not self.undone:
+            return False
+        while True:
+            action = self.undone.pop()
+            self.state.apply(action)
+            self.actions.append(action)
+            # Hot-seat: one step. Against the computer: on through its replies to the next human move.
+            if not self.undone or not self.humans or self.undone[-1].seat in self.humans:
+                break
+        return True
+
+    def restart(self) -> None:
+        """Start the same match again from the seed: the same deals."""
+        self.state = GameState(self.seed)
+        self.actions = []
+        self.undone = []
+
+    def _replay(self, actions: Sequence[Action]) -> None:
+        state = GameState(self.seed)
+        for action in actions:
+            state.apply(action)
+        self.state = state
+        self.actions = list(actions)
+
+    # --- saves -----------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The save as plain data."""
+        body = {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "seed": self.seed,
+            "humans": sorted(self.humans),
+            "names": list(self.names),
+            "options": self.options,
+            "actions": [str(a) for a in self.actions],
+            "undone": [str(a) for a in self.undone],
+        }
+        body["checksum"] = _checksum(body)
+        return body
+
+    def to_json(self) -> str:
+        """The save as a JSON string."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "Match":
+        """Load a save, replaying every action; refuse anything doubtful with :class:`SaveError`."""
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError) as exc:
+            raise SaveError("this save cannot be read: it is not valid JSON (it may be truncated)") from exc
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Match":
+        """Load a save from plain data (see :meth:`from_json`)."""
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise SaveError("this is not a cribbage save")
+        version = data.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise SaveError("this save has no valid version number")
+        if version > SAVE_VERSION:
+            raise SaveError(f"this save was made by a newer version of the game (save version {version}, "
+                            f"this game reads up to {SAVE_VERSION})")
+        if version < 1:
+            raise SaveError(f"unknown save version {version}")
+        if data.get("checksum") != _checksum(data):
+            raise SaveError("this save has been altered or damaged (its checksum does not match)")
+        try:
+            seed = data["seed"]
+            humans = data["humans"]
+            names = data["names"]
+            options = data.get("options", {})
+            texts = data["actions"]
+            undone_texts = data.get("undone", [])
+            if not (isinstance(humans, list) and all(h in (0, 1) for h in humans)):
+                raise SaveError("the save's list of human seats is invalid")
+            if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names)):
+                raise SaveError("the save's player names are invalid")
+            if not isinstance(options, dict):
+                raise SaveError("the save's options are invalid")
+            if not isinstance(texts, list) or not isinstance(undone_texts, list):
+                raise SaveError("the save's action list is invalid")
+            match = cls(seed, humans, names, options)
+            for text in texts:
+                action = parse_action(text)
+                match.state.apply(action)
+                match.actions.append(action)
+            match.undone = [parse_action(t) for t in undone_texts]
+            # The undone actions must replay from here, or redo would fail later.
+            probe = GameState(seed)
+            for action in match.actions:
+                probe.apply(action)
+            for action in reversed(match.undone):
+                probe.apply(action)
+        except SaveError:
+            raise
+        except KeyError as exc:
+            raise SaveError(f"this save is missing its {exc.args[0]!r} field") from exc
+        except (ActionError, IllegalActionError) as exc:
+            raise SaveError(f"this save holds an action that cannot be replayed: {exc}") from exc
+        except (ValueError, TypeError) as exc:
+            raise SaveError(f"this save cannot be loaded: {exc}") from exc
+        return match
+
+    def __repr__(self) -> str:
+        return f"<Match seed {self.seed} after {len(self.actions)} actions: {self.state!r}>"
+
+
+def _checksum(body: dict[str, Any]) -> str:
+    """SHA-256 of the canonical JSON of the save without its checksum (catches edits and damage)."""
+    payload = {k: v for k, v in body.items() if k != "checksum"}
+    canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:32]
