@@ -1,0 +1,375 @@
+#!/usr/bin/env python3
+"""Build the publish folder (``dist/``) of the cribbage web table. Standard library only.
+
+What ends up in ``dist/``::
+
+    index.html, embed.html        the page (embed.html: same page, <body class="embed">)
+    embed-example.html            a host page showing the iframe and its postMessage events
+    pyscript.json                 PyScript config: our interpreter module + the files to load
+    manifest.webmanifest, sw.js   installable app, offline cache (sw.js names the version)
+    build-info.json               version, pinned versions, file counts (not precached)
+    static/...                    boot screen, styles, icons, loader.mjs (our interpreter module)
+    py/cribbage/..., py/web/...   our Python, found by walking the packages
+    hashed/app-<hash>.zip         the same Python as one archive (``--files-mode zip``)
+    vendor/pyscript-<v>/          PyScript core + every chunk (a missing chunk stalls silently)
+    vendor/pyodide-<v>/           the runtime files + our precompiled stdlib (content-named)
+
+Nothing is fetched from another origin at run time. The version is a hash of every shipped
+byte; the service worker's cache is named by it.
+
+Usage: python py/tools/build_site.py [--out dist] [--files-mode zip|files] [--quiet]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PY_PACKAGES = ("cribbage", "web")
+"""Python packages under py/ that ship, mapped to the same names in the Pyodide FS."""
+PYODIDE_RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
+"""Files of the npm pyodide package needed at run time (the stdlib zip is our own build)."""
+ROOT_FILES_FROM_STATIC = ("manifest.webmanifest", "embed-example.html")
+"""static/ files published at the site root (the manifest's scope, the iframe's ./embed.html)."""
+TEMPLATES = ("loader.mjs", "sw.js")
+"""static/ files with build-time fields; written by the build, not copied."""
+NOT_PRECACHED = ("sw.js", "build-info.json", "embed-example.html")
+SKIP_DIRS = {"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules"}
+SKIP_SUFFIXES = (".pyc", ".pyo", ".swp", ".swo", "~", ".orig", ".rej", ".DS_Store")
+EPOCH = (1980, 1, 1, 0, 0, 0)
+HASHED_DIR = "hashed"
+"""Folder of content-named files (served as immutable, like the version-named vendor/)."""
+BUILD_MARKER = "build-info.json"
+
+
+class BuildError(RuntimeError):
+    """The build cannot go on (missing npm install, template field left, ...)."""
+
+
+@dataclass
+class Build:
+    """What a build produced; returned by :func:`build` for tests and tools."""
+
+    out: Path
+    version: str = ""
+    pyodide: str = ""
+    pyscript: str = ""
+    stdlib_zip: str = ""
+    files_mode: str = "zip"
+    python_files: list[str] = field(default_factory=list)
+    precache: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def pyodide_dir(self) -> str:
+        return f"vendor/pyodide-{self.pyodide}"
+
+    @property
+    def pyscript_dir(self) -> str:
+        return f"vendor/pyscript-{self.pyscript}"
+
+
+def log(quiet: bool, message: str) -> None:
+    if not quiet:
+        print(f"build_site: {message}", flush=True)
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def pinned_versions(root: Path) -> dict[str, str]:
+    """Versions pinned in package.json, checked against what npm installed."""
+    wanted = json.loads((root / "package.json").read_text())["dependencies"]
+    found = {}
+    for name in ("pyodide", "@pyscript/core"):
+        meta = root / "node_modules" / name / "package.json"
+        if not meta.exists():
+            raise BuildError(f"node_modules/{name} is missing: run `npm ci` first")
+        version = json.loads(meta.read_text())["version"]
+        if version != wanted[name]:
+            raise BuildError(
+                f"node_modules/{name} is {version} but package.json pins {wanted[name]}: run `npm ci`"
+            )
+        found[name] = version
+    return found
+
+
+def walk_files(top: Path) -> list[Path]:
+    """Every shippable file under ``top`` (sorted), skipping caches and editor leftovers."""
+    found = []
+    for path in sorted(top.rglob("*")):
+        rel = path.relative_to(top)
+        if any(part in SKIP_DIRS or part.startswith(".") for part in rel.parts):
+            continue
+        if path.is_file() and not path.name.endswith(SKIP_SUFFIXES):
+            found.append(path)
+    return found
+
+
+def fill(template: str, fields: dict[str, str], name: str) -> str:
+    """Replace ``{{key}}`` fields; fail on any field left unfilled."""
+    for key, value in fields.items():
+        template = template.replace("{{" + key + "}}", value)
+    left = re.findall(r"\{\{\s*[\w.-]+\s*\}\}", template)
+    if left:
+        raise BuildError(f"{name}: template fields left unfilled: {sorted(set(left))}")
+    return template
+
+
+def precompiled_stdlib(root: Path, pyodide_version: str, quiet: bool) -> Path:
+    """The stdlib zip compiled to .pyc, cached in .cache/ by Pyodide version and script hash."""
+    script = root / "py" / "tools" / "precompile_stdlib.mjs"
+    key = f"{pyodide_version}-{sha256(script.read_bytes())[:12]}"
+    cached = root / ".cache" / "stdlib" / key / "python_stdlib.zip"
+    if cached.exists():
+        log(quiet, f"stdlib: cached {cached.relative_to(root)}")
+        return cached
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("node is needed to precompile the stdlib (and npm for PyScript/Pyodide)")
+    log(quiet, "stdlib: precompiling inside Pyodide (once per Pyodide version)...")
+    tmp = cached.with_suffix(".zip.tmp")
+    subprocess.run([node, str(script), "--out", str(tmp)], cwd=root, check=True)
+    tmp.replace(cached)
+    return cached
+
+
+def js_static_imports(source: str) -> set[str]:
+    """Relative chunk files a (minified) module imports statically."""
+    return set(re.findall(r'(?:from|import)\s*"\./([\w.-]+\.js)"', source))
+
+
+def pyscript_start_files(pyscript_src: Path) -> list[str]:
+    """PyScript files a start loads: core.js, core.css, their static imports and every plugin
+    chunk with its static imports. (A config `plugins: ["!name"]` does not save the fetches:
+    PyScript also loads all plugins for its `mpy` type, which has no config.) Lazy chunks
+    (code editor, terminal) are left out. Falls back to every chunk if the bundle layout is
+    not recognised."""
+    core = (pyscript_src / "core.js").read_text()
+    bundle = next(iter(sorted(js_static_imports(core))), None)
+    plugins = {}
+    if bundle:
+        text = (pyscript_src / bundle).read_text()
+        plugins = dict(re.findall(r'"?([\w-]+)"?:\(\)=>import\("\./([\w.-]+\.js)"\)', text))
+    if not bundle or "error" not in plugins:
+        return sorted(p.name for p in pyscript_src.iterdir() if p.suffix in (".js", ".css"))
+    todo = ["core.js", *plugins.values()]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo.extend(js_static_imports((pyscript_src / name).read_text()))
+    return sorted(seen | {"core.css"})
+
+
+def app_zip(files: list[tuple[Path, str]]) -> bytes:
+    """Our Python as one deterministic zip (entries relative to the Pyodide working dir)."""
+    import io
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for source, dest in sorted(files, key=lambda item: item[1]):
+            info = zipfile.ZipInfo(dest, date_time=EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, source.read_bytes())
+    return buffer.getvalue()
+
+
+def clean_out(out: Path) -> None:
+    """Empty the output folder, refusing to delete a folder this script did not build."""
+    if out.exists():
+        if any(out.iterdir()) and not (out / BUILD_MARKER).exists():
+            raise BuildError(f"{out} exists and was not made by build_site.py; not deleting it")
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    # Mark the folder as ours at once, so a build that fails half-way can still be cleaned.
+    (out / BUILD_MARKER).write_text("{}\n")
+
+
+def build(
+    out: Path | str = ROOT / "dist",
+    *,
+    root: Path = ROOT,
+    files_mode: str = "zip",
+    extra_version: str = "",
+    quiet: bool = False,
+) -> Build:
+    """Build the site into ``out``. ``extra_version`` is mixed into the content hash (tests
+    use it to make a second, otherwise identical version for the update path)."""
+    started = time.perf_counter()
+    out = Path(out).resolve()
+    versions = pinned_versions(root)
+    result = Build(out=out, pyodide=versions["pyodide"], pyscript=versions["@pyscript/core"])
+    result.files_mode = files_mode
+    if files_mode not in ("zip", "files"):
+        raise BuildError(f"unknown --files-mode {files_mode!r}")
+    stdlib = precompiled_stdlib(root, result.pyodide, quiet)
+    clean_out(out)
+
+    # Vendored runtimes, in version-named folders (served as immutable).
+    pyodide_src = root / "node_modules" / "pyodide"
+    pyodide_dst = out / result.pyodide_dir
+    pyodide_dst.mkdir(parents=True)
+    for name in PYODIDE_RUNTIME:
+        shutil.copyfile(pyodide_src / name, pyodide_dst / name)
+    stdlib_bytes = stdlib.read_bytes()
+    result.stdlib_zip = f"python_stdlib-{sha256(stdlib_bytes)[:10]}.zip"
+    (pyodide_dst / result.stdlib_zip).write_bytes(stdlib_bytes)
+
+    pyscript_src = root / "node_modules" / "@pyscript" / "core" / "dist"
+    pyscript_dst = out / result.pyscript_dir
+    pyscript_dst.mkdir(parents=True)
+    for path in sorted(pyscript_src.iterdir()):
+        if path.suffix in (".js", ".css"):
+            shutil.copyfile(path, pyscript_dst / path.name)
+
+    fields = {
+        "pyodide_dir": result.pyodide_dir,
+        "pyscript_dir": result.pyscript_dir,
+        "stdlib_zip": result.stdlib_zip,
+    }
+
+    # Our Python: every file under the packages, found by walking.
+    python: list[tuple[Path, str]] = []
+    for package in PY_PACKAGES:
+        top = root / "py" / package
+        if not top.is_dir():
+            continue
+        for path in walk_files(top):
+            rel = path.relative_to(root / "py").as_posix()
+            python.append((path, rel))
+            dest = out / "py" / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, dest)
+    result.python_files = [rel for _, rel in python]
+    if "web/main.py" not in result.python_files:
+        raise BuildError("py/web/main.py is missing: it is the page's entry point")
+
+    if files_mode == "zip":
+        data = app_zip(python)
+        zip_name = f"{HASHED_DIR}/app-{sha256(data)[:12]}.zip"
+        (out / HASHED_DIR).mkdir()
+        (out / zip_name).write_bytes(data)
+        files = {f"./{zip_name}": "./*"}
+    else:
+        files = {f"./py/{rel}": f"./{rel}" for _, rel in python}
+    config = {
+        "interpreter": "./static/loader.mjs",
+        "files": files,
+    }
+    (out / "pyscript.json").write_text(json.dumps(config, indent=2) + "\n")
+
+    # static/ -> dist/static/ (a few files go to the root), templates filled.
+    static = root / "static"
+    for path in walk_files(static):
+        rel = path.relative_to(static).as_posix()
+        if rel in TEMPLATES:
+            continue
+        dest = out / (rel if rel in ROOT_FILES_FROM_STATIC else f"static/{rel}")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, dest)
+    (out / "static" / "loader.mjs").write_text(
+        fill((static / "loader.mjs").read_text(), fields, "static/loader.mjs")
+    )
+
+    page = fill((root / "index.html").read_text(), fields, "index.html")
+    (out / "index.html").write_text(page)
+    if page.count("<body>") != 1:
+        raise BuildError("index.html must contain exactly one plain <body> tag")
+    embed = page.replace("<body>", '<body class="embed">').replace(
+        "<title>Cribbage</title>", "<title>Cribbage (embedded)</title>"
+    )
+    (out / "embed.html").write_text(embed)
+
+    # Precache: what a start needs, and nothing it does not (e.g. the code-editor chunks).
+    start = ["index.html", "embed.html", "pyscript.json", "manifest.webmanifest"]
+    start += [f"{result.pyodide_dir}/{name}" for name in (*PYODIDE_RUNTIME, result.stdlib_zip)]
+    start += [
+        f"{result.pyscript_dir}/{name}" for name in pyscript_start_files(pyscript_src)
+    ]
+    start += [
+        p.relative_to(out).as_posix() for p in walk_files(out / "static")
+    ]
+    start += [source.removeprefix("./") for source in files]
+    start.append("py/web/main.py")
+    result.precache = sorted(set(start) - set(NOT_PRECACHED))
+    for rel in result.precache:
+        if not (out / rel).is_file():
+            raise BuildError(f"precache lists {rel}, which the build did not write")
+
+    # Version: a hash of every shipped byte (sw.js and build-info.json derive from it).
+    digest = hashlib.sha256(extra_version.encode())
+    for path in walk_files(out):
+        rel = path.relative_to(out).as_posix()
+        if rel in ("sw.js", BUILD_MARKER):
+            continue
+        digest.update(rel.encode() + b"\0" + sha256(path.read_bytes()).encode() + b"\n")
+    result.version = digest.hexdigest()[:12]
+
+    worker = (static / "sw.js").read_text()
+    for marker, value in {
+        '"__BUILD_VERSION__"': json.dumps(result.version),
+        "[/* __PRECACHE_LIST__ */]": json.dumps(result.precache, indent=2),
+        "[/* __IMMUTABLE_PREFIXES__ */]": json.dumps(["vendor/", f"{HASHED_DIR}/"]),
+    }.items():
+        if marker not in worker:
+            raise BuildError(f"static/sw.js: marker {marker} not found")
+        worker = worker.replace(marker, value)
+    (out / "sw.js").write_text(worker)
+
+    result.seconds = round(time.perf_counter() - started, 2)
+    info = {
+        "version": result.version,
+        "pyodide": result.pyodide,
+        "pyscript": result.pyscript,
+        "stdlib_zip": result.stdlib_zip,
+        "files_mode": files_mode,
+        "python_files": result.python_files,
+        "precache": result.precache,
+    }
+    (out / BUILD_MARKER).write_text(json.dumps(info, indent=2) + "\n")
+    size = sum(p.stat().st_size for p in walk_files(out))
+    log(
+        quiet,
+        f"version {result.version}: {len(result.python_files)} Python files, "
+        f"{len(result.precache)} precached, {size / 1e6:.1f} MB in {out} ({result.seconds} s)",
+    )
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(ROOT / "dist"), help="output folder (default dist/)")
+    parser.add_argument(
+        "--files-mode",
+        choices=("zip", "files"),
+        default="zip",
+        help="ship our Python as one hashed zip (default) or one config entry per file",
+    )
+    parser.add_argument("--extra-version", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    try:
+        build(args.out, files_mode=args.files_mode, extra_version=args.extra_version, quiet=args.quiet)
+    except (BuildError, subprocess.CalledProcessError) as error:
+        print(f"build_site: error: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+// Loading screen watchdog (classic script, no modules, no dependencies).
+//
+// The static skeleton in index.html already shows "Shuffling…" at first paint. This script
+// only decides when to give up: if Python has not set <body data-ready="true"> within
+// BOOT_TIMEOUT_MS, or a script/module/wasm fails to load first, the spinner is replaced by
+// a readable error with a retry button. Pyodide never rejects when wasm cannot instantiate
+// (it only logs "wasm instantiation failed!"), and PyScript stalls silently when one of its
+// chunks 404s, so without this the page would spin forever.
+(function () {
+  "use strict";
+
+  var BOOT_TIMEOUT_MS = 30000;
+  var body = document.body;
+  var failed = false;
+  var timer = 0;
+
+  function ready() {
+    return body.dataset.ready === "true";
+  }
+
+  function fail(reason) {
+    if (failed || ready()) return;
+    failed = true;
+    clearTimeout(timer);
+    body.dataset.bootError = "true";
+    var loading = document.getElementById("loading");
+    var box = document.getElementById("boot-error");
+    if (loading) loading.hidden = true;
+    if (!box) return;
+    var detail = box.querySelector(".boot-error-detail");
+    if (detail) detail.textContent = reason;
+    box.hidden = false;
+    var retry = box.querySelector(".boot-retry");
+    if (retry) retry.addEventListener("click", function () { location.reload(); });
+  }
+
+  function lastLine(text) {
+    var lines = String(text).trim().split("\n");
+    return lines[lines.length - 1];
+  }
+
+  function describe(target) {
+    var url = target && (target.src || target.href);
+    return url ? url.replace(location.origin, "") : "a file";
+  }
+
+  // Resource errors (a 404 on a <script>, <link> or module) do not bubble: listen in capture.
+  window.addEventListener("error", function (event) {
+    if (event.target && event.target !== window) {
+      fail("Could not load " + describe(event.target) + ". Check your connection and try again.");
+    } else if (event.message && /wasm|WebAssembly/i.test(event.message)) {
+      fail("Your browser could not start WebAssembly: " + event.message);
+    } else if (event.message && /PythonError/.test(event.message)) {
+      // an uncaught exception in py/web/main.py before it marked the page ready
+      fail("The game engine crashed while starting: " + lastLine(event.message));
+    }
+  }, true);
+
+  // A failed dynamic import() (a PyScript plugin chunk, the interpreter module) and a failed
+  // wasm compile surface as unhandled promise rejections.
+  window.addEventListener("unhandledrejection", function (event) {
+    var reason = event.reason;
+    var text = String((reason && (reason.message || reason)) || "unknown error");
+    if (/import|module|fetch|wasm|WebAssembly|Failed to load/i.test(text)) {
+      fail("The game engine failed to start: " + text);
+    }
+  });
+
+  // Pyodide reports wasm failures only on the console; catch that one message.
+  var consoleError = console.error;
+  console.error = function () {
+    var first = arguments[0];
+    if (typeof first === "string" && /wasm instantiation failed/i.test(first)) {
+      fail("Your browser could not start WebAssembly (is it disabled or blocked?).");
+    }
+    return consoleError.apply(console, arguments);
+  };
+
+  if (typeof WebAssembly !== "object") {
+    fail("This browser does not support WebAssembly, which the game needs.");
+    return;
+  }
+
+  timer = setTimeout(function () {
+    fail("The game engine is taking too long to start. Check your connection and try again.");
+  }, BOOT_TIMEOUT_MS);
+
+  // Stop the watchdog as soon as Python marks the page ready.
+  new MutationObserver(function (_, observer) {
+    if (ready()) {
+      clearTimeout(timer);
+      observer.disconnect();
+    }
+  }).observe(body, { attributes: true, attributeFilter: ["data-ready"] });
+})();

@@ -1,0 +1,64 @@
+// Registers the service worker (offline play) and offers updates without forcing them.
+//
+// A new deploy installs a new worker in the background; it then *waits* (sw.js never calls
+// skipWaiting on its own) so a game in progress is never swapped under the player. We show a
+// small "Update available" prompt; "Reload" tells the waiting worker to take over
+// (SKIP_WAITING) and reloads once it controls the page.
+(function () {
+  "use strict";
+  if (!("serviceWorker" in navigator)) return;
+  // Service workers need a secure context (https or localhost); elsewhere just play online.
+  if (!window.isSecureContext) return;
+
+  var reloading = false;
+  var prompt = document.getElementById("update-prompt");
+
+  function offer(worker) {
+    if (!prompt || !worker) return;
+    prompt.hidden = false;
+    document.body.dataset.updateAvailable = "true";
+    prompt.querySelector(".update-reload").onclick = function () {
+      worker.postMessage({ type: "SKIP_WAITING" });
+    };
+    prompt.querySelector(".update-dismiss").onclick = function () {
+      prompt.hidden = true;
+    };
+  }
+
+  function watch(registration) {
+    // A worker already waiting (installed during an earlier visit).
+    if (registration.waiting && navigator.serviceWorker.controller) offer(registration.waiting);
+    registration.addEventListener("updatefound", function () {
+      var installing = registration.installing;
+      if (!installing) return;
+      installing.addEventListener("statechange", function () {
+        // "installed" with an existing controller means: an update, not the first install.
+        if (installing.state === "installed" && navigator.serviceWorker.controller) offer(installing);
+      });
+    });
+  }
+
+  navigator.serviceWorker.addEventListener("controllerchange", function () {
+    // Only reload for an update the player accepted, not for the very first install.
+    if (reloading || !document.body.dataset.updateAvailable) return;
+    reloading = true;
+    location.reload();
+  });
+
+  function register() {
+    navigator.serviceWorker.register("./sw.js").then(function (registration) {
+      watch(registration);
+      // Long-lived tabs: look for a new deploy when the player comes back to the tab.
+      document.addEventListener("visibilitychange", function () {
+        if (document.visibilityState === "visible") registration.update().catch(function () {});
+      });
+    }).catch(function (error) {
+      console.warn("Service worker registration failed; offline play is unavailable.", error);
+    });
+  }
+
+  // Register after the page has loaded so the precache downloads do not compete with the
+  // engine's own start (they mostly hit the HTTP cache anyway).
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register);
+})();
