@@ -73,6 +73,11 @@ class Suit(Enum):
         """0..3 in the order S H D C."""
         return "SHDC".index(self.value)
 
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Suit):
+            return NotImplemented
+        return self.index < other.index
+
 
 _RANK_SYMBOLS = "A23456789TJQK"
 _SUIT_GLYPHS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
-from typing import Sequence
+from typing import Iterable, Iterator, Sequence
 
 from .actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from .cards import DECK, Card, Rank, format_cards
@@ -115,9 +115,12 @@ class GameState:
     the same seed and the same actions give the same match on every Python.
     """
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, stacked: Iterable[Sequence[Card]] | None = None) -> None:
         self.seed = seed
         self._rng = Rng(seed)
+        # A stacked deck (for tests and teaching positions): each shuffle takes the next pack in
+        # order instead of shuffling, until the supply runs out.
+        self._stacked: Iterator[Sequence[Card]] | None = iter(stacked) if stacked is not None else None
         self.phase = Phase.CUT_FOR_DEAL
         self.scores = [0, 0]
         self.previous_scores = [0, 0]
@@ -297,6 +300,12 @@ class GameState:
     # --- phases ---------------------------------------------------------------------------------
 
     def _shuffle_pack(self) -> None:
+        pack = next(self._stacked, None) if self._stacked is not None else None
+        if pack is not None:
+            if sorted(pack) != sorted(DECK):
+                raise ValueError("a stacked pack must hold each of the 52 cards once")
+            self._pack = list(pack)
+            return
         self._pack = list(DECK)
         self._rng.shuffle(self._pack)
 

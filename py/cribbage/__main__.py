@@ -1,0 +1,115 @@
+"""The command line: ``python -m cribbage score|peg|analyze|simulate`` (also the ``cribbage`` script).
+
+- ``score [--crib] [--json] C C C C STARTER``: the count of a hand; with no cards, one hand a line
+  from standard input (``4D 5C 5H JS 6S``, the last card the starter), one total a line.
+- ``peg [--json] C C C…``: what the last card scores, given the cards of the current count in the
+  order laid; with no cards, one sequence a line from standard input.
+- ``analyze`` and ``simulate`` come from :mod:`cribbage.ai.cli`.
+
+Bad input gets a message on stderr naming the line or the token, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Callable, Sequence, TextIO
+
+from .cards import CardError, parse_cards
+from .scoring import PeggingError, score_hand, score_play
+
+USAGE_ERROR = 2
+
+
+def _score_line(cards_text: str | Sequence[str], crib: bool, as_json: bool) -> str:
+    cards = parse_cards(cards_text)
+    if len(cards) != 5:
+        raise CardError(f"a hand to score is 4 cards and the starter: got {len(cards)} cards")
+    result = score_hand(cards[:4], cards[4], crib=crib)
+    if as_json:
+        return json.dumps(result.to_json(), ensure_ascii=False)
+    return str(result.total)
+
+
+def _peg_line(cards_text: str | Sequence[str], as_json: bool) -> str:
+    cards = parse_cards(cards_text)
+    if not cards:
+        raise CardError("no cards given")
+    items = score_play(cards)
+    if as_json:
+        return json.dumps({
+            "count": sum(c.value for c in cards),
+            "card": cards[-1].code,
+            "points": sum(i.points for i in items),
+            "items": [i.to_json() for i in items],
+        }, ensure_ascii=False)
+    return str(sum(i.points for i in items))
+
+
+def _run(cards: list[str], one: Callable[[str | Sequence[str]], str], stdin: TextIO, out: TextIO,
+         err: TextIO) -> int:
+    """Score the cards given, or every line of stdin; report bad input by line, exit 2 if any."""
+    if cards:
+        try:
+            print(one(cards), file=out)
+        except (CardError, PeggingError) as exc:
+            print(f"error: {exc}", file=err)
+            return USAGE_ERROR
+        return 0
+    status = 0
+    for number, line in enumerate(stdin, 1):
+        if not line.strip():
+            continue
+        try:
+            print(one(line), file=out)
+        except (CardError, PeggingError) as exc:
+            print(f"line {number}: {line.strip()!r}: {exc}", file=err)
+            status = USAGE_ERROR
+    return status
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(prog="cribbage", description="Two-player six-card cribbage tools.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    score = sub.add_parser("score", help="count a hand (4 cards then the starter)")
+    score.add_argument("--crib", action="store_true", help="count it as the crib (only a 5-card flush)")
+    score.add_argument("--json", action="store_true", help="print every scoring item as JSON")
+    score.add_argument("cards", nargs="*", help="e.g. 4D 5C 5H JS 6S; none: read lines from stdin")
+    peg = sub.add_parser("peg", help="score the last card laid in the play")
+    peg.add_argument("--json", action="store_true", help="print the items as JSON")
+    peg.add_argument("cards", nargs="*", help="the cards of the current count in order, e.g. 4S 6H 5D")
+    try:
+        from .ai import cli as ai_cli
+    except ImportError:  # the computer opponent is optional for scoring tools
+        ai_cli = None
+    if ai_cli is not None:
+        ai_cli.add_subcommands(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
+         stderr: TextIO | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    stdin = stdin or sys.stdin
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    if args.command == "score":
+        return _run(args.cards, lambda c: _score_line(c, args.crib, args.json), stdin, out, err)
+    if args.command == "peg":
+        return _run(args.cards, lambda c: _peg_line(c, args.json), stdin, out, err)
+    handler = getattr(args, "handler", None)
+    if handler is not None:
+        return int(handler(args))
+    parser.print_help(err)
+    return USAGE_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

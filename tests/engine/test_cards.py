@@ -1,0 +1,52 @@
+"""Card notation: parse and print, rejection of bad tokens."""
+
+import pytest
+
+from cribbage.cards import DECK, Card, CardError, Rank, Suit, parse_card, parse_cards
+
+
+@pytest.mark.parametrize("text,code", [
+    ("5H", "5H"), ("td", "TD"), ("10d", "TD"), ("10D", "TD"), ("J♠", "JS"), ("a♥", "AH"),
+    ("kc", "KC"), (" Q♦ ", "QD"), ("2s", "2S"),
+])
+def test_parse_card_accepts_every_notation(text, code):
+    assert parse_card(text).code == code
+
+
+@pytest.mark.parametrize("bad", ["1H", "5X", "11S", "", "H", "10", "JJ", "5HH", "♠J"])
+def test_parse_card_rejects_bad_tokens_naming_them(bad):
+    with pytest.raises(CardError) as info:
+        parse_card(bad)
+    assert repr(bad.strip()) in str(info.value) or "not a card" in str(info.value)
+
+
+def test_parse_cards_names_the_bad_token():
+    with pytest.raises(CardError, match="'1H'"):
+        parse_cards("4D 5C 1H JS")
+    with pytest.raises(ValueError, match="'5X'"):
+        parse_cards("4D 5X")
+
+
+def test_parse_cards_refuses_duplicates_unless_allowed():
+    with pytest.raises(CardError, match="twice"):
+        parse_cards("5H 5h")
+    assert len(parse_cards("5H 5h", allow_duplicates=True)) == 2
+
+
+def test_parse_cards_accepts_commas_and_lists():
+    assert [c.code for c in parse_cards("4d,5c, 10h")] == ["4D", "5C", "TH"]
+    assert [c.code for c in parse_cards(["4d", "J♣"])] == ["4D", "JC"]
+
+
+def test_deck_is_52_distinct_cards_indexed_consistently():
+    assert len(DECK) == len(set(DECK)) == 52
+    for i, card in enumerate(DECK):
+        assert card.index == i
+        assert parse_card(str(card)) is card
+
+
+def test_values_ranks_and_pretty_names():
+    assert [Card(Rank(r), Suit.SPADES).value for r in range(1, 14)] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]
+    assert parse_card("TD").pretty == "10♦"
+    assert repr(parse_card("JS")) == "Card('JS')"
+    assert Rank.ACE < Rank.KING
