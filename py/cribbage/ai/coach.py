@@ -1,0 +1,324 @@
+"""The coach: discard and play analysis, hints, and a review of one hand's decisions.
+
+Everything here takes what a seat may know (a hand of cards or a :class:`SeatView`); only
+:func:`review_hand` takes a :class:`Match`, which it replays to show each decision from the
+deciding seat's own view. Every result has ``to_json()`` (cards as codes such as ``"5H"``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
+from ..cards import Card, CardError
+from ..state import Phase
+from ..view import SeatView
+from .discards import crib_ev, hand_ev, keeps, starters_for
+from .pegging import evaluate_plays, play_state_from_view
+from .strategy import endgame_play_values, peg_ev_of_keep
+
+__all__ = [
+    "DiscardChoice",
+    "PlayChoice",
+    "Hint",
+    "DecisionReview",
+    "analyze_discards",
+    "analyze_plays",
+    "hint",
+    "review_hand",
+    "describe_cards",
+]
+
+
+def describe_cards(cards: Sequence[Card]) -> str:
+    """Cards for people: ``5♥ 6♥``."""
+    return " ".join(c.pretty for c in cards)
+
+
+def _ranks(cards: Sequence[Card]) -> str:
+    """``5-5-J-Q`` (rank order)."""
+    names = {1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
+    return "-".join(names.get(int(c.rank), str(int(c.rank))) for c in sorted(cards, key=lambda c: c.rank))
+
+
+@dataclass(frozen=True)
+class DiscardChoice:
+    """One way to lay away two of six cards, with its expected value."""
+
+    discard: tuple[Card, Card]
+    """The two cards laid away to the crib."""
+    keep: tuple[Card, ...]
+    """The four cards kept for the show."""
+    hand_ev: float
+    """Exact expected show of the kept four over the 46 starters this seat cannot see."""
+    crib_ev: float
+    """Expected crib points of the two cards, always positive (the crib is the dealer's)."""
+    net: float
+    """hand_ev + crib_ev as dealer, hand_ev - crib_ev as pone, plus ``peg_ev``."""
+    peg_ev: float = 0.0
+    """A small estimate of the kept four's pegging value relative to an average keep (0 if not used)."""
+    dealer: bool = False
+    """True if the crib is this seat's own."""
+
+    def describe(self) -> str:
+        """``Lay away 5♥ 6♥ to your crib: keep 5♣ 5♦ J♠ Q♠ — hand 8.9 + crib 6.1 = 15.0``."""
+        whose = "your crib" if self.dealer else "the dealer's crib"
+        sign = "+" if self.dealer else "−"
+        peg = f" {'+' if self.peg_ev >= 0 else '−'} pegging {abs(self.peg_ev):.1f}" if self.peg_ev else ""
+        return (f"Lay away {describe_cards(self.discard)} to {whose}: keep {describe_cards(self.keep)} — "
+                f"hand {self.hand_ev:.1f} {sign} crib {self.crib_ev:.1f}{peg} = {self.net:.1f}")
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data: card codes and numbers."""
+        return {
+            "discard": [c.code for c in self.discard],
+            "keep": [c.code for c in self.keep],
+            "hand_ev": round(self.hand_ev, 3),
+            "crib_ev": round(self.crib_ev, 3),
+            "peg_ev": round(self.peg_ev, 3),
+            "net": round(self.net, 3),
+            "dealer": self.dealer,
+        }
+
+
+def analyze_discards(hand: Sequence[Card], dealer: bool, *, pegging: bool = True) -> list[DiscardChoice]:
+    """All 15 discards of six cards, best first.
+
+    ``hand_ev`` is exact over the 46 unseen starters; ``crib_ev`` comes from the crib table; with
+    ``pegging`` a small pegging term (``peg_ev``) is added to ``net``.
+    """
+    cards = tuple(hand)
+    if len(cards) != 6 or len(set(cards)) != 6:
+        raise CardError("analyze_discards needs six different cards")
+    starters = starters_for(cards)
+    out = []
+    for discard, keep in keeps(cards):
+        h = hand_ev(keep, starters)
+        c = crib_ev(discard[0], discard[1], dealer)
+        p = peg_ev_of_keep(keep, dealer) if pegging else 0.0
+        net = (h + c if dealer else h - c) + p
+        out.append(DiscardChoice(discard, keep, h, c, net, p, dealer))
+    out.sort(key=lambda d: -d.net)
+    return out
+
+
+@dataclass(frozen=True)
+class PlayChoice:
+    """One card that may be laid in the play (or Go), with its value."""
+
+    card: Card | None
+    """The card to lay; None means Go."""
+    points: int
+    """Points it scores at once (fifteen, 31, pair, run; not the go or last card)."""
+    ev: float
+    """Expected net points (yours minus the opponent's) over the rest of this hand's play, this
+    card's points included; near the end of the game, the chance of winning in percent."""
+    note: str = ""
+    """Why, in cribbage words: ``"fifteen for 2"``, ``"leaves 21: a ten makes 31"``."""
+    win_chance: bool = False
+    """True when ``ev`` is a chance of winning (in percent) rather than points."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data."""
+        return {"card": self.card.code if self.card else None, "points": self.points,
+                "ev": round(self.ev, 3), "note": self.note, "win_chance": self.win_chance}
+
+
+def _play_note(tail: Sequence[Card], card: Card, points: int, count: int) -> str:
+    from ..scoring import score_play
+
+    parts = []
+    for item in score_play([*tail, card]):
+        kind = str(item.kind)
+        if kind == "run":
+            kind = f"run of {len(item.cards)}"
+        elif kind == "pair" and len(item.cards) == 3:
+            kind = "pair royal"
+        elif kind == "pair" and len(item.cards) == 4:
+            kind = "double pair royal"
+        parts.append(f"{kind} for {item.points}")
+    new = count + card.value
+    if new == 5:
+        parts.append("leaves 5: any ten-card makes 15")
+    elif new == 21:
+        parts.append("leaves 21: any ten-card makes 31")
+    elif new == 15 and not points:
+        pass
+    if not tail and card.rank == 5:
+        parts.append("leading a 5 invites 15-2")
+    return "; ".join(parts)
+
+
+def analyze_plays(view: SeatView, *, samples: int = 40, rng: random.Random | None = None) -> list[PlayChoice]:
+    """Every card this seat may lay now (or Go), best first, with expected net pegging."""
+    legal = [a for a in view.legal_actions if isinstance(a, (Play, Go))]
+    if not legal:
+        return []
+    rng = rng or random.Random(_view_seed(view))
+    ps = play_state_from_view(view)
+    win = endgame_play_values(view, ps, samples, rng)
+    tail_cards = [c for _, c in view.pile]
+    if len(legal) == 1 and isinstance(legal[0], Go):
+        return [PlayChoice(None, 0, 0.0, "Go: no card keeps the count to 31")]
+    if win is not None:
+        values = win
+        as_win = True
+    else:
+        values = {r: v for r, (_, v) in evaluate_plays(ps, samples, rng).items()}
+        as_win = False
+    out = []
+    for a in legal:
+        assert isinstance(a, Play)
+        from .pegging import peg_points
+
+        tail = tuple(int(c.rank) for c in tail_cards)
+        pts = peg_points(tail, int(a.card.rank))
+        ev = values[int(a.card.rank)]
+        out.append(PlayChoice(a.card, pts, 100.0 * ev if as_win else ev,
+                              _play_note(tail_cards, a.card, pts, view.count), as_win))
+    # Best first; among equal values lay the higher card first only if it scores, else keep order.
+    out.sort(key=lambda p: (-round(p.ev, 6), -p.points))
+    return out
+
+
+def _view_seed(view: SeatView) -> str:
+    """A stable seed for the analysis of one position (the same hint every time it is asked)."""
+    return f"{view.seat}|{view.hand_number}|{' '.join(map(str, view.hand))}|{view.pile}|{view.played}"
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What the coach would do now, and why."""
+
+    action: Action | None
+    """The suggested action (None when this seat has nothing to do)."""
+    text: str
+    """One sentence with the numbers."""
+    options: list = field(default_factory=list)
+    """The ranked options (DiscardChoice or PlayChoice), the suggestion first."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data."""
+        return {"action": str(self.action) if self.action else None, "text": self.text,
+                "options": [o.to_json() for o in self.options]}
+
+
+def hint(view: SeatView) -> Hint:
+    """The coach's suggestion for this seat now, in any phase."""
+    legal = view.legal_actions
+    if not legal:
+        return Hint(None, "Nothing to do now: it is the opponent's turn." if view.phase is not Phase.GAME_OVER
+                    else "The game is over.", [])
+    first = legal[0]
+    if isinstance(first, (CutForDeal, CutPack, CutStarter)):
+        lo, hi = view.cut_depths
+        depth = (lo + hi) // 2
+        what = {CutForDeal: "for the deal", CutPack: "the pack", CutStarter: "for the starter"}[type(first)]
+        return Hint(type(first)(view.seat, depth), f"Cut {what} anywhere: every depth is as good as another "
+                    f"(say {depth} cards).", [])
+    if isinstance(first, Count):
+        return Hint(first, "Count your hand." if view.show_step < 2 else "Count the crib.", [])
+    if isinstance(first, Discard):
+        dealer = view.dealer == view.seat
+        choices = analyze_discards(view.hand, dealer)
+        best = choices[0]
+        return Hint(Discard(view.seat, best.discard), best.describe(), choices)
+    plays = analyze_plays(view)
+    best_play = plays[0]
+    if best_play.card is None:
+        return Hint(Go(view.seat), "Say Go: no card keeps the count to 31 or less.", plays)
+    action = Play(view.seat, best_play.card)
+    return Hint(action, _play_sentence(best_play, plays), plays)
+
+
+def _play_sentence(best: PlayChoice, plays: list[PlayChoice]) -> str:
+    unit = "% chance to win" if best.win_chance else " net pegging points expected"
+    text = f"Play {best.card.pretty if best.card else 'Go'}"
+    if best.points:
+        text += f" for {best.points} now"
+    text += f": {best.ev:.1f}{unit}"
+    others = [p for p in plays if p.card is not None and best.card is not None and p.card.rank != best.card.rank]
+    if others:
+        nxt = others[0]
+        text += f" (next best {nxt.card.pretty if nxt.card else 'Go'}: {nxt.ev:.1f})"
+    if best.note:
+        text += f" — {best.note}"
+    return text + "."
+
+
+@dataclass(frozen=True)
+class DecisionReview:
+    """One decision of a reviewed hand: what was chosen, what was best, by how much."""
+
+    action: Action
+    """What the seat did."""
+    chosen_ev: float
+    """The coach's value of that action (net points; for plays, net pegging to the end of the play)."""
+    best_action: Action
+    """The coach's choice."""
+    best_ev: float
+    """Its value."""
+    text: str
+    """``"you kept 5-5-J-Q: 8.9; best 5-5-6-J: 9.6"``."""
+    kind: str = "play"
+    """``discard`` or ``play``."""
+
+    @property
+    def loss(self) -> float:
+        """How much the choice gave away (0 for the best)."""
+        return max(0.0, self.best_ev - self.chosen_ev)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data."""
+        return {"kind": self.kind, "action": str(self.action), "chosen_ev": round(self.chosen_ev, 3),
+                "best_action": str(self.best_action), "best_ev": round(self.best_ev, 3),
+                "loss": round(self.loss, 3), "text": self.text}
+
+
+def review_hand(match, seat: int, hand_number: int) -> list[DecisionReview]:  # noqa: ANN001 - a Match
+    """Each real decision ``seat`` made in hand ``hand_number`` (its discard and every play with a
+    choice), seen from its own view at the time, against the coach's best."""
+    from ..state import GameState
+    from ..view import view as view_of
+
+    state = GameState(match.seed)
+    out: list[DecisionReview] = []
+    for action in list(match.actions):
+        if (state.hand_number == hand_number and getattr(action, "seat", None) == seat
+                and isinstance(action, (Discard, Play))):
+            v = view_of(state, seat)
+            review = _review_one(v, action)
+            if review is not None:
+                out.append(review)
+        state.apply(action)
+        if state.hand_number > hand_number:
+            break
+    return out
+
+
+def _review_one(v: SeatView, action: Action) -> DecisionReview | None:
+    if isinstance(action, Discard):
+        dealer = v.dealer == v.seat
+        choices = analyze_discards(v.hand, dealer)
+        chosen = next(c for c in choices if set(c.discard) == set(action.cards))
+        best = choices[0]
+        text = (f"you kept {_ranks(chosen.keep)}: {chosen.net:.1f}; best {_ranks(best.keep)}: {best.net:.1f}"
+                if chosen is not best and abs(chosen.net - best.net) > 1e-9
+                else f"you kept {_ranks(chosen.keep)}: {chosen.net:.1f}, the best keep")
+        return DecisionReview(action, chosen.net, Discard(v.seat, best.discard), best.net, text, "discard")
+    assert isinstance(action, Play)
+    plays = analyze_plays(v)
+    if len({p.card.rank for p in plays if p.card is not None}) < 2:
+        return None  # no real choice
+    chosen_p = next(p for p in plays if p.card == action.card)
+    best_p = plays[0]
+    unit = "%" if best_p.win_chance else ""
+    if best_p.card is not None and best_p.card.rank != chosen_p.card.rank and best_p.ev - chosen_p.ev > 1e-9:  # type: ignore[union-attr]
+        text = (f"you played {chosen_p.card.pretty} (count {v.count}): {chosen_p.ev:.1f}{unit}; "  # type: ignore[union-attr]
+                f"best {best_p.card.pretty}: {best_p.ev:.1f}{unit}")
+    else:
+        text = f"you played {chosen_p.card.pretty} (count {v.count}): {chosen_p.ev:.1f}{unit}, the best play"  # type: ignore[union-attr]
+        best_p = chosen_p
+    return DecisionReview(action, chosen_p.ev, Play(v.seat, best_p.card), best_p.ev, text, "play")  # type: ignore[arg-type]

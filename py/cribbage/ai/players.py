@@ -1,0 +1,134 @@
+"""The computer players: random, greedy, and the expert with its calibrated weaker levels.
+
+Every player receives only a :class:`~cribbage.view.SeatView` and returns one of its legal actions.
+Cut depths are drawn uniformly from ``view.cut_depths`` with the player's own ``random.Random``;
+the match records the actions, so bots need not be deterministic across Pythons.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Sequence
+
+from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
+from ..view import SeatView
+from .coach import analyze_discards, analyze_plays
+from .discards import hand_ev, keeps, starters_for
+from .pegging import peg_points
+
+__all__ = ["RandomPlayer", "GreedyPlayer", "ExpertPlayer"]
+
+
+class _Base:
+    name = "base"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView) -> Action:
+        """Pick a legal action for this view."""
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError("this seat has nothing to do now")
+        first = legal[0]
+        if isinstance(first, (CutForDeal, CutPack, CutStarter)):
+            lo, hi = view.cut_depths
+            return type(first)(view.seat, self.rng.randint(lo, hi))
+        if isinstance(first, Count) or len(legal) == 1:
+            return first
+        if isinstance(first, Discard):
+            return self.discard(view)
+        return self.play(view)
+
+    def discard(self, view: SeatView) -> Action:
+        raise NotImplementedError
+
+    def play(self, view: SeatView) -> Action:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+class RandomPlayer(_Base):
+    """Any legal action, uniformly."""
+
+    name = "random"
+
+    def discard(self, view: SeatView) -> Action:
+        return self.rng.choice(view.legal_actions)
+
+    def play(self, view: SeatView) -> Action:
+        return self.rng.choice(view.legal_actions)
+
+
+class GreedyPlayer(_Base):
+    """Keeps the four with the best expected show (ignoring the crib); lays the card that scores most now."""
+
+    name = "greedy"
+
+    def discard(self, view: SeatView) -> Action:
+        starters = starters_for(view.hand)
+        scored = [(hand_ev(keep, starters), self.rng.random(), d) for d, keep in keeps(view.hand)]
+        return Discard(view.seat, max(scored)[2])
+
+    def play(self, view: SeatView) -> Action:
+        tail = tuple(int(c.rank) for _, c in view.pile)
+        plays = [a for a in view.legal_actions if isinstance(a, Play)]
+        scored = [(peg_points(tail, int(a.card.rank)), self.rng.random(), a) for a in plays]
+        return max(scored, key=lambda t: (t[0], t[1]))[2]
+
+
+class ExpertPlayer(_Base):
+    """The coach's choices; with ``temperature`` > 0 it picks among the top ``top_k`` by softmax.
+
+    ``easy`` and ``medium`` are this player with calibrated mistakes, not separate bots.
+    """
+
+    def __init__(self, seed: int | None = None, *, name: str = "expert", top_k: int = 1,
+                 discard_temperature: float = 0.0, play_temperature: float = 0.0, samples: int = 40,
+                 crib_weight: float = 1.0) -> None:
+        super().__init__(seed)
+        self.name = name
+        self.top_k = top_k
+        self.discard_temperature = discard_temperature
+        self.play_temperature = play_temperature
+        self.samples = samples
+        self.crib_weight = crib_weight
+
+    def _pick(self, values: Sequence[float], temperature: float) -> int:
+        """Index of the choice: the best, or a softmax draw among the top k."""
+        if temperature <= 0 or self.top_k <= 1:
+            return 0
+        top = list(values[: self.top_k])
+        m = max(top)
+        weights = [math.exp((v - m) / temperature) for v in top]
+        return self.rng.choices(range(len(top)), weights)[0]
+
+    def discard(self, view: SeatView) -> Action:
+        dealer = view.dealer == view.seat
+        choices = analyze_discards(view.hand, dealer)
+        if self.crib_weight != 1.0:
+            sign = 1 if dealer else -1
+            choices.sort(key=lambda d: -(d.hand_ev + sign * self.crib_weight * d.crib_ev + d.peg_ev))
+            values = [d.hand_ev + sign * self.crib_weight * d.crib_ev + d.peg_ev for d in choices]
+        else:
+            values = [d.net for d in choices]
+        i = self._pick(values, self.discard_temperature)
+        return Discard(view.seat, choices[i].discard)
+
+    def play(self, view: SeatView) -> Action:
+        plays = analyze_plays(view, samples=self.samples, rng=self.rng)
+        # One choice per rank (suits do not matter in the play).
+        distinct = []
+        seen = set()
+        for p in plays:
+            key = None if p.card is None else p.card.rank
+            if key not in seen:
+                seen.add(key)
+                distinct.append(p)
+        temperature = self.play_temperature * (0.01 if plays[0].win_chance else 1.0)
+        i = self._pick([p.ev * (0.01 if p.win_chance else 1.0) for p in distinct], temperature)
+        card = distinct[i].card
+        return Play(view.seat, card) if card is not None else Go(view.seat)
