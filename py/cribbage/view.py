@@ -66,7 +66,7 @@ class SeatView:
     show_step: int
     """In the show: 0 pone's hand next, 1 dealer's hand, 2 crib."""
     cut_cards: tuple[Card | None, Card | None]
-    """Cards shown while cutting for deal."""
+    """Cards shown so far while cutting for deal (None outside that phase)."""
     pack_size: int
     """Cards in the pack now being cut."""
     cut_depths: tuple[int, int]
@@ -137,7 +137,8 @@ def view(state: GameState, seat: int) -> SeatView:
         actors=tuple(state.actors()),
         go_said=state.go_said,
         show_step=state.show_step,
-        cut_cards=(state.cut_cards[0], state.cut_cards[1]),
+        # Once the deal is decided the cut cards go back into the pack (the events still name them).
+        cut_cards=(state.cut_cards[0], state.cut_cards[1]) if state.phase is Phase.CUT_FOR_DEAL else (None, None),
         pack_size=state.pack_size if cutting else 0,
         cut_depths=(depths.start, depths.stop - 1) if cutting else (0, 0),
         events=tuple(state.events),

@@ -1,0 +1,233 @@
+"""Duplicate matches between two computer players, with win rates and where the points came from.
+
+Each deal sequence is played twice from the same seed with the players swapped between the seats,
+so both players get exactly the same cards in each seat and luck largely cancels. The cuts (for
+deal, of the pack, for the starter) are drawn by the simulator from the game's seed, not by the
+players, so both games of a pair see the same deals; every other decision is the player's, made
+from ``view(state, seat)`` alone. Actions with only one legal choice (Count, a forced Go, a single
+playable card) are applied without asking, and are not timed.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..actions import CutForDeal, CutPack, CutStarter, Discard
+from ..rng import Rng
+from ..state import GameState, Phase
+from ..view import view
+
+__all__ = ["SimulationResult", "simulate", "play_game", "completed_hands", "wilson_interval", "SOURCES"]
+
+SOURCES = ("pegging", "hand", "crib", "heels")
+"""Where points come from, as in ``GameState.hand_scores`` keys (``pegging0``, ``hand1``…)."""
+
+
+def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q
+    lo = math.floor(k)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+@dataclass
+class SimulationResult:
+    """What a run of duplicate games showed."""
+
+    players: tuple[str, str]
+    """The two players' labels (a self-play run labels the second ``name#2``)."""
+    games: int
+    """Games played (twice the number of deal sequences)."""
+    wins: dict[str, int]
+    """Games won by each label."""
+    hands: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Completed hands by label and role (``dealer``/``pone``); a game's unfinished last hand is left out."""
+    points: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    """Points by label, role and source (pegging, hand, crib, heels) over the completed hands."""
+    decision_times: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    """Milliseconds per decision by label and kind (``discard``, ``play``)."""
+    seconds: float = 0.0
+    """Wall time of the run."""
+
+    @property
+    def win_rate(self) -> float:
+        """The first player's share of the games."""
+        return self.wins[self.players[0]] / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """95% Wilson interval of :attr:`win_rate`."""
+        return wilson_interval(self.wins[self.players[0]], self.games)
+
+    def per_hand(self, label: str | None = None) -> dict[str, dict[str, float]]:
+        """Average points a hand by role and source (and ``total``); all labels pooled if None."""
+        labels = [label] if label else list(self.players)
+        out: dict[str, dict[str, float]] = {}
+        for role in ("dealer", "pone"):
+            n = sum(self.hands[lb][role] for lb in labels)
+            row = {}
+            for source in SOURCES:
+                total = sum(self.points[lb][role][source] for lb in labels)
+                row[source] = total / n if n else 0.0
+            row["total"] = sum(row[s] for s in SOURCES)
+            row["hands"] = n
+            out[role] = row
+        return out
+
+    def decision_ms(self, label: str | None = None) -> dict[str, dict[str, float]]:
+        """Median and 95th percentile of decision time by kind (all labels pooled if None)."""
+        labels = [label] if label else list(self.players)
+        out = {}
+        for kind in ("discard", "play"):
+            values = [t for lb in labels for t in self.decision_times[lb][kind]]
+            out[kind] = {"median": statistics.median(values) if values else 0.0,
+                         "p95": _percentile(values, 0.95), "n": len(values)}
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data."""
+        lo, hi = self.interval
+        return {
+            "players": list(self.players),
+            "games": self.games,
+            "wins": dict(self.wins),
+            "win_rate": round(self.win_rate, 4),
+            "interval95": [round(lo, 4), round(hi, 4)],
+            "per_hand": {lb: _round(self.per_hand(lb)) for lb in self.players},
+            "decision_ms": {lb: _round(self.decision_ms(lb)) for lb in self.players},
+            "seconds": round(self.seconds, 1),
+        }
+
+    def summary(self) -> str:
+        """A few lines for people."""
+        a, b = self.players
+        lo, hi = self.interval
+        lines = [f"{a} vs {b}: {self.games} games ({self.games // 2} duplicate pairs) in {self.seconds:.0f} s",
+                 f"  {a} won {self.wins[a]}, {b} won {self.wins[b]}: {a} {100 * self.win_rate:.1f}% "
+                 f"(95% interval {100 * lo:.1f}-{100 * hi:.1f}%)"]
+        for lb in self.players:
+            ph = self.per_hand(lb)
+            for role in ("dealer", "pone"):
+                r = ph[role]
+                lines.append(f"  {lb:>10} as {role:<6} {r['total']:5.2f} a hand: pegging {r['pegging']:.2f}, "
+                             f"hand {r['hand']:.2f}, crib {r['crib']:.2f}, heels {r['heels']:.2f} "
+                             f"({int(r['hands'])} hands)")
+            dm = self.decision_ms(lb)
+            lines.append(f"  {lb:>10} decisions: discard median {dm['discard']['median']:.1f} ms "
+                         f"(p95 {dm['discard']['p95']:.1f}), play median {dm['play']['median']:.1f} ms "
+                         f"(p95 {dm['play']['p95']:.1f})")
+        return "\n".join(lines)
+
+
+def _round(d: Any) -> Any:
+    if isinstance(d, dict):
+        return {k: _round(v) for k, v in d.items()}
+    if isinstance(d, float):
+        return round(d, 3)
+    return d
+
+
+PlayerFactory = Callable[[int], Any]
+
+
+def _factory(spec: str | PlayerFactory) -> tuple[str, PlayerFactory]:
+    if isinstance(spec, str):
+        from . import make_player
+
+        make_player(spec)  # fail early on an unknown name
+        return spec, lambda seed, _n=spec: make_player(_n, seed)
+    name = getattr(spec(0), "name", "player")
+    return name, spec
+
+
+def play_game(players: tuple[Any, Any], seed: int, result: SimulationResult | None = None,
+              labels: tuple[str, str] = ("0", "1")) -> GameState:
+    """Play one game, seat ``i`` by ``players[i]``; tally into ``result`` if given."""
+    state = GameState(seed)
+    cuts = Rng(seed ^ 0x5DEECE66D)
+    while not state.is_over:
+        seat = state.actors()[0]
+        legal = state.legal_actions(seat)
+        first = legal[0]
+        if isinstance(first, (CutForDeal, CutPack, CutStarter)):
+            action = legal[cuts.below(len(legal))]
+        elif len(legal) == 1:
+            action = first
+        else:
+            v = view(state, seat)
+            t0 = time.perf_counter()
+            action = players[seat].choose(v)
+            ms = (time.perf_counter() - t0) * 1000.0
+            if result is not None:
+                kind = "discard" if isinstance(first, Discard) else "play"
+                result.decision_times[labels[seat]][kind].append(ms)
+        state.apply(action)
+    if result is not None:
+        _tally(state, result, labels)
+    return state
+
+
+def completed_hands(state: GameState) -> list[tuple[int, dict[str, int]]]:
+    """(dealer seat, points by source and seat) for each hand of a finished game but the last,
+    which the win cut short."""
+    n = len(state.hand_scores)
+    last_dealer = state.dealer  # the game ended in the last hand, dealt by state.dealer
+    assert last_dealer is not None
+    return [(last_dealer if (n - 1 - i) % 2 == 0 else 1 - last_dealer, scores)
+            for i, scores in enumerate(state.hand_scores[:-1])]
+
+
+def _tally(state: GameState, result: SimulationResult, labels: tuple[str, str]) -> None:
+    result.wins[labels[state.winner]] += 1  # type: ignore[index]
+    for dealer, scores in completed_hands(state):
+        for seat in (0, 1):
+            role = "dealer" if seat == dealer else "pone"
+            lb = labels[seat]
+            result.hands[lb][role] += 1
+            for source in SOURCES:
+                result.points[lb][role][source] += scores.get(f"{source}{seat}", 0)
+
+
+def simulate(player_a: str | PlayerFactory, player_b: str | PlayerFactory, games: int = 200, seed: int = 1,
+             progress: Callable[[int, int], None] | None = None) -> SimulationResult:
+    """Play ``games`` duplicate games (rounded up to even) between two players.
+
+    Players are names for :func:`cribbage.ai.make_player` or factories ``seed -> player``.
+    """
+    name_a, make_a = _factory(player_a)
+    name_b, make_b = _factory(player_b)
+    labels = (name_a, name_b if name_b != name_a else f"{name_b}#2")
+    pairs = max(1, (games + 1) // 2)
+    result = SimulationResult(labels, 2 * pairs, {lb: 0 for lb in labels},
+                              hands={lb: {"dealer": 0, "pone": 0} for lb in labels},
+                              points={lb: {r: {s: 0 for s in SOURCES} for r in ("dealer", "pone")} for lb in labels},
+                              decision_times={lb: {"discard": [], "play": []} for lb in labels})
+    start = time.perf_counter()
+    for i in range(pairs):
+        game_seed = (seed * 1_000_003 + i) & ((1 << 64) - 1)
+        a = make_a(game_seed * 2 + 1)
+        b = make_b(game_seed * 2 + 2)
+        play_game((a, b), game_seed, result, labels)
+        play_game((b, a), game_seed, result, (labels[1], labels[0]))
+        if progress is not None:
+            progress(2 * (i + 1), 2 * pairs)
+    result.seconds = time.perf_counter() - start
+    return result

@@ -1,0 +1,74 @@
+"""The command line: score and peg, one-off and batch, with clear errors and exit status 2."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from cribbage.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(argv, stdin=""):
+    out, err = io.StringIO(), io.StringIO()
+    status = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_score_prints_the_total():
+    assert run(["score", "4D", "5C", "5H", "JS", "6S"]) == (0, "17\n", "")
+    assert run(["score", "5H", "5D", "5S", "JC", "5C"])[1] == "29\n"
+
+
+def test_score_crib_flush_rule():
+    assert run(["score", "2H", "4H", "6H", "8H", "TS"])[1] == "4\n"
+    assert run(["score", "--crib", "2H", "4H", "6H", "8H", "TS"])[1] == "0\n"
+
+
+def test_score_json_lists_every_item():
+    status, out, _ = run(["score", "--json", "4D", "5C", "5H", "JS", "6S"])
+    data = json.loads(out)
+    assert status == 0 and data["total"] == 17 and data["starter"] == "6S"
+    assert {"kind": "nobs", "cards": ["JS"], "points": 1} in data["items"]
+    assert sum(i["points"] for i in data["items"]) == 17
+
+
+def test_score_batch_from_stdin_reports_bad_lines_by_number():
+    status, out, err = run(["score"], "4D 5C 5H JS 6S\n\n5H 5D 5S JC 5C\n4D 5C 1H JS 6S\n2H 4H 6H 8H\n")
+    assert out == "17\n29\n"
+    assert status == 2
+    assert "line 4" in err and "'1H'" in err
+    assert "line 5" in err and "4 cards and the starter" in err
+
+
+def test_score_bad_card_exit_2():
+    status, out, err = run(["score", "4D", "5X", "5H", "JS", "6S"])
+    assert status == 2 and out == "" and "'5X'" in err
+
+
+def test_peg_scores_the_last_card():
+    assert run(["peg", "4S", "6H", "5D"])[1] == "5\n"
+    status, out, _ = run(["peg", "--json", "TS", "TH", "AD", "5C", "5D"])
+    data = json.loads(out)
+    assert data["count"] == 31 and data["points"] == 4
+    assert {i["kind"] for i in data["items"]} == {"thirty-one", "pair"}
+
+
+def test_peg_over_31_is_an_error():
+    status, out, err = run(["peg", "KS", "QH", "JD", "2C"])
+    assert status == 2 and "past 31" in err
+
+
+def test_peg_batch():
+    status, out, err = run(["peg"], "5S 5H\n7S 8H\nKS QH JD 2C\n")
+    assert out == "2\n2\n" and status == 2 and "line 3" in err
+
+
+def test_python_dash_m_runs():
+    proc = subprocess.run([sys.executable, "-m", "cribbage", "score", "4D", "5C", "5H", "JS", "6S"],
+                          capture_output=True, text=True, cwd=ROOT / "py")
+    assert proc.returncode == 0 and proc.stdout == "17\n"
