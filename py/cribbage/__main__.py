@@ -80,12 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
     peg = sub.add_parser("peg", help="score the last card laid in the play")
     peg.add_argument("--json", action="store_true", help="print the items as JSON")
     peg.add_argument("cards", nargs="*", help="the cards of the current count in order, e.g. 4S 6H 5D")
-    try:
-        from .ai import cli as ai_cli
-    except ImportError:  # the computer opponent is optional for scoring tools
-        ai_cli = None
-    if ai_cli is not None:
-        ai_cli.add_subcommands(sub)
+    from .ai import cli as ai_cli
+
+    ai_cli.add_subcommands(sub)
     return parser
 
 

@@ -123,8 +123,9 @@ def parse_action(text: str) -> Action:
     try:
         if verb in ("cutdeal", "cut", "starter") and len(rest) == 1 and rest[0].isdigit():
             depth = int(rest[0])
-            cls = {"cutdeal": CutForDeal, "cut": CutPack, "starter": CutStarter}[verb]
-            return cls(seat, depth)
+            if verb == "cutdeal":
+                return CutForDeal(seat, depth)
+            return CutPack(seat, depth) if verb == "cut" else CutStarter(seat, depth)
         if verb == "discard" and len(rest) == 2:
             return Discard(seat, (parse_card(rest[0]), parse_card(rest[1])))
         if verb == "play" and len(rest) == 1:

@@ -205,7 +205,7 @@ class GameState:
         if self.phase is Phase.CUT_PACK:
             return [CutPack(seat, d) for d in _cut_depths(len(self._pack))]
         if self.phase is Phase.DISCARD:
-            return [Discard(seat, pair) for pair in combinations(self.hands[seat], 2)]  # type: ignore[misc]
+            return [Discard(seat, pair) for pair in combinations(self.hands[seat], 2)]
         if self.phase is Phase.CUT_STARTER:
             return [CutStarter(seat, d) for d in _cut_depths(len(self._pack))]
         if self.phase is Phase.PLAY:
@@ -255,14 +255,7 @@ class GameState:
             raise IllegalActionError(f"there is no seat {seat!r}")
         if self.phase is Phase.GAME_OVER:
             raise IllegalActionError("the game is over")
-        expected = {
-            Phase.CUT_FOR_DEAL: CutForDeal,
-            Phase.CUT_PACK: CutPack,
-            Phase.DISCARD: Discard,
-            Phase.CUT_STARTER: CutStarter,
-            Phase.PLAY: (Play, Go),
-            Phase.SHOW: Count,
-        }[self.phase]
+        expected = _PHASE_ACTIONS[self.phase]
         if not isinstance(action, expected):
             raise IllegalActionError(f"that is not something to do now: it is time for the {self.phase}")
         if seat not in self.actors():
@@ -502,6 +495,17 @@ class GameState:
         # Deliberately shows no cards: a repr must never leak a hand or the pack.
         return (f"<GameState hand {self.hand_number} {self.phase} scores {self.scores[0]}-{self.scores[1]} "
                 f"dealer {self.dealer}>")
+
+
+_PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
+    Phase.CUT_FOR_DEAL: (CutForDeal,),
+    Phase.CUT_PACK: (CutPack,),
+    Phase.DISCARD: (Discard,),
+    Phase.CUT_STARTER: (CutStarter,),
+    Phase.PLAY: (Play, Go),
+    Phase.SHOW: (Count,),
+}
+"""Which kinds of action each phase takes."""
 
 
 def _cut_depths(pack_size: int) -> range:
