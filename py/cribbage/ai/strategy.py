@@ -1,22 +1,219 @@
-"""Refinements on top of the plain expected-points arithmetic: a pegging term for discards and
-the end of the game (where the chance of winning, not points, is what counts)."""
+"""Refinements on top of plain expected points: a pegging term for discards, and the end of the
+game, where the chance of winning is what counts.
+
+Near 121 the play is searched for the chance of winning: a sample in which either side reaches
+121 during the play is decided on the spot; otherwise the show is counted in order (the pone's
+hand first, then the dealer's hand, then the crib, whose two unknown cards are enumerated) and the
+hands after this one are valued with the win table ``cribbage/data/win_table.json`` (see
+``py/tools/make_win_table.py``).
+"""
 
 from __future__ import annotations
 
+import json
 import random
-from typing import Sequence
+from functools import lru_cache
+from itertools import combinations
+from pathlib import Path
+from typing import Callable, Sequence
 
-from ..cards import Card
-from .pegging import PlayState
+from ..cards import DECK, Card
+from ..scoring import hand_points
+from .pegging import _VALUE, PlayState, _remove, holdings, peg_points
 
-__all__ = ["peg_ev_of_keep", "endgame_play_values"]
+__all__ = ["peg_ev_of_keep", "endgame_play_values", "win_chance", "ENDGAME_NEED"]
+
+ENDGAME_NEED = 40
+"""The play is searched for the chance of winning once either player needs this many points or fewer."""
+WIN_TABLE_FILE = "win_table.json"
+
+
+# --- the win table --------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _win_table() -> tuple[tuple[float, ...], ...] | None:
+    text = None
+    try:
+        from importlib import resources
+
+        text = resources.files("cribbage").joinpath("data", WIN_TABLE_FILE).read_text("utf-8")
+    except Exception:  # noqa: BLE001
+        path = Path(__file__).resolve().parent.parent / "data" / WIN_TABLE_FILE
+        if path.exists():
+            text = path.read_text("utf-8")
+    if text is None:
+        return None
+    data = json.loads(text)
+    return tuple(tuple(v / 1000.0 for v in row) for row in data["F"])
+
+
+def win_chance(pone_needs: int, dealer_needs: int) -> float:
+    """Chance that the pone of the coming hand, needing ``pone_needs``, beats the dealer."""
+    if pone_needs <= 0:
+        return 1.0
+    if dealer_needs <= 0:
+        return 0.0
+    table = _win_table()
+    a, b = min(pone_needs, 121), min(dealer_needs, 121)
+    if table is None:  # a rough stand-in: the dealer's edge is worth about 6 points
+        from math import erf, sqrt
+
+        return 0.5 * (1 + erf((b - a - 6) / (sqrt(2) * (8 + 0.3 * (a + b) ** 0.5 * 3))))
+    return table[a - 1][b - 1]
+
+
+# --- discards -------------------------------------------------------------------------------------
 
 
 def peg_ev_of_keep(keep: Sequence[Card], dealer: bool) -> float:
-    """Pegging value of a keep relative to an average one (0.0: not modelled yet)."""
+    """Pegging value of a keep relative to an average one (0.0: not modelled)."""
     return 0.0
 
 
+# --- the play near 121 ----------------------------------------------------------------------------
+
+
+class _WinSolver:
+    """Minimax of the rest of the play for seat 0's chance of winning, both hands known."""
+
+    __slots__ = ("memo", "need0", "need1", "end")
+
+    def __init__(self, need0: int, need1: int, end: Callable[[int, int], float]) -> None:
+        self.memo: dict[tuple, float] = {}
+        self.need0 = need0
+        self.need1 = need1
+        self.end = end
+
+    def value(self, h0, h1, tail, count, turn, go, last, p0, p1) -> float:  # noqa: ANN001
+        key = (h0, h1, tail, turn, go, last, p0, p1)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        while True:
+            mine = h0 if turn == 0 else h1
+            theirs = h1 if turn == 0 else h0
+            room = 31 - count
+            if any(_VALUE[r] <= room for r in mine):
+                break
+            if mine and theirs and go < 0:
+                go = turn
+                turn = 1 - turn
+                continue
+            if any(_VALUE[r] <= room for r in theirs):
+                turn = 1 - turn
+                continue
+            if last == 0:
+                p0 += 1
+                if p0 >= self.need0:
+                    return 1.0
+            else:
+                p1 += 1
+                if p1 >= self.need1:
+                    return 0.0
+            tail = ()
+            count = 0
+            go = -1
+            turn = 1 - last if (h1 if last == 0 else h0) else last
+        mine = h0 if turn == 0 else h1
+        best: float | None = None
+        seen = -1
+        for r in mine:
+            if r == seen or _VALUE[r] > room:
+                continue
+            seen = r
+            v = self.after(h0, h1, tail, count, turn, go, r, p0, p1)
+            if best is None or (v > best if turn == 0 else v < best):
+                best = v
+                if (turn == 0 and best >= 1.0) or (turn == 1 and best <= 0.0):
+                    break
+        assert best is not None
+        self.memo[key] = best
+        return best
+
+    def after(self, h0, h1, tail, count, turn, go, r, p0, p1) -> float:  # noqa: ANN001
+        pts = peg_points(tail, r)
+        count += _VALUE[r]
+        if turn == 0:
+            h0 = _remove(h0, r)
+        else:
+            h1 = _remove(h1, r)
+        done = not h0 and not h1
+        if done and count != 31:
+            pts += 1
+        if turn == 0:
+            p0 += pts
+            if p0 >= self.need0:
+                return 1.0
+        else:
+            p1 += pts
+            if p1 >= self.need1:
+                return 0.0
+        if done:
+            return self.end(p0, p1)
+        if count == 31:
+            nxt = 1 - turn if (h1 if turn == 0 else h0) else turn
+            return self.value(h0, h1, (), 0, nxt, -1, turn, p0, p1)
+        return self.value(h0, h1, tail + (r,), count, 1 - turn, go, turn, p0, p1)
+
+
+def _crib_distribution(discards: Sequence[Card], starter: Card, unknown: Sequence[Card]) -> list[tuple[int, float]]:
+    """Points of a crib holding ``discards`` and two of ``unknown``, over every such pair."""
+    tally: dict[int, int] = {}
+    mine = tuple(discards)
+    n = 0
+    for a, b in combinations(unknown, 2):
+        p = hand_points((*mine, a, b), starter, True)
+        tally[p] = tally.get(p, 0) + 1
+        n += 1
+    return sorted((p, k / n) for p, k in tally.items())
+
+
 def endgame_play_values(view, ps: PlayState, samples: int, rng: random.Random) -> dict[int, float] | None:  # noqa: ANN001
-    """Chance of winning for each rank near 121, or None when points are what matter."""
-    return None
+    """Chance of winning for each rank this seat may lay, or None when the game is not near its end."""
+    me = view.seat
+    need0 = 121 - view.scores[me]
+    need1 = 121 - view.scores[1 - me]
+    if min(need0, need1) > ENDGAME_NEED or view.starter is None or len(view.kept) != 4:
+        return None
+    starter = view.starter
+    dealer = view.dealer == me
+    h0 = hand_points(view.kept, starter)
+    opp_played = [c for count in view.played for s, c in count if s != me] + [c for s, c in view.pile if s != me]
+    known = view.known_cards()
+    unknown = [c for c in DECK if c not in known]
+    crib = _crib_distribution(view.discards, starter, unknown) if len(view.discards) == 2 else [(4, 1.0)]
+    hand = tuple(sorted(int(c.rank) for c in ps.hand))
+    count = sum(_VALUE[r] for r in ps.tail)
+    options = sorted({r for r in hand if _VALUE[r] <= 31 - count})
+    if not options:
+        return None
+    totals = {r: 0.0 for r in options}
+    pool = list(ps.unseen)
+    n = ps.opp_count
+    draws = max(8, samples // 2)
+    weight_sum = 0.0
+    for _ in range(draws):
+        cards = tuple(rng.sample(pool, n)) if n <= len(pool) else tuple(pool)
+        opp_kept = (*opp_played, *cards)
+        h1 = hand_points(opp_kept, starter) if len(opp_kept) == 4 else 4
+
+        def end(p0: int, p1: int, h1: int = h1) -> float:
+            if not dealer:  # I am pone: my hand is counted first
+                if p0 + h0 >= need0:
+                    return 1.0
+                rem0 = need0 - p0 - h0
+                base1 = need1 - p1 - h1
+                return sum(pr * (1.0 - win_chance(base1 - pts, rem0)) for pts, pr in crib if pts < base1)
+            if p1 + h1 >= need1:
+                return 0.0
+            rem1 = need1 - p1 - h1
+            base0 = need0 - p0 - h0
+            return sum(pr * (1.0 if pts >= base0 else win_chance(base0 - pts, rem1)) for pts, pr in crib)
+
+        solver = _WinSolver(need0, need1, end)
+        opp = tuple(sorted(int(c.rank) for c in cards))
+        for r in options:
+            totals[r] += solver.after(hand, opp, ps.tail, count, 0, ps.go, r, 0, 0)
+        weight_sum += 1.0
+    return {r: v / weight_sum for r, v in totals.items()}

@@ -1,0 +1,126 @@
+"""The play: the exact solver agrees with the engine, and the expert's choices in built positions."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from ai_positions import at_play
+from cribbage.actions import Go, Play
+from cribbage.ai import analyze_plays, make_player
+from cribbage.ai.pegging import _Solver, peg_points, play_state_from_view
+from cribbage.cards import parse_cards
+from cribbage.scoring import score_play
+from cribbage.state import GameState, Phase
+from cribbage.view import view
+
+
+def test_peg_points_agree_with_the_itemised_scorer():
+    rng = random.Random(3)
+    from cribbage.cards import DECK
+
+    for _ in range(3000):
+        cards = rng.sample(DECK, rng.randint(1, 6))
+        if sum(c.value for c in cards) > 31:
+            continue
+        ranks = tuple(int(c.rank) for c in cards)
+        assert peg_points(ranks[:-1], ranks[-1]) == sum(i.points for i in score_play(cards))
+
+
+def _pegging_net(state: GameState, seat: int) -> int:
+    scores = state.hand_scores[-1]
+    return scores.get(f"pegging{seat}", 0) - scores.get(f"pegging{1 - seat}", 0)
+
+
+def _best_line(state: GameState) -> None:
+    """Play out the rest of the play with both hands open, each side taking its solver-best card."""
+    solver = _Solver()
+    while state.phase is Phase.PLAY:
+        seat = state.actors()[0]
+        legal = state.legal_actions(seat)
+        if isinstance(legal[0], Go):
+            state.apply(legal[0])
+            continue
+        ps = play_state_from_view(view(state, seat))
+        mine = tuple(sorted(int(c.rank) for c in state.hands[seat]))
+        theirs = tuple(sorted(int(c.rank) for c in state.hands[1 - seat]))
+        count = state.count
+        best = max(legal, key=lambda a: solver.after(mine, theirs, ps.tail, count, 0, ps.go, int(a.card.rank)))
+        state.apply(best)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_solver_value_is_what_the_engine_scores_along_the_best_line(seed):
+    rng = random.Random(seed)
+    state = GameState(seed)
+    # Random discards, random first plays: then the solver's value must be realised exactly.
+    while state.phase is not Phase.PLAY:
+        seat = state.actors()[0]
+        state.apply(rng.choice(state.legal_actions(seat)))
+    for _ in range(rng.randint(0, 3)):
+        if state.phase is Phase.PLAY:
+            state.apply(rng.choice(state.legal_actions()))
+    if state.phase is not Phase.PLAY:
+        pytest.skip("the play ended early")
+    seat = state.actors()[0]
+    before = _pegging_net(state, seat)
+    ps = play_state_from_view(view(state, seat))
+    mine = tuple(sorted(int(c.rank) for c in state.hands[seat]))
+    theirs = tuple(sorted(int(c.rank) for c in state.hands[1 - seat]))
+    go = ps.go
+    predicted = _Solver().value(mine, theirs, ps.tail, state.count, 0, go, ps.last)
+    probe = copy.deepcopy(state)
+    _best_line(probe)
+    if probe.is_over:
+        pytest.skip("someone reached 121 in the play")
+    assert _pegging_net(probe, seat) - before == predicted
+
+
+def _choose(state, seat, name="expert"):
+    return make_player(name, seed=1).choose(view(state, seat))
+
+
+def test_takes_thirty_one_when_offered():
+    # Pone (seat 1) 9S, dealer 2H (11), pone KC (21): the dealer holds TD 4S 6C.
+    state = at_play("9S KC 3D AC 8H 7H", "2H TD 4S 6C QH QD", "8D", plays="9S 2H KC")
+    assert state.count == 21 and state.actors() == [0]
+    assert _choose(state, 0) == Play(0, parse_cards("TD")[0])
+
+
+def test_takes_fifteen_and_a_run_when_offered():
+    state = at_play("4C 5H KS 9S 7D 7C", "6D QH JH 2S 8H 8C", "AD", plays="4C 6D")
+    assert state.actors() == [1]
+    choices = analyze_plays(view(state, 1))
+    assert choices[0].card == parse_cards("5H")[0] and choices[0].points == 5
+    assert _choose(state, 1) == Play(1, parse_cards("5H")[0])
+
+
+def test_does_not_lead_a_five_with_a_sensible_alternative():
+    state = at_play("5H 4C KS 9D 7D 7C", "6D QH JH 2S 8H 8C", "AD")
+    assert state.actors() == [1]
+    assert _choose(state, 1).card.rank != 5
+    notes = {c.card.code: c.note for c in analyze_plays(view(state, 1))}
+    assert "5" in notes["5H"]
+
+
+def test_does_not_leave_twenty_one_when_avoidable():
+    # Count 11: a ten makes 21 (a ten-card then makes 31); the 3 makes 14, the 7 makes 18.
+    state = at_play("AC 2C 3H 7S TD 4D", "9S 2H 8D 6C QH QD", "KC", plays="AC 9S")
+    assert state.count == 10 and state.actors() == [1]
+    card = _choose(state, 1).card
+    assert card.value != 10 or state.count + card.value != 21
+
+
+def test_pegs_out_to_win():
+    # Pone (seat 1) at 120 needs one point and his hand counts nothing; the dealer needs 21.
+    # After 8H QH (18) only QC scores now (a pair): it wins on the spot.
+    state = at_play("8H QC 9S 4D 2C 3C", "QH 5S 6C 7D KH KD", "KC", plays="8H QH", scores=(100, 120))
+    assert state.count == 18 and state.actors() == [1]
+    choices = analyze_plays(view(state, 1))
+    assert choices[0].win_chance and choices[0].ev == pytest.approx(100.0)
+    choice = _choose(state, 1)
+    assert choice == Play(1, parse_cards("QC")[0])
+    state.apply(choice)
+    assert state.is_over and state.winner == 1

@@ -1,0 +1,81 @@
+"""Duplicate simulation and the analyze/simulate commands."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cribbage.ai.cli import main as ai_main
+from cribbage.ai.simulate import SOURCES, simulate, wilson_interval
+
+
+def test_wilson_interval():
+    lo, hi = wilson_interval(60, 100)
+    assert 0.50 < lo < 0.51 and 0.69 < hi < 0.70
+    assert wilson_interval(0, 10)[0] == 0.0
+
+
+def test_simulate_smoke_numbers_add_up():
+    r = simulate("greedy", "random", games=6, seed=2)
+    assert r.games == 6
+    assert sum(r.wins.values()) == 6
+    assert 0.0 <= r.win_rate <= 1.0
+    lo, hi = r.interval
+    assert lo <= r.win_rate <= hi
+    data = r.to_json()
+    json.dumps(data)
+    assert data["players"] == ["greedy", "random"]
+    for label in r.players:
+        ph = r.per_hand(label)
+        for role in ("dealer", "pone"):
+            assert ph[role]["hands"] > 0
+            assert ph[role]["total"] == pytest.approx(sum(ph[role][s] for s in SOURCES))
+        assert ph["pone"]["crib"] == 0 and ph["pone"]["heels"] == 0
+        assert r.decision_ms(label)["discard"]["n"] > 0
+    # Each player dealt as often as it was pone, give or take one hand a game.
+    assert abs(r.hands["greedy"]["dealer"] - r.hands["random"]["pone"]) == 0
+
+
+def test_simulate_self_play_labels_both_sides():
+    r = simulate("random", "random", games=2, seed=1)
+    assert r.players == ("random", "random#2")
+
+
+def test_cli_analyze_text_and_json(capsys):
+    assert ai_main(["analyze", "--pone", "5H", "5C", "6H", "JS", "QS", "9C"]) == 0
+    out = capsys.readouterr().out
+    assert "6H 9C" in out
+    assert ai_main(["analyze", "--json", "5H", "5C", "6H", "JS", "QS", "9C"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data) == 15
+    assert set(data[0]) >= {"discard", "keep", "hand_ev", "crib_ev", "net"}
+    assert data[0]["discard"] == ["6H", "9C"]
+
+
+@pytest.mark.parametrize("cards", [["5H", "5C", "6H", "JS", "QS"], ["5H", "5C", "6H", "JS", "QS", "9X"],
+                                   ["5H", "5H", "6H", "JS", "QS", "9C"]])
+def test_cli_analyze_bad_cards_exit_2(cards, capsys):
+    assert ai_main(["analyze", *cards]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err
+
+
+def test_cli_simulate_json(capsys):
+    assert ai_main(["simulate", "--players", "greedy,random", "--games", "2", "--seed", "3", "--json"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data["games"] == 2 and sum(data["wins"].values()) == 2
+
+
+def test_cli_simulate_bad_players_exit_2(capsys):
+    assert ai_main(["simulate", "--players", "expert,wizard"]) == 2
+    assert "wizard" in capsys.readouterr().err
+
+
+def test_main_command_line_has_analyze_and_simulate(capsys):
+    from cribbage.__main__ import main
+
+    assert main(["analyze", "--json", "5H", "5C", "6H", "JS", "QS", "9C"]) == 0
+    assert len(json.loads(capsys.readouterr().out)) == 15
+    assert main(["analyze", "5H", "5C"]) == 2
