@@ -66,15 +66,18 @@
     }
   });
 
-  // Pyodide reports wasm failures only on the console; catch that one message.
-  var consoleError = console.error;
-  console.error = function () {
-    var first = arguments[0];
-    if (typeof first === "string" && /wasm instantiation failed/i.test(first)) {
-      fail("Your browser could not start WebAssembly (is it disabled or blocked?).");
-    }
-    return consoleError.apply(console, arguments);
-  };
+  // Pyodide reports wasm failures only on the console (a warning, and its promise never
+  // settles); catch that one message.
+  ["warn", "error"].forEach(function (level) {
+    var original = console[level];
+    console[level] = function () {
+      var first = arguments[0];
+      if (typeof first === "string" && /wasm instantiation failed/i.test(first)) {
+        fail("Your browser could not download or start WebAssembly. Check your connection and try again.");
+      }
+      return original.apply(console, arguments);
+    };
+  });
 
   if (typeof WebAssembly !== "object") {
     fail("This browser does not support WebAssembly, which the game needs.");
@@ -85,11 +88,16 @@
     fail("The game engine is taking too long to start. Check your connection and try again.");
   }, BOOT_TIMEOUT_MS);
 
-  // Stop the watchdog as soon as Python marks the page ready.
+  // Stop the watchdog as soon as Python marks the page ready; when the page is embedded in
+  // an iframe, tell the host (the game's own messages follow from the web UI; the format is
+  // in py/tools/NOTES-infra.md).
   new MutationObserver(function (_, observer) {
     if (ready()) {
       clearTimeout(timer);
       observer.disconnect();
+      if (window.parent !== window) {
+        window.parent.postMessage({ source: "cribbage", version: 1, type: "ready" }, "*");
+      }
     }
   }).observe(body, { attributes: true, attributeFilter: ["data-ready"] });
 })();

@@ -43,7 +43,13 @@ ROOT_FILES_FROM_STATIC = ("manifest.webmanifest", "embed-example.html")
 """static/ files published at the site root (the manifest's scope, the iframe's ./embed.html)."""
 TEMPLATES = ("loader.mjs", "sw.js")
 """static/ files with build-time fields; written by the build, not copied."""
-NOT_PRECACHED = ("sw.js", "build-info.json", "embed-example.html")
+NOT_PRECACHED = (
+    "sw.js",
+    "build-info.json",
+    "embed-example.html",
+    "static/embed-example.js",
+    "static/embed-example.css",
+)
 SKIP_DIRS = {"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules"}
 SKIP_SUFFIXES = (".pyc", ".pyo", ".swp", ".swo", "~", ".orig", ".rej", ".DS_Store")
 EPOCH = (1980, 1, 1, 0, 0, 0)

@@ -116,9 +116,6 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if local.is_dir() and not (local / "index.html").is_file():
             self.send_error(404, "Not Found")
             return None
-        if not local.exists() and not path.endswith("/") and Path(f"{local}.html").is_file():
-            # Netlify's "pretty URLs": /embed serves embed.html
-            self.path = f"{path}.html"
         self._extra = headers_for(self.rules, path)
         if not any(name.lower() == "cache-control" for name in self._extra):
             self._extra["Cache-Control"] = NETLIFY_DEFAULT_CACHE

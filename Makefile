@@ -1,0 +1,71 @@
+# Cribbage: set up, build, serve and test. Every target is idempotent and quick once set up.
+#
+#   make play    set everything up and serve the game at http://localhost:$(PORT)/
+#   make test    set everything up and run the whole pytest suite (engine, Pyodide, browser)
+#   make site    build dist/ (the published folder)
+#   make bench   run the on-demand benchmarks (py/tools/bench_*.py)
+#   make clean   remove build outputs and caches (make distclean: also .venv and node_modules)
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PORT ?= 8000
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+
+VENV_STAMP := $(VENV)/.installed
+NPM_STAMP := node_modules/.installed
+WHEELS_STAMP := .cache/wheels/.installed
+SITE_STAMP := dist/build-info.json
+# Everything the build reads: rebuild when any of it changes.
+SITE_INPUTS := index.html package-lock.json py/tools/build_site.py py/tools/precompile_stdlib.mjs \
+	$(shell find static py/cribbage py/web -type f -not -path '*/__pycache__/*' 2>/dev/null)
+
+.PHONY: help setup play test site bench clean distclean wheels
+
+help:
+	@sed -n '3,8p' Makefile | sed 's/^# \{0,1\}//'
+
+$(VENV_STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $@
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(WHEELS_STAMP): py/tools/pyodide-test-wheels.txt | $(VENV_STAMP)
+	@mkdir -p $(@D)
+	$(PIP) download --quiet --disable-pip-version-check --only-binary=:all: --no-deps \
+		--python-version 3.14 --platform any --implementation py \
+		-d $(@D) -r py/tools/pyodide-test-wheels.txt
+	@touch $@
+
+$(SITE_STAMP): $(SITE_INPUTS) $(NPM_STAMP) | $(VENV_STAMP)
+	$(PY) py/tools/build_site.py
+
+setup: $(VENV_STAMP) $(NPM_STAMP)
+wheels: $(WHEELS_STAMP)
+site: $(SITE_STAMP)
+
+play: site
+	@if [ -z "$$CI" ] && [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+		(sleep 1 && $(PY) -m webbrowser -t http://localhost:$(PORT)/ >/dev/null 2>&1) & \
+	fi
+	$(PY) py/tools/serve.py --port $(PORT) --dir dist
+
+test: site wheels
+	$(PY) -m pytest
+
+bench: site
+	@for script in py/tools/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+
+clean:
+	rm -rf dist .cache .pytest_cache .hypothesis test-results
+	find py tests -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV) node_modules
