@@ -7,7 +7,8 @@
 // .cache/wheels (pytest, hypothesis, ...; see py/tools/pyodide-test-wheels.txt), mounts the
 // repository at /repo with the Node file system, and calls pytest.main. Exits with pytest's
 // status. Without arguments it runs `tests/engine -m "not slow"`; always adds
-// `-p no:cacheprovider` and never writes bytecode into the repository.
+// `-p no:cacheprovider` and never writes bytecode into the repository. A test that fails only
+// because it starts a subprocess (impossible in Pyodide) is reported as skipped, with that reason.
 // (pytest-pyodide does not work here: it crashes with pytest 9, and with pytest 8 it wants
 // package files from a CDN.)
 
@@ -60,7 +61,21 @@ import os, sys
 sys.dont_write_bytecode = True  # the repository is mounted read-write: leave no __pycache__
 os.chdir("/repo")
 import pytest
-int(pytest.main(list(PYTEST_ARGS)))
+
+class NoProcessesInPyodide:
+    """A test that starts a subprocess cannot run in Pyodide (the browser has no processes):
+    report it as skipped with that reason instead of failed. It still runs under CPython."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        report = yield
+        error = call.excinfo
+        if error is not None and error.errisinstance(OSError) and "does not support processes" in str(error.value):
+            report.outcome = "skipped"
+            report.longrepr = (str(item.path), item.location[1], "Skipped: starts a subprocess, which Pyodide cannot do")
+        return report
+
+int(pytest.main(list(PYTEST_ARGS), plugins=[NoProcessesInPyodide()]))
 `);
 } catch (error) {
   console.error(`pyodide_pytest: ${error}`);
