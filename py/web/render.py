@@ -1,0 +1,878 @@
+"""The table as HTML strings: a pure function of one seat's view plus UI-only state.
+
+:func:`render` takes a :class:`Scene` (what the controller knows: the seat's ``SeatView``, names,
+mode, the cards selected, the previews and hints it computed, which dialog is open) and returns the
+markup of the table and of the overlay (dialogs, the hot-seat cover), plus a few attributes for
+``#app``. Nothing here imports the browser, so every screen is testable under CPython.
+
+The UI never decides what is legal: cards are playable when the view's ``legal_actions`` contain
+them, buttons exist when an action exists. When ``Scene.private`` is False (the hot-seat cover is
+up) only public information is drawn: both hands face down, no actions, no previews.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any, Sequence
+
+from cribbage.actions import Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
+from cribbage.cards import Card
+from cribbage.scoring import PLAY_LIMIT, ScoreItem
+from cribbage.state import Phase
+
+from .board import PEG_COLOURS, board_svg
+from .cardfaces import back_html, card_html, card_name
+from .speech import event_sentence
+
+__all__ = [
+    "Scene",
+    "Button",
+    "Rendered",
+    "render",
+    "buttons_for",
+    "primary_button",
+    "possessive",
+    "DELAYS",
+    "LEVELS",
+]
+
+LEVELS = ("easy", "medium", "expert")
+DELAYS = (("Slow", 1200), ("Normal", 600), ("Fast", 250), ("Instant", 0))
+"""Computer pacing choices (milliseconds before each of its moves)."""
+
+
+@dataclass
+class Scene:
+    """Everything a frame of the table depends on."""
+
+    view: Any
+    """The ``SeatView`` of the seat drawn at the bottom (the one whose cards may be shown)."""
+    names: tuple[str, str] = ("You", "Computer")
+    mode: str = "computer"
+    """``computer`` or ``hotseat``."""
+    computer_seats: frozenset[int] = frozenset({1})
+    private: bool = True
+    """False while the hot-seat cover is up: draw public information only."""
+    cover_for: int | None = None
+    """Hot-seat: the seat being asked to take the device (the cover is drawn when set)."""
+    selected: tuple[str, ...] = ()
+    """Codes of the selected hand cards."""
+    cut_pick: int | None = None
+    """The cut depth picked with the keyboard (None: none yet)."""
+    keep_points: int | None = None
+    """Discard preview: what the four kept cards score before the starter."""
+    keep_ev: str | None = None
+    """Discard preview from the coach: expected values, one line."""
+    play_preview: tuple[int, tuple[ScoreItem, ...]] | None = None
+    """Play preview: (count after the selected card, what it would score)."""
+    hint: tuple[str, tuple[str, ...]] | None = None
+    """The coach's hint: (text, codes of the cards it points at)."""
+    busy: bool = False
+    """The computer is about to move."""
+    can_undo: bool = False
+    can_redo: bool = False
+    level: str = "expert"
+    delay: int = 600
+    summary: int | None = None
+    """Hand number whose finished show stays on the table until "Next hand"."""
+    dialog: str | None = None
+    """``sheet``, ``menu``, ``restart`` or None."""
+    notice: str | None = None
+    """A message that must be seen (e.g. a save that could not be read)."""
+    orientation: str = "vertical"
+    moved: tuple[bool, bool] = (False, False)
+    reviews: dict[int, list[str]] = field(default_factory=dict)
+    """Coach's review lines per hand number (computed when asked)."""
+    review_available: bool = False
+    new_mode: str = "computer"
+    """The mode chosen in the New game dialog."""
+    new_level: str = "expert"
+    saved_modes: tuple[str, ...] = ()
+    """Modes with a match in progress saved (for "resume")."""
+    coach_ready: bool = False
+    sheet_hand: int | None = None
+    """Hand the score sheet scrolls to (its review open)."""
+
+
+@dataclass(frozen=True)
+class Button:
+    """One action button."""
+
+    id: str
+    label: str
+    action: str
+    primary: bool = False
+    disabled: bool = False
+    key: str = ""
+    """Keyboard shortcut shown on the button."""
+    data: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """The markup of one frame and the attributes for ``#app``."""
+
+    table: str
+    overlay: str
+    meta: dict[str, str]
+
+
+def esc(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+def possessive(name: str) -> str:
+    """``"Your"`` for You, else ``"Computer's"``."""
+    return "Your" if name == "You" else f"{name}\u2019s"
+
+
+def crib_of(names: Sequence[str], dealer: int) -> str:
+    """``"your crib"`` or ``"Computer’s crib"``."""
+    owner = possessive(names[dealer])
+    return ("your" if owner == "Your" else owner) + " crib"
+
+
+def _attrs(pairs: dict[str, object]) -> str:
+    return " ".join(f'{k}="{esc(v)}"' for k, v in pairs.items() if v is not None)
+
+
+# --- what the seat may do now -------------------------------------------------------------------
+
+
+def _legal(view: Any) -> tuple[Any, ...]:
+    return tuple(view.legal_actions)
+
+
+def _playable_codes(view: Any) -> set[str]:
+    return {a.card.code for a in view.legal_actions if isinstance(a, Play)}
+
+
+def _has(view: Any, kind: type) -> bool:
+    return any(isinstance(a, kind) for a in view.legal_actions)
+
+
+def _is_cut_phase(view: Any) -> bool:
+    return view.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_PACK, Phase.CUT_STARTER)
+
+
+def buttons_for(scene: Scene) -> list[Button]:
+    """The action buttons of this frame, in order; the primary one is what Enter does."""
+    v = scene.view
+    out: list[Button] = []
+    if scene.dialog or scene.cover_for is not None or not scene.private:
+        return out
+    if v.phase is Phase.GAME_OVER:
+        out.append(Button("btn-new", "New game", "menu", primary=True, key="Enter"))
+        out.append(Button("btn-sheet2", "Score sheet", "sheet", key="S"))
+        return out
+    if scene.summary is not None:
+        out.append(Button("btn-next", "Next hand", "next-hand", primary=True, key="Enter"))
+        return out
+    if _is_cut_phase(v) and v.legal_actions:
+        out.append(Button("btn-cut-left", "\u25c0", "cut-step", data=(("step", "-1"),)))
+        out.append(Button("btn-cut", "Cut here", "cut", primary=True, disabled=scene.cut_pick is None,
+                          key="Enter"))
+        out.append(Button("btn-cut-right", "\u25b6", "cut-step", data=(("step", "1"),)))
+    elif v.phase is Phase.DISCARD and _has(v, Discard):
+        out.append(Button("btn-discard", "To crib", "discard", primary=True,
+                          disabled=len(scene.selected) != 2, key="Enter"))
+    elif v.phase is Phase.PLAY and _has(v, Go):
+        out.append(Button("btn-go", "Go", "go", primary=True, key="G"))
+    elif v.phase is Phase.PLAY and _has(v, Play):
+        ok = len(scene.selected) == 1 and scene.selected[0] in _playable_codes(v)
+        out.append(Button("btn-play", "Play", "play", primary=True, disabled=not ok, key="Enter"))
+    elif v.phase is Phase.SHOW and _has(v, Count):
+        label = "Count crib" if v.show_step == 2 else "Count hand"
+        out.append(Button("btn-count", label, "count", primary=True, key="Enter"))
+    return out
+
+
+def primary_button(scene: Scene) -> Button | None:
+    """The enabled primary button (what Enter confirms), if any."""
+    for b in buttons_for(scene):
+        if b.primary and not b.disabled:
+            return b
+    return None
+
+
+def _button_html(b: Button) -> str:
+    cls = "btn" + (" btn-primary" if b.primary else "") + (" btn-step" if b.action == "cut-step" else "")
+    attrs: dict[str, object] = {"type": "button", "id": b.id, "class": cls, "data-action": b.action}
+    for k, val in b.data:
+        attrs[f"data-{k}"] = val
+    if b.action == "cut-step":
+        attrs["aria-label"] = "Move the cut one card " + ("left" if b.data[0][1] == "-1" else "right")
+    if b.disabled:
+        attrs["aria-disabled"] = "true"
+    if b.key:
+        attrs["aria-keyshortcuts"] = b.key
+    key = f'<kbd aria-hidden="true">{esc(b.key)}</kbd>' if b.key and b.key != "Enter" else ""
+    return f"<button {_attrs(attrs)}>{esc(b.label)}{key}</button>"
+
+
+# --- pieces of the table ------------------------------------------------------------------------
+
+
+def _mini(card: Card, classes: str = "") -> str:
+    return card_html(card, classes=f"mini {classes}".strip())
+
+
+def _plate(scene: Scene, seat: int, where: str) -> str:
+    v = scene.view
+    name = scene.names[seat]
+    badges = []
+    if v.dealer == seat:
+        badges.append('<span class="badge badge-dealer" title="Deals this hand; the crib is theirs">Dealer</span>')
+    if v.phase is Phase.PLAY and v.go_said == seat:
+        badges.append('<span class="badge badge-go">Go</span>')
+    if seat in scene.computer_seats:
+        badges.append(f'<span class="badge badge-level">{esc(scene.level.capitalize())}</span>')
+    turn = seat in v.actors and scene.summary is None and v.phase is not Phase.GAME_OVER
+    return (
+        f'<div class="plate plate-{where} seat-{seat}{" on-turn" if turn else ""}">'
+        f'<span class="peg-dot" aria-hidden="true"></span>'
+        f'<span class="plate-name">{esc(name)}</span>'
+        f'<span class="plate-score" data-seat-score="{seat}" aria-label="{esc(name)} score">{v.scores[seat]}</span>'
+        + "".join(badges)
+        + "</div>"
+    )
+
+
+def _my_hand(scene: Scene) -> str:
+    v = scene.view
+    if not scene.private:
+        n = len(v.hand)
+        backs = "".join(back_html("hand-card") for _ in range(n))
+        return f'<div class="hand hand-me covered" aria-label="{n} cards, face down">{backs}</div>'
+    cards: Sequence[Card] = v.hand
+    if v.phase is Phase.SHOW or (v.phase is Phase.GAME_OVER and v.kept and not v.hand):
+        cards = v.hand or v.kept
+    phase = v.phase
+    playable = _playable_codes(v)
+    choosing = phase is Phase.DISCARD and _has(v, Discard)
+    playing = phase is Phase.PLAY and bool(v.legal_actions)
+    hinted = set(scene.hint[1]) if scene.hint else set()
+    out = []
+    for i, card in enumerate(cards):
+        code = card.code
+        classes = ["hand-card"]
+        attrs: dict[str, str] = {"id": f"hand-{i}", "data-action": "card", "data-index": str(i)}
+        selected = code in scene.selected
+        if selected:
+            classes.append("selected")
+        if code in hinted:
+            classes.append("hinted")
+        if choosing or playing:
+            attrs["aria-pressed"] = "true" if selected else "false"
+            if playing and code not in playable:
+                attrs["aria-disabled"] = "true"
+                classes.append("disabled")
+            label = card_name(card)
+            if playing and code not in playable:
+                label += ", too high for the count"
+            attrs["aria-label"] = f"{label}"
+            attrs["aria-keyshortcuts"] = str(i + 1)
+            out.append(card_html(card, tag="button", classes=" ".join(classes), attrs=attrs))
+        else:
+            out.append(card_html(card, classes=" ".join(classes) + " still"))
+    label = "Your cards" if scene.names[v.seat] == "You" else f"{possessive(scene.names[v.seat])} cards"
+    return f'<div class="hand hand-me" role="group" aria-label="{esc(label)}">{"".join(out)}</div>'
+
+
+def _opp_hand(scene: Scene) -> str:
+    v = scene.view
+    opp = 1 - v.seat
+    name = scene.names[opp]
+    if v.opponent_kept and (v.phase is Phase.SHOW or v.phase is Phase.GAME_OVER):
+        cards = "".join(card_html(c, classes="opp-card") for c in v.opponent_kept)
+        return f'<div class="hand hand-opp" role="group" aria-label="{esc(possessive(name))} hand">{cards}</div>'
+    n = v.opponent_cards
+    backs = "".join(back_html("opp-card") for _ in range(n))
+    return (f'<div class="hand hand-opp" role="img" aria-label="{esc(name)} holds {n} '
+            f'card{"s" if n != 1 else ""}">{backs}</div>')
+
+
+def _deck(scene: Scene) -> str:
+    v = scene.view
+    starter = ""
+    if v.starter is not None and scene.summary is None:
+        starter = card_html(v.starter, classes="starter")
+    stack = "".join(back_html("deck-card") for _ in range(3))
+    label = "Starter" if v.starter is not None and scene.summary is None else "Pack"
+    return (
+        f'<div class="deck" aria-label="The pack{" and the starter" if starter else ""}">'
+        f'<div class="deck-stack">{stack}{starter}</div>'
+        f'<div class="zone-label">{label}</div></div>'
+    )
+
+
+def _crib(scene: Scene) -> str:
+    v = scene.view
+    if v.dealer is None or scene.summary is not None:
+        return '<div class="crib empty"></div>'
+    owner = possessive(scene.names[v.dealer])
+    size = v.crib_size
+    # In the show the crib is turned over in its own panel; here it stays a stack.
+    cards = "".join(back_html("crib-card") for _ in range(size))
+    return (
+        f'<div class="crib" aria-label="{esc(owner)} crib, {size} cards">'
+        f'<div class="crib-stack">{cards or back_html("crib-card ghost")}</div>'
+        f'<div class="zone-label">{esc(owner)} crib</div></div>'
+    )
+
+
+def _fan(scene: Scene) -> str:
+    """The face-down pack spread in an arc; a card's place is its cut depth, nothing more."""
+    v = scene.view
+    n = v.pack_size
+    if n <= 0:
+        return ""
+    lo, hi = v.cut_depths
+    interactive = scene.private and bool(v.legal_actions)
+    spread = min(56.0, 1.1 * n)
+    parts = []
+    for i in range(n):
+        angle = -spread / 2 + (spread * i / (n - 1) if n > 1 else 0)
+        legal = interactive and lo <= i <= hi
+        cls = "fan-card" + (" legal" if legal else "") + (" picked" if legal and scene.cut_pick == i else "")
+        data = f' data-action="cut-pick" data-depth="{i}"' if legal else ""
+        parts.append(
+            f'<g class="{cls}"{data} transform="rotate({angle:.2f} 210 430)">'
+            '<rect x="188" y="46" width="44" height="64" rx="5"/></g>'
+        )
+    label = ("Face-down pack: click a card to cut there, or use the arrow keys and Enter"
+             if interactive else "Face-down pack")
+    return (
+        f'<svg class="fan{" interactive" if interactive else ""}" viewBox="0 14 420 142" role="group" '
+        f'aria-label="{label}">{"".join(parts)}</svg>'
+    )
+
+
+def deal_cuts(events: Sequence[Any]) -> dict[int, Card]:
+    """The cards of the last round of the cut for deal (a tie starts the round again)."""
+    cuts: dict[int, Card] = {}
+    for e in events:
+        if e.hand != 0 or e.kind != "cut for deal":
+            continue
+        if e.seat is None:
+            cuts = {}
+        elif e.cards:
+            cuts[e.seat] = e.cards[0]
+    return cuts
+
+
+def _cut_for_deal_cards(scene: Scene) -> str:
+    v = scene.view
+    if v.phase is Phase.CUT_FOR_DEAL:
+        cuts = {s: c for s, c in enumerate(v.cut_cards) if c is not None}
+    else:
+        cuts = deal_cuts(v.events)
+    out = []
+    for seat in (v.seat, 1 - v.seat):
+        card = cuts.get(seat)
+        name = scene.names[seat]
+        inner = card_html(card, classes="cut-card") if card is not None else back_html("cut-card ghost")
+        low = ""
+        if len(cuts) == 2 and v.dealer == seat:
+            low = '<span class="badge">Deals</span>'
+        out.append(f'<div class="cut-show seat-{seat}">{inner}<div class="zone-label">{esc(name)}</div>{low}</div>')
+    return f'<div class="cut-cards">{"".join(out)}</div>'
+
+
+def _pile(scene: Scene) -> str:
+    v = scene.view
+    me = v.seat
+    cards = []
+    for seat, card in v.pile:
+        who = "mine" if seat == me else "theirs"
+        cards.append(f'<li class="pile-slot {who} seat-{seat}">{card_html(card, classes="pile-card")}</li>')
+    ghost = ""
+    if scene.private and scene.play_preview is not None and len(scene.selected) == 1:
+        code = scene.selected[0]
+        match = [c for c in v.hand if c.code == code]
+        if match:
+            count, items = scene.play_preview
+            pts = sum(i.points for i in items)
+            tag = f'<span class="ghost-points">+{pts}</span>' if pts else ""
+            ghost = (f'<li class="pile-slot ghost" aria-hidden="true">'
+                     f'{card_html(match[0], classes="pile-card ghost-card", label=False)}{tag}</li>')
+    earlier = ""
+    if v.played:
+        rows = []
+        for count_cards in v.played:
+            minis = "".join(_mini(c, "earlier-card") for _, c in count_cards)
+            total = sum(c.value for _, c in count_cards)
+            rows.append(f'<div class="earlier-count" aria-label="Earlier count of {total}">{minis}</div>')
+        earlier = f'<div class="earlier" aria-label="Earlier counts of this hand">{"".join(rows)}</div>'
+    count = v.count
+    empty = "" if cards else '<li class="pile-empty">New count</li>'
+    return (
+        '<div class="pile-area">'
+        f'<div class="count-badge{" count-31" if count == PLAY_LIMIT else ""}" id="count">'
+        f'<span>Count</span><strong data-count="{count}">{count}</strong></div>'
+        f'<ol class="pile" aria-label="Cards of this count">{"".join(cards)}{empty}{ghost}</ol>'
+        f"{earlier}</div>"
+    )
+
+
+def _items_html(items: Sequence[ScoreItem]) -> str:
+    if not items:
+        return '<li class="item none">Nineteen: no points</li>'
+    return "".join(f'<li class="item"><span>{esc(i.describe())}</span></li>' for i in items)
+
+
+def show_panels_from_events(events: Sequence[Any], hand: int) -> list[Any]:
+    """The counted hands and crib of ``hand``, in counting order."""
+    return [e for e in events if e.hand == hand and e.kind in ("show hand", "show crib")]
+
+
+def _show_panel(title: str, cards: Sequence[Card], starter: Card | None, items: Sequence[ScoreItem] | None,
+                total: int | None, seat: int, current: bool) -> str:
+    minis = "".join(_mini(c) for c in cards)
+    if starter is not None:
+        minis += f'<span class="plus" aria-hidden="true">+</span>{_mini(starter, "starter-mini")}'
+    body = (f'<ul class="items">{_items_html(items)}</ul>' if items is not None
+            else '<p class="pending">Not counted yet</p>')
+    total_html = (f'<div class="panel-total" aria-label="{total} points">{total}</div>'
+                  if total is not None else "")
+    return (
+        f'<section class="show-panel seat-{seat}{" current" if current else ""}">'
+        f'<header><h3>{esc(title)}</h3>{total_html}</header>'
+        f'<div class="panel-cards">{minis}</div>{body}</section>'
+    )
+
+
+def _show(scene: Scene, hand_number: int, live: bool) -> str:
+    """The show: pone's hand, dealer's hand, the crib; counted ones list every combination."""
+    v = scene.view
+    names = scene.names
+    counted = show_panels_from_events(v.events, hand_number)
+    panels = []
+    for e in counted:
+        seat = e.seat
+        title = f"{possessive(names[seat])} crib" if e.kind == "show crib" else f"{possessive(names[seat])} hand"
+        *cards, starter = e.cards
+        panels.append(_show_panel(title, cards, starter, e.items, e.points, seat, False))
+    if live and v.phase is Phase.SHOW:
+        pone, dealer = v.pone, v.dealer
+        steps = [(pone, "hand"), (dealer, "hand"), (dealer, "crib")]
+        for step in range(len(counted), 3):
+            seat, what = steps[step]
+            if what == "crib":
+                cards = v.crib
+            else:
+                cards = v.kept if seat == v.seat else v.opponent_kept
+            title = f"{possessive(names[seat])} {what}"
+            panels.append(_show_panel(title, cards, v.starter, None, None, seat, step == v.show_step))
+    return f'<div class="show">{"".join(panels)}</div>'
+
+
+def _hand_pegging(events: Sequence[Any], hand: int) -> tuple[int, int]:
+    pts = [0, 0]
+    for e in events:
+        if e.hand == hand and e.points and e.kind not in ("show hand", "show crib") and e.seat in (0, 1):
+            pts[e.seat] += e.points
+    return pts[0], pts[1]
+
+
+def _center(scene: Scene) -> str:
+    v = scene.view
+    if scene.summary is not None:
+        return _show(scene, scene.summary, live=False)
+    phase = v.phase
+    if phase is Phase.CUT_FOR_DEAL:
+        return f'<div class="cutting">{_fan(scene)}{_cut_for_deal_cards(scene)}</div>'
+    if phase in (Phase.CUT_PACK, Phase.CUT_STARTER):
+        extra = ""
+        if phase is Phase.CUT_PACK and v.hand_number == 1 and len(deal_cuts(v.events)) == 2:
+            extra = _cut_for_deal_cards(scene)
+        return f'<div class="cutting">{_fan(scene)}{extra}</div>'
+    if phase is Phase.DISCARD:
+        if not scene.private:
+            return '<div class="discard-stage"></div>'
+        if len(scene.selected) == 2 and _has(v, Discard):
+            keep = [c for c in v.hand if c.code not in scene.selected]
+            toss = [c for c in v.hand if c.code in scene.selected]
+            minis = "".join(_mini(c) for c in keep)
+            tossed = "".join(_mini(c, "tossed") for c in toss)
+            pts = scene.keep_points
+            ev = f'<p class="keep-ev">{esc(scene.keep_ev)}</p>' if scene.keep_ev else ""
+            return (
+                '<div class="discard-stage preview" aria-live="off">'
+                f'<div class="keep"><div class="keep-cards">{minis}</div>'
+                f'<p class="keep-points">keep <strong>{pts}</strong> point{"s" if pts != 1 else ""} '
+                '(before the starter)</p></div>'
+                f'<div class="toss"><div class="keep-cards">{tossed}</div>'
+                f'<p>to {esc(crib_of(scene.names, v.dealer))}</p></div>'
+                f"{ev}</div>"
+            )
+        return '<div class="discard-stage"><p class="stage-hint">Lay two cards away to the crib</p></div>'
+    if phase is Phase.PLAY:
+        return _pile(scene)
+    if phase is Phase.SHOW:
+        return _show(scene, v.hand_number, live=True)
+    if phase is Phase.GAME_OVER:
+        winner = v.winner
+        name = scene.names[winner] if winner is not None else "Nobody"
+        last = show_panels_from_events(v.events, v.hand_number)
+        shows = _show(scene, v.hand_number, live=False) if last else ""
+        loser = 1 - winner if winner is not None else 1
+        verb = "win" if name == "You" else "wins"
+        return (
+            f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
+            f'{esc(name)} {verb}!</h2>'
+            f'<p class="final">{v.scores[winner]} to {v.scores[loser]}</p></div>{shows}'
+        )
+    return ""
+
+
+def _status(scene: Scene) -> tuple[str, str]:
+    """(headline, detail) for the prompt area."""
+    v = scene.view
+    names = scene.names
+    me = v.seat
+    opp = 1 - me
+    mine = bool(v.legal_actions) and scene.private
+    if scene.summary is not None:
+        h = scene.summary
+        peg = _hand_pegging(v.events, h)
+        shows = show_panels_from_events(v.events, h)
+        per = [peg[0], peg[1]]
+        for e in shows:
+            per[e.seat] += e.points
+        detail = f"This hand: {names[0]} {per[0]}, {names[1]} {per[1]}."
+        return f"Hand {h} is over", detail
+    phase = v.phase
+    if phase is Phase.GAME_OVER:
+        return "Game over", "Start a new game when you are ready."
+    if not scene.private and scene.cover_for is not None:
+        return f"Pass to {names[scene.cover_for]}", ""
+    actor = v.actors[0] if v.actors else None
+    actor_name = names[actor] if actor is not None else ""
+    waiting = f"{actor_name} is thinking\u2026" if actor in scene.computer_seats else f"{actor_name} to play"
+    if phase is Phase.CUT_FOR_DEAL:
+        last = v.events[-1] if v.events else None
+        tie = last is not None and last.kind == "cut for deal" and last.seat is None
+        detail = "Equal ranks: the pack is reshuffled, both cut again. " if tie else ""
+        detail += "The lower card deals first (ace low)."
+        return ("Cut for deal: pick a card in the pack" if mine else waiting), detail
+    if phase is Phase.CUT_PACK:
+        dealer = names[v.dealer]
+        detail = f"Hand {v.hand_number}. {dealer} {'deal' if dealer == 'You' else 'deals'}"
+        cuts = deal_cuts(v.events)
+        if v.hand_number == 1 and len(cuts) == 2:
+            a, b = cuts[0], cuts[1]
+            detail = (f"{names[0]} cut {a.pretty}, {names[1]} cut {b.pretty}: {dealer} "
+                      f"{'deal' if dealer == 'You' else 'deals'} first")
+        return ("Cut the pack for the deal" if mine else waiting), detail + "."
+    if phase is Phase.DISCARD:
+        if mine:
+            n = len(scene.selected)
+            tail = {0: "Choose two cards.", 1: "Choose one more card."}.get(n, "Press To crib to lay them away.")
+            return f"Lay two cards away to {crib_of(names, v.dealer)}", tail
+        if v.discards and any(s in scene.computer_seats for s in v.actors):
+            return waiting, "You have laid away your two cards."
+        return waiting, ""
+    if phase is Phase.CUT_STARTER:
+        return ("Cut the pack for the starter" if mine else waiting), \
+            "A jack turned up is his heels: two for the dealer."
+    if phase is Phase.PLAY:
+        if mine and _has(v, Go):
+            return "No card fits: say Go", f"The count is {v.count}; nothing you hold keeps it at 31 or less."
+        if mine:
+            if scene.play_preview is not None and len(scene.selected) == 1:
+                count, items = scene.play_preview
+                sel = scene.selected[0]
+                card = next((c for c in v.hand if c.code == sel), None)
+                what = ", ".join(i.describe() for i in items) if items else "no score"
+                pretty = card.pretty if card else sel
+                return (f"Play {pretty}? It makes {count}: {what}",
+                        "Tap it again, press Play or Enter to confirm.")
+            return "Your turn: play a card", f"The count is {v.count}."
+        return waiting, ""
+    if phase is Phase.SHOW:
+        seat = actor
+        what = "the crib" if v.show_step == 2 else "the hand"
+        if mine:
+            return (f"Count {'your' if names[me] == 'You' else possessive(names[me]).lower()} "
+                    f"{'crib' if v.show_step == 2 else 'hand'}"), "Pone first, then the dealer, then the crib."
+        return f"{names[seat]} counts {what}\u2026", ""
+    return "", ""
+
+
+def _recent(scene: Scene) -> str:
+    v = scene.view
+    lines = []
+    for e in v.events[-40:]:
+        if e.kind in ("deal",) or (e.kind == "discard"):
+            continue
+        lines.append(event_sentence(e, scene.names, spoken=False))
+    lines = lines[-3:]
+    if not lines:
+        return ""
+    return '<ol class="recent" aria-label="Latest">' + "".join(f"<li>{esc(t)}</li>" for t in lines) + "</ol>"
+
+
+def _tools(scene: Scene) -> str:
+    def tool(id_: str, label: str, action: str, icon: str, disabled: bool = False, key: str = "") -> str:
+        attrs: dict[str, object] = {"type": "button", "id": id_, "class": "tool", "data-action": action,
+                                    "aria-label": label, "title": label + (f" ({key})" if key else "")}
+        if disabled:
+            attrs["aria-disabled"] = "true"
+        if key:
+            attrs["aria-keyshortcuts"] = key
+        return f'<button {_attrs(attrs)}>{icon}<span class="tool-label">{esc(label.split(" (")[0])}</span></button>'
+
+    v = scene.view
+    can_hint = scene.private and bool(v.legal_actions) and v.phase in (Phase.DISCARD, Phase.PLAY) \
+        and scene.summary is None and not scene.dialog
+    return (
+        '<nav class="tools" aria-label="Game">'
+        + tool("tool-hint", "Hint", "hint", _ICONS["hint"], not can_hint, "H")
+        + tool("tool-undo", "Undo", "undo", _ICONS["undo"], not scene.can_undo, "Control+Z")
+        + tool("tool-redo", "Redo", "redo", _ICONS["redo"], not scene.can_redo, "Control+Y")
+        + tool("tool-sheet", "Score sheet", "sheet", _ICONS["sheet"], False, "S")
+        + tool("tool-menu", "Menu", "menu", _ICONS["menu"], False, "M")
+        + "</nav>"
+    )
+
+
+_ICONS = {
+    "hint": '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M9 18h6M10 21h4M12 3a6 6 0 0 0-3.5 10.9c.6.5 1 '
+            '1.2 1 2.1h5c0-.9.4-1.6 1-2.1A6 6 0 0 0 12 3z"/></svg>',
+    "undo": '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M9 7 4 12l5 5M4 12h10a6 6 0 0 1 0 12h-2" '
+            'transform="translate(0 -3)"/></svg>',
+    "redo": '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="m15 7 5 5-5 5M20 12H10a6 6 0 0 0 0 12h2" '
+            'transform="translate(0 -3)"/></svg>',
+    "sheet": '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 3h9l4 4v14H6zM9 10h7M9 14h7M9 18h4"/></svg>',
+    "menu": '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 6h16M4 12h16M4 18h16"/></svg>',
+}
+
+
+def _header(scene: Scene) -> str:
+    v = scene.view
+    me = v.seat
+    mode = f"vs Computer \u00b7 {scene.level.capitalize()}" if scene.mode == "computer" else "Two players"
+    hand = f"Hand {v.hand_number}" if v.hand_number else "Cut for deal"
+    return (
+        '<header class="bar">'
+        '<div class="brand"><span class="brand-mark" aria-hidden="true">'
+        '<svg viewBox="0 0 100 100"><use href="#suit-H" width="100" height="100"/></svg></span>'
+        f'<span class="brand-name">Cribbage</span><span class="brand-mode">{esc(mode)} \u00b7 {esc(hand)}</span></div>'
+        f'<div class="scores">{_plate(scene, 1 - me, "top")}{_plate(scene, me, "bottom")}</div>'
+        + _tools(scene)
+        + "</header>"
+    )
+
+
+def _prompt(scene: Scene) -> str:
+    head, detail = _status(scene)
+    buttons = "".join(_button_html(b) for b in buttons_for(scene))
+    hint = ""
+    if scene.hint and scene.private:
+        hint = (f'<p class="hint" role="note"><span class="hint-icon" aria-hidden="true">{_ICONS["hint"]}</span>'
+                f"{esc(scene.hint[0])}</p>")
+    return (
+        '<section class="prompt" aria-label="What to do">'
+        f'<div class="prompt-text"><p class="headline" id="headline">{esc(head)}</p>'
+        f'<p class="detail">{esc(detail)}</p>{hint}</div>'
+        f'<div class="actions">{buttons}</div>'
+        "</section>"
+    )
+
+
+def _notice(scene: Scene) -> str:
+    if not scene.notice:
+        return ""
+    return (
+        f'<div class="notice" role="alert"><p>{esc(scene.notice)}</p>'
+        '<button type="button" class="btn btn-small" data-action="dismiss-notice" id="btn-notice">OK</button></div>'
+    )
+
+
+def _table(scene: Scene) -> str:
+    v = scene.view
+    me = v.seat
+    opp = 1 - me
+    board = board_svg(tuple(v.scores), tuple(v.previous_scores), scene.names, scene.orientation, scene.moved)
+    hand_zone = ""
+    if v.phase in (Phase.DISCARD, Phase.CUT_STARTER, Phase.PLAY, Phase.SHOW) or (
+            v.phase is Phase.GAME_OVER and (v.hand or v.kept)):
+        hand_zone = _my_hand(scene) if scene.summary is None else ""
+    opp_zone = _opp_hand(scene) if scene.summary is None and v.phase not in (
+        Phase.CUT_FOR_DEAL, Phase.CUT_PACK) else ""
+    return (
+        _header(scene)
+        + _notice(scene)
+        + '<div class="layout">'
+        + f'<section class="board-wrap" aria-label="Board">{board}</section>'
+        + '<section class="felt" aria-label="Table">'
+        + f'<div class="seat seat-opp seat-{opp}" aria-label="{esc(scene.names[opp])}">{opp_zone}</div>'
+        + '<div class="middle">'
+        + _deck(scene)
+        + f'<div class="stage">{_center(scene)}</div>'
+        + _crib(scene)
+        + "</div>"
+        + _prompt(scene)
+        + f'<div class="seat seat-me seat-{me}">{hand_zone}</div>'
+        + _recent(scene)
+        + "</section></div>"
+    )
+
+
+# --- dialogs and the cover ----------------------------------------------------------------------
+
+
+def _dialog(title: str, body: str, dialog_id: str, wide: bool = False) -> str:
+    return (
+        f'<div class="backdrop" data-action="close-backdrop"><div class="dialog{" wide" if wide else ""}" '
+        f'role="dialog" aria-modal="true" aria-labelledby="{dialog_id}-title" id="{dialog_id}">'
+        f'<header class="dialog-head"><h2 id="{dialog_id}-title">{esc(title)}</h2>'
+        '<button type="button" class="btn btn-small close" data-action="close" id="btn-close" '
+        'aria-label="Close">\u00d7</button></header>'
+        f'<div class="dialog-body">{body}</div></div></div>'
+    )
+
+
+def _sheet(scene: Scene) -> str:
+    v = scene.view
+    names = scene.names
+    rows = []
+    current = None
+    for e in v.events:
+        if not e.points and e.kind != "win":
+            continue
+        if e.hand != current:
+            current = e.hand
+            review = ""
+            if scene.review_available and scene.mode == "computer" and e.hand < v.hand_number or (
+                    scene.review_available and v.phase is Phase.GAME_OVER):
+                lines = scene.reviews.get(e.hand)
+                if lines is None:
+                    review = (f'<button type="button" class="btn btn-small" data-action="review" '
+                              f'data-hand="{e.hand}" id="review-{e.hand}">Coach\u2019s review</button>')
+                elif lines:
+                    review = '<ul class="review">' + "".join(f"<li>{esc(t)}</li>" for t in lines) + "</ul>"
+                else:
+                    review = '<p class="review">Nothing to add: well played.</p>'
+            rows.append(f'<tr class="hand-row"><th colspan="5" scope="colgroup" id="sheet-hand-{e.hand}">'
+                        f"Hand {e.hand}{review}</th></tr>")
+        if e.kind == "win":
+            rows.append(f'<tr class="win-row"><td></td><td colspan="4">{esc(event_sentence(e, names, False))}'
+                        "</td></tr>")
+            continue
+        what = {"show hand": "hand", "show crib": "crib", "heels": "his heels"}.get(e.kind, "pegging")
+        items = "".join(f"<li>{esc(i.describe())}</li>" for i in e.items)
+        cards = " ".join(c.pretty for c in e.cards)
+        rows.append(
+            f'<tr class="seat-{e.seat}"><td class="who"><span class="peg-dot" aria-hidden="true"></span>'
+            f"{esc(names[e.seat])}</td><td>{esc(what)}<br><span class=\"cards\">{esc(cards)}</span></td>"
+            f'<td><ul class="items">{items}</ul></td><td class="pts">{e.points}</td>'
+            f'<td class="tot">{e.scores[e.seat]}</td></tr>'
+        )
+    if not rows:
+        body = "<p>No points scored yet.</p>"
+    else:
+        body = (
+            '<table class="sheet"><thead><tr><th scope="col">Who</th><th scope="col">What</th>'
+            '<th scope="col">How</th><th scope="col">Points</th><th scope="col">Total</th></tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table>'
+        )
+    return _dialog("Score sheet", body, "dlg-sheet", wide=True)
+
+
+def _menu(scene: Scene) -> str:
+    def choice(action: str, key: str, value: str, label: str, pressed: bool) -> str:
+        return (f'<button type="button" class="chip" data-action="{action}" data-{key}="{esc(value)}" '
+                f'id="{action}-{esc(value)}" aria-pressed="{"true" if pressed else "false"}">{esc(label)}</button>')
+
+    modes = (choice("new-mode", "mode", "computer", "Against the computer", scene.new_mode == "computer")
+             + choice("new-mode", "mode", "hotseat", "Two players, one device", scene.new_mode == "hotseat"))
+    levels = "".join(choice("new-level", "level", lv, lv.capitalize(), scene.new_level == lv) for lv in LEVELS)
+    level_row = (f'<div class="row" role="group" aria-label="Computer level">{levels}</div>'
+                 if scene.new_mode == "computer" else "")
+    resume = ""
+    for mode in scene.saved_modes:
+        if mode != scene.mode:
+            label = "Resume the game against the computer" if mode == "computer" else "Resume the two-player game"
+            resume += (f'<button type="button" class="btn" data-action="resume" data-mode="{mode}" '
+                       f'id="resume-{mode}">{label}</button>')
+    current = ""
+    if scene.mode == "computer":
+        cur_levels = "".join(choice("level", "level", lv, lv.capitalize(), scene.level == lv) for lv in LEVELS)
+        speeds = "".join(choice("speed", "delay", str(ms), label, scene.delay == ms) for label, ms in DELAYS)
+        current = (
+            f'<h3>Computer</h3><div class="row" role="group" aria-label="Computer level now">{cur_levels}</div>'
+            f'<div class="row" role="group" aria-label="Computer speed">{speeds}</div>'
+        )
+    keys = (
+        "<h3>Keyboard</h3><dl class=\"keys\">"
+        "<dt>1\u20136, \u2190 \u2192</dt><dd>choose a card (or where to cut)</dd>"
+        "<dt>Enter</dt><dd>confirm: To crib, Play, Cut, Count, Next hand</dd>"
+        "<dt>G</dt><dd>Go</dd><dt>H</dt><dd>hint</dd><dt>S</dt><dd>score sheet</dd>"
+        "<dt>Ctrl+Z / Ctrl+Y</dt><dd>undo / redo (also Ctrl+Shift+Z)</dd>"
+        "<dt>Esc</dt><dd>close, clear the selection</dd><dt>M</dt><dd>this menu</dd></dl>"
+    )
+    body = (
+        f'<h3>New game</h3><div class="row" role="group" aria-label="Mode">{modes}</div>{level_row}'
+        '<div class="row"><button type="button" class="btn btn-primary" data-action="start" id="btn-start">'
+        "Start a new game</button></div>"
+        + (f'<div class="row">{resume}</div>' if resume else "")
+        + current
+        + '<h3>This game</h3><div class="row"><button type="button" class="btn" data-action="restart-ask" '
+        'id="btn-restart">Restart (same deals)\u2026</button></div>'
+        + keys
+    )
+    return _dialog("Menu", body, "dlg-menu")
+
+
+def _restart(scene: Scene) -> str:
+    body = (
+        "<p>Play this match again from the cut for deal, with the same shuffles. The scores go back to 0.</p>"
+        '<div class="row"><button type="button" class="btn btn-primary" data-action="restart-confirm" '
+        'id="btn-restart-confirm">Restart</button>'
+        '<button type="button" class="btn" data-action="close" id="btn-restart-cancel">Cancel</button></div>'
+    )
+    return _dialog("Restart this game?", body, "dlg-restart")
+
+
+def _cover(scene: Scene) -> str:
+    seat = scene.cover_for
+    assert seat is not None
+    name = scene.names[seat]
+    other = scene.names[1 - seat]
+    return (
+        f'<div class="cover seat-{seat}" role="dialog" aria-modal="true" aria-labelledby="cover-title" id="cover">'
+        '<div class="cover-card">'
+        f'<span class="peg-dot big" aria-hidden="true"></span>'
+        f'<h2 id="cover-title">Pass to {esc(name)}</h2>'
+        f"<p>{esc(other)}, please look away. {esc(name)}: your cards are next.</p>"
+        f'<button type="button" class="btn btn-primary btn-big" data-action="ready" id="btn-ready">'
+        f"I am {esc(name)} \u2014 tap when ready</button></div></div>"
+    )
+
+
+def render(scene: Scene) -> Rendered:
+    """Draw one frame: the table, the overlay and the attributes of ``#app``."""
+    v = scene.view
+    overlay = ""
+    if scene.cover_for is not None:
+        overlay = _cover(scene)
+    elif scene.dialog == "sheet":
+        overlay = _sheet(scene)
+    elif scene.dialog == "menu":
+        overlay = _menu(scene)
+    elif scene.dialog == "restart":
+        overlay = _restart(scene)
+    meta = {
+        "phase": str(v.phase) if scene.summary is None else "hand over",
+        "hand": str(v.hand_number),
+        "mode": scene.mode,
+        "covered": "true" if scene.cover_for is not None else "false",
+        "busy": "true" if scene.busy else "false",
+        "turn": "me" if (v.legal_actions and scene.private and scene.summary is None) else "other",
+        "seat": str(v.seat),
+        "dialog": scene.dialog or "",
+    }
+    return Rendered(_table(scene), overlay, meta)

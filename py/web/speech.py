@@ -1,0 +1,192 @@
+"""What the table says aloud (the aria-live region) and writes in its log, in cribbage words.
+
+A show is called the way players call it: "fifteen two, fifteen four, and a pair is six"; a play
+that scores is "fifteen for two", "a pair for two", "thirty-one for two". Pure functions over the
+engine's score items and events.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable, Sequence
+
+from cribbage.cards import Card
+from cribbage.scoring import ScoreItem, ScoreKind
+
+from .cardfaces import card_name
+
+__all__ = ["number_words", "call_show", "call_play", "event_sentence", "who_verb"]
+
+_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+          "fifteen sixteen seventeen eighteen nineteen").split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def number_words(n: int) -> str:
+    """Spell a score: ``number_words(29) == "twenty-nine"`` (0-999)."""
+    if n < 0:
+        return "minus " + number_words(-n)
+    if n < 20:
+        return _UNITS[n]
+    if n < 100:
+        tens, unit = divmod(n, 10)
+        return _TENS[tens] + ("" if unit == 0 else "-" + _UNITS[unit])
+    hundreds, rest = divmod(n, 100)
+    return _UNITS[hundreds] + " hundred" + ("" if rest == 0 else " and " + number_words(rest))
+
+
+def _groups(items: Iterable[ScoreItem]) -> list[tuple[str, int]]:
+    """Score items folded into the names players call: pairs by rank, runs by length."""
+    items = list(items)
+    out: list[tuple[str, int]] = []
+    pair_groups: Counter[int] = Counter()
+    pair_points: Counter[int] = Counter()
+    run_groups: Counter[int] = Counter()
+    run_points: Counter[int] = Counter()
+    for item in items:
+        if item.kind is ScoreKind.PAIR and len(item.cards) == 2:
+            pair_groups[int(item.cards[0].rank)] += 1
+            pair_points[int(item.cards[0].rank)] += item.points
+        elif item.kind is ScoreKind.RUN:
+            run_groups[len(item.cards)] += 1
+            run_points[len(item.cards)] += item.points
+    done_pairs: set[int] = set()
+    done_runs: set[int] = set()
+    for item in items:
+        kind = item.kind
+        if kind is ScoreKind.FIFTEEN:
+            out.append(("fifteen", item.points))
+        elif kind is ScoreKind.THIRTY_ONE:
+            out.append(("thirty-one", item.points))
+        elif kind is ScoreKind.PAIR and len(item.cards) == 2:
+            rank = int(item.cards[0].rank)
+            if rank in done_pairs:
+                continue
+            done_pairs.add(rank)
+            name = {1: "a pair", 3: "a pair royal", 6: "a double pair royal"}.get(pair_groups[rank], "pairs")
+            out.append((name, pair_points[rank]))
+        elif kind is ScoreKind.PAIR:
+            out.append(({3: "a pair royal", 4: "a double pair royal"}.get(len(item.cards), "a pair"),
+                        item.points))
+        elif kind is ScoreKind.RUN:
+            length = len(item.cards)
+            if length in done_runs:
+                continue
+            done_runs.add(length)
+            many = {1: "a run", 2: "a double run", 3: "a triple run", 4: "a double double run"}
+            name = f"{many.get(run_groups[length], 'runs')} of {number_words(length)}"
+            out.append((name, run_points[length]))
+        elif kind is ScoreKind.FLUSH:
+            out.append((f"a {number_words(len(item.cards))}-card flush", item.points))
+        elif kind is ScoreKind.NOBS:
+            out.append(("his nobs", item.points))
+        elif kind is ScoreKind.HEELS:
+            out.append(("his heels", item.points))
+        elif kind is ScoreKind.GO:
+            out.append(("the go", item.points))
+        elif kind is ScoreKind.LAST_CARD:
+            out.append(("last card", item.points))
+    return out
+
+
+def _running_call(groups: Sequence[tuple[str, int]]) -> str:
+    """'fifteen two, fifteen four, and a pair is six': each call ends on the running total."""
+    phrases: list[str] = []
+    running = 0
+    for name, points in groups:
+        running += points
+        if name == "fifteen":
+            phrases.append(f"fifteen {number_words(running)}")
+        else:
+            phrases.append(f"{name} is {number_words(running)}")
+    if len(phrases) > 1 and not phrases[-1].startswith("fifteen"):
+        phrases[-1] = "and " + phrases[-1]
+    return ", ".join(phrases)
+
+
+def call_show(items: Sequence[ScoreItem]) -> str:
+    """How a hand or crib is called: ``"fifteen two, fifteen four, and a pair is six"``."""
+    groups = _groups(items)
+    if not groups:
+        return "nineteen: nothing"
+    return _running_call(groups)
+
+
+def call_play(items: Sequence[ScoreItem]) -> str:
+    """How a scoring card in the play is called: ``"fifteen for two"``, ``"a pair for two"``."""
+    groups = _groups(items)
+    if not groups:
+        return ""
+    if len(groups) == 1:
+        name, points = groups[0]
+        if name in ("the go", "last card"):
+            return f"{number_words(points)} for {name}"
+        return f"{name} for {number_words(points)}"
+    return _running_call(groups)
+
+
+def who_verb(name: str, verb: str) -> str:
+    """``who_verb("You", "play") == "You play"``; ``who_verb("Computer", "play") == "Computer plays"``."""
+    if name == "You":
+        return f"You {verb}"
+    ending = "es" if verb.endswith(("s", "sh", "ch")) else "s"
+    return f"{name} {verb}{ending}"
+
+
+def _card(card: Card) -> str:
+    return card_name(card)
+
+
+def event_sentence(event: object, names: Sequence[str], spoken: bool = True) -> str:
+    """One sentence for an engine event (``state.Event``), naming the seat.
+
+    ``spoken=True`` reads cards as words ("5 of hearts"); otherwise with glyphs ("5♥").
+    """
+    seat = getattr(event, "seat", None)
+    kind = getattr(event, "kind", "")
+    cards: tuple[Card, ...] = getattr(event, "cards", ())
+    items = getattr(event, "items", ())
+    points = getattr(event, "points", 0)
+    name = names[seat] if seat in (0, 1) else "The table"
+    show = _card if spoken else (lambda c: c.pretty)
+    scores = getattr(event, "scores", (0, 0))
+    if kind == "play":
+        card = cards[0]
+        count = sum(c.value for c in cards)  # only the laid card is in cards; the text has the count
+        text = getattr(event, "text", "")
+        if "(" in text and text.endswith(")"):
+            count = int(text[text.rindex("(") + 1:-1])
+        base = f"{who_verb(name, 'play')} {show(card)}, count {count}"
+        if points:
+            return f"{base}: {call_play(items)}."
+        return base + "."
+    if kind == "go":
+        if points:
+            return f"{who_verb(name, 'peg')} {call_play(items)}."
+        return f"{who_verb(name, 'say')} go."
+    if kind == "last card":
+        return f"{who_verb(name, 'peg')} {call_play(items)}."
+    if kind == "heels":
+        return f"His heels! The starter is a jack: {who_verb(name, 'peg')} two."
+    if kind == "starter":
+        return f"{who_verb(name, 'cut')}: the starter is {show(cards[0])}."
+    if kind in ("show hand", "show crib"):
+        what = "the crib" if kind == "show crib" else ("your hand" if name == "You" else "the hand")
+        return f"{who_verb(name, 'count')} {what}: {call_show(items)}."
+    if kind == "discard":
+        return f"{who_verb(name, 'lay')} two cards away to the crib."
+    if kind == "cut for deal":
+        if cards:
+            return f"{who_verb(name, 'cut')} {show(cards[0])}."
+        if seat is None:
+            return "Equal ranks: the pack is reshuffled and both cut again."
+        return f"{who_verb(name, 'cut')} the lower card and {'deal' if name == 'You' else 'deals'} first."
+    if kind == "deal":
+        text = getattr(event, "text", "")
+        if text.startswith("shuffles"):
+            return f"{who_verb(name, 'shuffle')}."
+        return f"{who_verb(name, 'cut')} the pack; six cards each are dealt."
+    if kind == "win":
+        other = 1 - seat if seat in (0, 1) else 0
+        return f"{who_verb(name, 'win')}, {scores[seat]} to {scores[other]}!"
+    return str(getattr(event, "text", ""))

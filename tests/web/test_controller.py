@@ -1,0 +1,245 @@
+"""The controller under CPython: whole matches by clicks, saves, the hot-seat cover, undo, keys."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from table_fakes import FakeHost, play_human_turn, select
+
+from cribbage.actions import CutForDeal, Discard, Play
+from cribbage.match import Match
+from cribbage.state import Phase
+from web.cardfaces import card_name
+from web.controller import MODE_KEY, SAVE_KEYS, SETTINGS_KEY, Controller, MemoryStorage
+
+
+def make(params: dict[str, str] | None = None, storage: MemoryStorage | None = None, embedded: bool = False,
+         seed: int = 42) -> tuple[Controller, FakeHost, MemoryStorage]:
+    host = FakeHost()
+    storage = storage if storage is not None else MemoryStorage()
+    controller = Controller(host, storage, {"delay": "0", **(params or {})}, embedded=embedded,
+                            seed_source=lambda: seed)
+    controller.boot()
+    return controller, host, storage
+
+
+def advance(controller: Controller, host: FakeHost, until, limit: int = 2000) -> None:  # noqa: ANN001
+    for _ in range(limit):
+        host.run_timers()
+        if until(controller):
+            return
+        if not play_human_turn(controller, controller.active_seat()):
+            host.run_timers()
+    raise AssertionError("the condition never came")
+
+
+def test_a_whole_match_against_the_computer_by_clicks() -> None:
+    controller, host, storage = make(embedded=True)
+    advance(controller, host, lambda c: c.match.state.is_over)
+    st = controller.match.state
+    assert max(st.scores) >= 121 and st.winner is not None
+    kinds = [m["type"] for m in host.posted]
+    assert kinds[0] == "match-start" and kinds[-1] == "game-over"
+    assert "hand-scored" in kinds
+    assert host.posted[-1]["winner"] == st.winner and host.posted[-1]["scores"] == list(st.scores)
+    assert all(m["source"] == "cribbage" for m in host.posted)
+    # Saved after every action: the save replays to this very match.
+    saved = Match.from_json(storage.get(SAVE_KEYS["computer"]))
+    assert saved.actions == controller.match.actions
+    assert host.last.meta["phase"] == "game over"
+
+
+def test_nothing_is_posted_when_not_embedded() -> None:
+    controller, host, _ = make()
+    advance(controller, host, lambda c: c.match.state.hand_number == 2)
+    assert host.posted == []
+
+
+def test_the_computer_only_ever_sees_its_own_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    import web.controller as wc
+
+    seen = []
+    real = wc.Controller._choose
+
+    def spy(self, seat):  # noqa: ANN001, ANN202
+        seen.append(seat)
+        return real(self, seat)
+
+    monkeypatch.setattr(wc.Controller, "_choose", spy)
+    controller, host, _ = make()
+    advance(controller, host, lambda c: c.match.state.hand_number == 3)
+    assert seen and set(seen) == {1}
+
+
+def test_reload_continues_the_match_in_its_mode() -> None:
+    controller, host, storage = make({"mode": "hotseat"})
+    advance(controller, host, lambda c: c.match.state.phase is Phase.PLAY)
+    actions = list(controller.match.actions)
+    again, host2, _ = make({}, storage=storage)
+    assert again.mode == "hotseat" and again.match.actions == actions
+    assert storage.get(MODE_KEY) == "hotseat"
+    assert host2.last.meta["covered"] == "true"  # after a reload, nobody's cards until confirmed
+
+
+def test_a_corrupt_save_is_set_aside_and_a_new_match_starts() -> None:
+    storage = MemoryStorage({SAVE_KEYS["computer"]: "{not json", MODE_KEY: "computer"})
+    controller, host, storage = make(storage=storage)
+    aside = [k for k in storage.data if k.startswith(SAVE_KEYS["computer"] + ".corrupt.")]
+    assert len(aside) == 1 and storage.get(aside[0]) == "{not json"
+    assert controller.match.actions == []
+    assert "could not be read" in host.last.table and aside[0] in host.last.table
+    assert select(host.last.table, cls="notice", role="alert")
+    # The new match is saved over the old key; the junk survives under its own.
+    Match.from_json(storage.get(SAVE_KEYS["computer"]))
+    controller.click("dismiss-notice")
+    assert "could not be read" not in host.last.table
+
+
+def test_a_tampered_save_is_refused_too() -> None:
+    good, host, storage = make()
+    advance(good, host, lambda c: c.match.state.phase is Phase.DISCARD)
+    data = json.loads(storage.get(SAVE_KEYS["computer"]))
+    data["seed"] += 1
+    storage.set(SAVE_KEYS["computer"], json.dumps(data))
+    controller, host2, storage = make(storage=storage)
+    assert controller.match.actions == [] and "checksum" in host2.last.table
+
+
+def test_hot_seat_covers_every_pass_and_hides_both_hands() -> None:
+    controller, host, _ = make({"mode": "hotseat"})
+    covers = 0
+    while controller.match.state.hand_number < 2 or controller.match.state.phase is not Phase.CUT_PACK:
+        if controller.cover_for() is not None:
+            covers += 1
+            st = controller.match.state
+            frame = host.last
+            html = frame.table + frame.overlay
+            secret = set(st.hands[0]) | set(st.hands[1])
+            for card in secret:
+                assert f'data-card="{card.code}"' not in html and card_name(card) not in html
+            assert frame.meta["covered"] == "true"
+            # Nothing but the cover's own button does anything under the cover.
+            seat = controller.cover_for()
+            controller.click("card", {"index": "0"})
+            controller.click("discard")
+            assert controller.cover_for() == seat
+        play_human_turn(controller, controller.active_seat())
+    assert covers >= 4  # both discards, the starter cut or the lead, and passes in the play
+
+
+def test_undo_takes_back_the_computer_replies_and_redo_replays_them() -> None:
+    controller, host, _ = make()
+    advance(controller, host, lambda c: c.match.state.phase is Phase.PLAY and c.match.view(0).legal_actions
+            and len(c.match.state.pile) >= 1)
+    before = list(controller.match.actions)
+    play_human_turn(controller)
+    host.run_timers()
+    after = list(controller.match.actions)
+    assert len(after) > len(before)
+    controller.key("z", ctrl=True)
+    assert controller.match.actions == before
+    controller.key("y", ctrl=True)
+    assert controller.match.actions == after
+    controller.key("z", ctrl=True)
+    controller.key("Z", ctrl=True, shift=True)
+    assert controller.match.actions == after
+
+
+def test_restart_replays_the_same_deals() -> None:
+    controller, host, _ = make()
+    advance(controller, host, lambda c: c.match.state.phase is Phase.DISCARD and c.match.view(0).legal_actions)
+    first_hand = controller.match.view(0).hand
+    advance(controller, host, lambda c: c.match.state.phase is Phase.PLAY)
+    controller.click("restart-ask")
+    assert host.last.meta["dialog"] == "restart"
+    controller.click("restart-confirm")
+    assert controller.match.actions == [] and host.last.meta["dialog"] == ""
+    advance(controller, host, lambda c: c.match.state.phase is Phase.DISCARD and c.match.view(0).legal_actions)
+    assert controller.match.view(0).hand == first_hand
+
+
+def test_new_game_chooses_the_mode_and_a_new_seed() -> None:
+    controller, host, storage = make()
+    advance(controller, host, lambda c: c.match.state.phase is Phase.DISCARD)
+    controller.seed_source = lambda: 777
+    controller.click("menu")
+    controller.click("new-mode", {"mode": "hotseat"})
+    controller.click("start")
+    assert controller.mode == "hotseat" and controller.match.seed == 777
+    assert controller.match.names == ("Player 1", "Player 2")
+    # The computer game is still saved and can be resumed.
+    controller.click("menu")
+    assert select(host.last.overlay, data_action="resume", data_mode="computer")
+    controller.click("resume", {"mode": "computer"})
+    assert controller.mode == "computer" and controller.match.seed == 42
+
+
+def test_keyboard_plays_a_hand() -> None:
+    controller, host, _ = make()
+    for _ in range(400):
+        host.run_timers()
+        st = controller.match.state
+        if st.hand_number == 2:
+            break
+        view = controller.match.view(0)
+        if controller.summary_hand() is not None:
+            assert controller.key("Enter")
+            continue
+        if not view.legal_actions:
+            continue
+        first = view.legal_actions[0]
+        if isinstance(first, (CutForDeal,)) or view.phase in (Phase.CUT_PACK, Phase.CUT_STARTER):
+            assert controller.key("ArrowRight") and controller.key("ArrowRight")
+            assert controller.key("Enter")
+        elif isinstance(first, Discard):
+            assert controller.key("1") and controller.key("2")
+            assert controller.key("Enter", target_action="card")
+        elif view.phase is Phase.PLAY and not any(isinstance(a, Play) for a in view.legal_actions):
+            assert controller.key("g")
+        elif view.phase is Phase.PLAY:
+            assert controller.key("ArrowRight")
+            assert controller.key("Enter")
+        else:
+            assert controller.key("Enter")
+    assert controller.match.state.hand_number == 2
+
+
+def test_enter_on_an_ordinary_button_is_left_to_the_button() -> None:
+    controller, host, _ = make()
+    controller.key("ArrowRight")
+    assert controller.key("Enter", target_action="undo") is False
+    assert controller.key("Enter") is True
+
+
+def test_hint_selects_without_acting() -> None:
+    controller, host, _ = make()
+    advance(controller, host, lambda c: c.match.state.phase is Phase.DISCARD and c.match.view(0).legal_actions)
+    n = len(controller.match.actions)
+    controller.key("h")
+    assert len(controller.match.actions) == n
+    assert len(controller.ui.selected) == 2 and controller.ui.hint
+    assert select(host.last.table, cls="hinted") and "hint" in host.last.table
+
+
+def test_the_show_waits_for_next_hand() -> None:
+    controller, host, _ = make()
+    advance(controller, host, lambda c: c.summary_hand() is not None)
+    actions = len(controller.match.actions)
+    host.run_timers()
+    assert len(controller.match.actions) == actions  # the computer waits while the show is on the table
+    assert host.last.meta["phase"] == "hand over"
+    controller.click("next-hand")
+    assert controller.summary_hand() is None
+
+
+def test_settings_are_remembered() -> None:
+    controller, host, storage = make()
+    controller.click("menu")
+    controller.click("speed", {"delay": "250"})
+    controller.click("level", {"level": "easy"})
+    assert json.loads(storage.get(SETTINGS_KEY)) == {"delay": 250}
+    assert Match.from_json(storage.get(SAVE_KEYS["computer"])).options["level"] == "easy"
+    again, _, _ = Controller(FakeHost(), storage, {}), None, None
+    again.boot()
+    assert again.delay == 250 and again.level == "easy"
