@@ -292,6 +292,13 @@ def build(
         fill((static / "loader.mjs").read_text(), fields, "static/loader.mjs")
     )
 
+    # Preload what is otherwise fetched only at the end of a chain: PyScript's chunks after
+    # its core has run, our Python after the interpreter is up. Saves round trips.
+    chunks = [c for c in pyscript_start_files(pyscript_src) if c.endswith(".js") and c != "core.js"]
+    links = [f'<link rel="modulepreload" href="./{result.pyscript_dir}/{c}">' for c in chunks]
+    links += [f'<link rel="preload" href="{source}" as="fetch" crossorigin>' for source in files]
+    links.append('<link rel="preload" href="./py/web/main.py" as="fetch" crossorigin>')
+    fields["preloads"] = "\n  ".join(links)
     page = fill((root / "index.html").read_text(), fields, "index.html")
     (out / "index.html").write_text(page)
     if page.count("<body>") != 1:
