@@ -10,7 +10,8 @@ What ends up in ``dist/``::
     build-info.json               version, pinned versions, file counts (not precached)
     static/...                    boot screen, styles, icons, loader.mjs (our interpreter module)
     py/cribbage/..., py/web/...   our Python, found by walking the packages
-    hashed/app-<hash>.zip         the same Python as one archive (``--files-mode zip``)
+    hashed/app-<hash>.zip         the same Python as one archive, with Pyodide bytecode
+                                  (``--files-mode zip``, the default)
     vendor/pyscript-<v>/          PyScript core + every chunk (a missing chunk stalls silently)
     vendor/pyodide-<v>/           the runtime files + our precompiled stdlib (content-named)
 
@@ -181,6 +182,34 @@ def pyscript_start_files(pyscript_src: Path) -> list[str]:
     return sorted(seen | {"core.css"})
 
 
+def app_bytecode(root: Path, sources: bytes, pyodide_version: str, quiet: bool) -> bytes:
+    """The app zip plus unchecked-hash ``__pycache__`` bytecode compiled by Pyodide's Python,
+    cached in .cache/ by content (a rebuild without Python changes does not start Node)."""
+    script = root / "py" / "tools" / "precompile_stdlib.mjs"
+    key = sha256(sources + pyodide_version.encode() + script.read_bytes())[:16]
+    cached = root / ".cache" / "app-bytecode" / f"{key}.zip"
+    if not cached.exists():
+        node = shutil.which("node")
+        if node is None:
+            raise BuildError("node is needed to compile our Python to Pyodide's bytecode")
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        src = cached.with_suffix(".src.zip")
+        src.write_bytes(sources)
+        tmp = cached.with_suffix(".zip.tmp")
+        log(quiet, "app: compiling our Python to bytecode inside Pyodide...")
+        run = subprocess.run(
+            [node, str(script), "--app", str(src), "--out", str(tmp)], cwd=root, capture_output=True, text=True
+        )
+        src.unlink()
+        if run.returncode != 0:
+            raise BuildError(f"precompiling our Python failed:\n{run.stdout}{run.stderr}")
+        tmp.replace(cached)
+        # keep the cache small: the last few versions of our sources are enough
+        for old in sorted(cached.parent.glob("*.zip"), key=lambda p: p.stat().st_mtime)[:-8]:
+            old.unlink()
+    return cached.read_bytes()
+
+
 def app_zip(files: list[tuple[Path, str]]) -> bytes:
     """Our Python as one deterministic zip (entries relative to the Pyodide working dir)."""
     import io
@@ -266,7 +295,7 @@ def build(
         raise BuildError("py/web/main.py is missing: it is the page's entry point")
 
     if files_mode == "zip":
-        data = app_zip(python)
+        data = app_bytecode(root, app_zip(python), result.pyodide, quiet)
         zip_name = f"{HASHED_DIR}/app-{sha256(data)[:12]}.zip"
         (out / HASHED_DIR).mkdir()
         (out / zip_name).write_bytes(data)

@@ -1,30 +1,36 @@
 #!/usr/bin/env node
-// Precompile Pyodide's standard library zip to bytecode, inside Pyodide itself.
+// Precompile Python to bytecode inside Pyodide itself (the Python 3.14 build the browser runs,
+// so the magic number matches), as unchecked-hash `.pyc` files the importer trusts without
+// looking at the source.
 //
-// The npm `python_stdlib.zip` holds only `.py` sources, so every cold start in the browser
-// compiles the modules it imports (measured ~3.6 s to ready, vs ~1.5 s with bytecode).
-// Here we load the npm `pyodide` under Node, compile each module with *that* Python (3.14,
-// the same build the browser runs, so the magic number matches), and write a new zip with
-// unchecked-hash `.pyc` files: zipimport then loads them without looking at the source.
+// 1. The standard library. The npm `python_stdlib.zip` holds only `.py` sources, so every
+//    start in the browser compiles the modules it imports (measured ~3.6 s to ready, vs
+//    ~1.5 s with bytecode). We write a new zip of `.pyc` (zipimport loads them directly).
+//      node py/tools/precompile_stdlib.mjs --out PATH [--keep-source]
+//    --keep-source also keeps each `.py` (readable stdlib tracebacks, ~1.6x the bytes).
 //
-// Usage: node py/tools/precompile_stdlib.mjs --out PATH [--keep-source]
-//   --keep-source  also keep the `.py` next to each `.pyc` (readable stdlib tracebacks,
-//                  ~2x the bytes). Off by default: our own code ships as source anyway.
-// The output is deterministic (fixed timestamps, sorted entries) so the content hash that
-// build_site.py computes is stable across rebuilds.
+// 2. Our own packages (`--app`): a zip of sources gets `__pycache__/<name>.cpython-314.pyc`
+//    next to each `.py`, sources kept. PyScript unpacks it into the working directory, and
+//    imports then skip compiling (~0.2 s on every load, reloads included).
+//      node py/tools/precompile_stdlib.mjs --app SOURCES.zip --out PATH
+//
+// Output is deterministic (fixed timestamps, sorted entries) so build_site.py's content
+// hashes are stable across rebuilds.
 
-import { writeFileSync, mkdirSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { createRequire } from "node:module";
 
 const args = process.argv.slice(2);
 const outIndex = args.indexOf("--out");
-if (outIndex < 0 || !args[outIndex + 1]) {
-  console.error("usage: precompile_stdlib.mjs --out PATH [--keep-source]");
+const appIndex = args.indexOf("--app");
+if (outIndex < 0 || !args[outIndex + 1] || (appIndex >= 0 && !args[appIndex + 1])) {
+  console.error("usage: precompile_stdlib.mjs --out PATH [--keep-source] | --app SOURCES.zip --out PATH");
   process.exit(2);
 }
 const out = resolve(args[outIndex + 1]);
-const keepSource = args.includes("--keep-source");
+const app = appIndex >= 0 ? resolve(args[appIndex + 1]) : null;
+const keepSource = args.includes("--keep-source") || app !== null;
 
 const require = createRequire(import.meta.url);
 const pyodideDir = dirname(require.resolve("pyodide/package.json", {
@@ -35,13 +41,16 @@ const { loadPyodide, version } = await import(`${pyodideDir}/pyodide.mjs`);
 const t0 = Date.now();
 const pyodide = await loadPyodide({ indexURL: `${pyodideDir}/` });
 pyodide.globals.set("KEEP_SOURCE", keepSource);
+pyodide.globals.set("APP", app !== null);
+if (app) pyodide.FS.writeFile("/tmp/app_sources.zip", readFileSync(app));
 const stats = pyodide.runPython(String.raw`
 import importlib._bootstrap_external as bootstrap
 import importlib.util
 import sys
 import zipfile
 
-SOURCE = f"/lib/python{sys.version_info.major}{sys.version_info.minor}.zip"
+SOURCE = "/tmp/app_sources.zip" if APP else f"/lib/python{sys.version_info.major}{sys.version_info.minor}.zip"
+TAG = sys.implementation.cache_tag
 TARGET = "/tmp/python_stdlib.zip"
 EPOCH = (1980, 1, 1, 0, 0, 0)
 
@@ -62,19 +71,27 @@ with zipfile.ZipFile(SOURCE) as zin, zipfile.ZipFile(
         if not name.endswith(".py"):
             put(name, data)
             continue
+        if APP:
+            put(name, data)  # the importer finds the source first, then its __pycache__ entry
         try:
-            code = compile(data, f"{SOURCE}/{name}", "exec", dont_inherit=True)
+            code = compile(data, name if APP else f"{SOURCE}/{name}", "exec", dont_inherit=True)
         except SyntaxError:
-            # a few test/template files are not valid Python: ship them as they are
-            put(name, data)
+            # not valid Python (a template, a test fixture): ship it as it is
+            if not APP:
+                put(name, data)
             failed += 1
             continue
         pyc = bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False)
-        put(name + "c", pyc)
-        compiled += 1
-        if KEEP_SOURCE:
-            put(name, data)
+        if APP:
+            folder, _, base = name.rpartition("/")
+            put(f"{folder}/__pycache__/{base[:-3]}.{TAG}.pyc".lstrip("/"), pyc)
             kept += 1
+        else:
+            put(name + "c", pyc)
+            if KEEP_SOURCE:
+                put(name, data)
+                kept += 1
+        compiled += 1
 f"{compiled} {kept} {failed} {importlib.util.MAGIC_NUMBER.hex()}"
 `);
 const bytes = pyodide.FS.readFile("/tmp/python_stdlib.zip");
@@ -82,7 +99,7 @@ mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, bytes);
 const [compiled, kept, failed, magic] = stats.split(" ");
 console.log(
-  `precompile_stdlib: pyodide ${version}: ${compiled} modules compiled (magic ${magic}), ` +
+  `precompile_stdlib: ${app ? "app" : "stdlib"}: pyodide ${version}: ${compiled} modules compiled (magic ${magic}), ` +
   `${kept} sources kept, ${failed} left as source; ${(bytes.length / 1e6).toFixed(2)} MB ` +
   `-> ${out} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
 );
