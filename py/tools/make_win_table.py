@@ -34,20 +34,30 @@ OUT = ROOT / "cribbage" / "data" / "win_table.json"
 N = 121
 
 
-def histograms(games: int, seed: int) -> tuple[list[int], list[int]]:
-    pone = [0] * 80
-    dealer = [0] * 80
+def histograms(games: int, seed: int) -> dict[str, list[int]]:
+    """Hands by points scored: pone and dealer totals, each side's pegging, the crib."""
+    hist = {k: [0] * 80 for k in ("pone_points", "dealer_points", "pone_pegging", "dealer_pegging", "crib")}
     t0 = time.perf_counter()
     for g in range(games):
         players = (make_player("expert", seed + 2 * g), make_player("expert", seed + 2 * g + 1))
         state = play_game(players, seed * 7919 + g)
         for d, scores in completed_hands(state):
             p = 1 - d
-            pone[min(79, sum(v for k, v in scores.items() if k.endswith(str(p))))] += 1
-            dealer[min(79, sum(v for k, v in scores.items() if k.endswith(str(d))))] += 1
+
+            def add(key: str, value: int) -> None:
+                hist[key][min(79, value)] += 1
+
+            add("pone_points", sum(v for k, v in scores.items() if k.endswith(str(p))))
+            add("dealer_points", sum(v for k, v in scores.items() if k.endswith(str(d))))
+            add("pone_pegging", scores.get(f"pegging{p}", 0))
+            add("dealer_pegging", scores.get(f"pegging{d}", 0))
+            add("crib", scores.get(f"crib{d}", 0))
         if (g + 1) % 20 == 0:
-            print(f"  {g + 1} games, {sum(pone)} hands, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
-    return pone, dealer
+            print(f"  {g + 1} games, {sum(hist['crib'])} hands, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    for key, counts in hist.items():
+        while counts and counts[-1] == 0:
+            counts.pop()
+    return hist
 
 
 def win_table(pone_hist: list[int], dealer_hist: list[int]) -> list[list[float]]:
@@ -77,22 +87,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
-    pone, dealer = histograms(args.games, args.seed)
-    while pone and pone[-1] == 0 and dealer[-1] == 0:
-        pone.pop()
-        dealer.pop()
+    hist = histograms(args.games, args.seed)
     t0 = time.perf_counter()
-    F = win_table(pone, dealer)
+    F = win_table(hist["pone_points"], hist["dealer_points"])
     print(f"table: {time.perf_counter() - t0:.1f} s; pone from 121-121 wins {F[N][N]:.3f}", file=sys.stderr)
     data = {
         "format": "cribbage-win-table",
         "version": 1,
         "about": ("F[a-1][b-1] in thousandths: the chance that the pone of the coming hand, needing a points, "
-                  "beats the dealer needing b. Made by py/tools/make_win_table.py from expert self-play "
-                  "hand totals (pone_points, dealer_points: hands by points scored in the hand)."),
+                  "beats the dealer needing b. Made by py/tools/make_win_table.py from expert self-play; "
+                  "the histograms count hands by points: pone_points and dealer_points (everything each "
+                  "scored in the hand), pone_pegging, dealer_pegging, crib."),
         "games": args.games,
-        "pone_points": pone,
-        "dealer_points": dealer,
+        **hist,
         "F": [[round(1000 * F[a][b]) for b in range(1, N + 1)] for a in range(1, N + 1)],
     }
     args.out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")

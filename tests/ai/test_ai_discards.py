@@ -88,3 +88,18 @@ def test_crib_table_by_brute_force_for_one_pair():
         total += score_hand((a, b, o1, o2), s, crib=True).total
         n += 1
     assert total / n == pytest.approx(crib_table()["random"]["offsuit"][4][4], abs=0.25)
+
+
+def test_far_from_the_end_discards_are_ranked_by_points():
+    choices = analyze_discards(parse_cards("5H 5C 6H JS QS 9C"), dealer=False, scores=(40, 50))
+    assert all(c.win_chance is None for c in choices)
+
+
+def test_near_the_end_discards_are_ranked_by_the_chance_of_winning():
+    # Pone needs 6 and counts first: 5-5-J-Q holds at least 6 whatever the starter.
+    choices = analyze_discards(parse_cards("5H 5C 6H JS QS 9C"), dealer=False, scores=(115, 100))
+    assert all(c.win_chance is not None for c in choices)
+    assert [c.win_chance for c in choices] == sorted((c.win_chance for c in choices), reverse=True)
+    assert set(choices[0].keep) == set(parse_cards("5H 5C JS QS"))
+    assert choices[0].win_chance > 0.9
+    assert "to win the game" in choices[0].describe()

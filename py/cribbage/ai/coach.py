@@ -8,16 +8,17 @@ deciding seat's own view. Every result has ``to_json()`` (cards as codes such as
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from ..cards import Card, CardError
 from ..state import Phase
 from ..view import SeatView
-from .discards import crib_ev, hand_ev, keeps, starters_for
+from .discards import crib_ev, keeps, starters_for
 from .pegging import evaluate_plays, play_state_from_view
-from .strategy import endgame_play_values, peg_ev_of_keep
+from ..scoring import hand_points
+from .strategy import endgame_discard_values, endgame_play_values, peg_ev_of_keep
 
 __all__ = [
     "DiscardChoice",
@@ -61,14 +62,17 @@ class DiscardChoice:
     """A small estimate of the kept four's pegging value relative to an average keep (0 if not used)."""
     dealer: bool = False
     """True if the crib is this seat's own."""
+    win_chance: float | None = None
+    """Near the end of the game (scores given): the chance of winning with this discard, 0..1."""
 
     def describe(self) -> str:
         """``Lay away 5♥ 6♥ to your crib: keep 5♣ 5♦ J♠ Q♠ — hand 8.9 + crib 6.1 = 15.0``."""
         whose = "your crib" if self.dealer else "the dealer's crib"
         sign = "+" if self.dealer else "−"
         peg = f" {'+' if self.peg_ev >= 0 else '−'} pegging {abs(self.peg_ev):.1f}" if self.peg_ev else ""
+        win = f"; {100 * self.win_chance:.0f}% to win the game" if self.win_chance is not None else ""
         return (f"Lay away {describe_cards(self.discard)} to {whose}: keep {describe_cards(self.keep)} — "
-                f"hand {self.hand_ev:.1f} {sign} crib {self.crib_ev:.1f}{peg} = {self.net:.1f}")
+                f"hand {self.hand_ev:.1f} {sign} crib {self.crib_ev:.1f}{peg} = {self.net:.1f}{win}")
 
     def to_json(self) -> dict[str, Any]:
         """Plain data: card codes and numbers."""
@@ -80,26 +84,43 @@ class DiscardChoice:
             "peg_ev": round(self.peg_ev, 3),
             "net": round(self.net, 3),
             "dealer": self.dealer,
+            "win_chance": None if self.win_chance is None else round(self.win_chance, 4),
         }
 
 
-def analyze_discards(hand: Sequence[Card], dealer: bool, *, pegging: bool = True) -> list[DiscardChoice]:
+def analyze_discards(hand: Sequence[Card], dealer: bool, *, pegging: bool = True,
+                     peg_weight: float | None = None,
+                     scores: tuple[int, int] | None = None) -> list[DiscardChoice]:
     """All 15 discards of six cards, best first.
 
     ``hand_ev`` is exact over the 46 unseen starters; ``crib_ev`` comes from the crib table; with
-    ``pegging`` a small pegging term (``peg_ev``) is added to ``net``.
+    ``pegging`` a small pegging term (``peg_ev``, scaled by ``peg_weight``, by default
+    ``strategy.PEG_WEIGHT``) is added to ``net``. Given ``scores`` (yours, the opponent's) near the
+    end of the game, each choice also gets ``win_chance`` and they are ranked by it.
     """
     cards = tuple(hand)
     if len(cards) != 6 or len(set(cards)) != 6:
         raise CardError("analyze_discards needs six different cards")
     starters = starters_for(cards)
     out = []
+    dists = []
     for discard, keep in keeps(cards):
-        h = hand_ev(keep, starters)
+        dist: dict[int, float] = {}
+        for s in starters:
+            pts = hand_points(keep, s)
+            dist[pts] = dist.get(pts, 0.0) + 1.0
+        h = sum(p * n for p, n in dist.items()) / len(starters)
+        dists.append({p: n / len(starters) for p, n in dist.items()})
         c = crib_ev(discard[0], discard[1], dealer)
-        p = peg_ev_of_keep(keep, dealer) if pegging else 0.0
+        p = peg_ev_of_keep(keep, dealer, peg_weight) if pegging else 0.0
         net = (h + c if dealer else h - c) + p
         out.append(DiscardChoice(discard, keep, h, c, net, p, dealer))
+    if scores is not None:
+        wins = endgame_discard_values(dists, [d.crib_ev for d in out], dealer, scores)
+        if wins is not None:
+            out = [replace(d, win_chance=w) for d, w in zip(out, wins)]
+            out.sort(key=lambda d: (-round(d.win_chance or 0.0, 9), -d.net))
+            return out
     out.sort(key=lambda d: -d.net)
     return out
 
@@ -151,22 +172,31 @@ def _play_note(tail: Sequence[Card], card: Card, points: int, count: int) -> str
     return "; ".join(parts)
 
 
-def analyze_plays(view: SeatView, *, samples: int = 40, rng: random.Random | None = None) -> list[PlayChoice]:
-    """Every card this seat may lay now (or Go), best first, with expected net pegging."""
+def analyze_plays(view: SeatView, *, samples: int = 40, rng: random.Random | None = None,
+                  opponent_model: float | None = None, endgame: bool = True) -> list[PlayChoice]:
+    """Every card this seat may lay now (or Go), best first, with expected net pegging.
+
+    The opponent's hidden cards are drawn from those this seat has not seen (``samples`` draws, or
+    every possible holding with its exact weight when there are few); with ``opponent_model`` > 0
+    (default :data:`OPPONENT_MODEL`) a draw is weighted by ``exp(opponent_model * hand EV)`` of the
+    four cards it implies he kept, since players keep good hands.
+    """
     legal = [a for a in view.legal_actions if isinstance(a, (Play, Go))]
     if not legal:
         return []
-    rng = rng or random.Random(_view_seed(view))
-    ps = play_state_from_view(view)
-    win = endgame_play_values(view, ps, samples, rng)
-    tail_cards = [c for _, c in view.pile]
     if len(legal) == 1 and isinstance(legal[0], Go):
         return [PlayChoice(None, 0, 0.0, "Go: no card keeps the count to 31")]
+    rng = rng or random.Random(_view_seed(view))
+    ps = play_state_from_view(view)
+    tail_cards = [c for _, c in view.pile]
+    win = endgame_play_values(view, ps, samples, rng) if endgame else None
     if win is not None:
         values = win
         as_win = True
     else:
-        values = {r: v for r, (_, v) in evaluate_plays(ps, samples, rng).items()}
+        beta = OPPONENT_MODEL if opponent_model is None else opponent_model
+        weight = _kept_hand_weight(view, beta) if beta > 0 else None
+        values = {r: v for r, (_, v) in evaluate_plays(ps, samples, rng, weight).items()}
         as_win = False
     out = []
     for a in legal:
@@ -181,6 +211,39 @@ def analyze_plays(view: SeatView, *, samples: int = 40, rng: random.Random | Non
     # Best first; among equal values lay the higher card first only if it scores, else keep order.
     out.sort(key=lambda p: (-round(p.ev, 6), -p.points))
     return out
+
+
+def _my_scores(view: SeatView) -> tuple[int, int]:
+    """(this seat's score, the opponent's)."""
+    return (view.scores[view.seat], view.scores[1 - view.seat])
+
+
+OPPONENT_MODEL = 0.0
+"""Default weight of the crude discard model in the play search (0: his cards are uniformly random)."""
+
+
+def _kept_hand_weight(view: SeatView, beta: float):  # noqa: ANN202
+    """Weight of a draw of the opponent's remaining cards: exp(beta * EV of the four he kept)."""
+    from math import exp
+
+    from ..cards import DECK
+
+    me = view.seat
+    played = tuple(c for count in (*view.played, view.pile) for s, c in count if s != me)
+
+    def weight(cards: tuple[Card, ...]) -> float:
+        kept = played + cards
+        if len(kept) != 4:
+            return 1.0
+        total = 0
+        n = 0
+        for s in DECK:
+            if s not in kept:
+                total += hand_points(kept, s)
+                n += 1
+        return exp(beta * (total / n - 4.77))
+
+    return weight
 
 
 def _view_seed(view: SeatView) -> str:
@@ -222,7 +285,7 @@ def hint(view: SeatView) -> Hint:
         return Hint(first, "Count your hand." if view.show_step < 2 else "Count the crib.", [])
     if isinstance(first, Discard):
         dealer = view.dealer == view.seat
-        choices = analyze_discards(view.hand, dealer)
+        choices = analyze_discards(view.hand, dealer, scores=_my_scores(view))
         best = choices[0]
         return Hint(Discard(view.seat, best.discard), best.describe(), choices)
     plays = analyze_plays(view)

@@ -17,24 +17,32 @@ from typing import Any, Sequence
 from ..cards import DECK, Card
 from ..scoring import hand_points
 
-__all__ = ["hand_ev", "crib_ev", "crib_table", "keeps", "starters_for"]
+__all__ = ["hand_ev", "crib_ev", "crib_table", "keeps", "starters_for", "load_data"]
 
 TABLE_FILE = "crib_values.json"
 
 
-@lru_cache(maxsize=1)
-def crib_table() -> dict[str, Any]:
-    """The shipped crib table (loaded once; works from a wheel, a checkout or Pyodide's file system)."""
+def load_data(name: str) -> dict[str, Any]:
+    """A JSON file of ``cribbage/data`` (works from a wheel, a checkout or Pyodide's file system)."""
     text: str | None = None
     try:
         from importlib import resources
 
-        text = resources.files("cribbage").joinpath("data", TABLE_FILE).read_text("utf-8")
+        text = resources.files("cribbage").joinpath("data", name).read_text("utf-8")
     except Exception:  # noqa: BLE001 - fall back to a path next to this file
         text = None
     if text is None:
-        text = (Path(__file__).resolve().parent.parent / "data" / TABLE_FILE).read_text("utf-8")
+        text = (Path(__file__).resolve().parent.parent / "data" / name).read_text("utf-8")
     data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError(f"{name} is not a table")
+    return data
+
+
+@lru_cache(maxsize=1)
+def crib_table() -> dict[str, Any]:
+    """The shipped crib table (loaded once)."""
+    data = load_data(TABLE_FILE)
     if data.get("format") != "cribbage-crib-values":
         raise ValueError(f"{TABLE_FILE} is not a crib table")
     return data

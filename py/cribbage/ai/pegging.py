@@ -90,13 +90,14 @@ class _Solver:
             mine = h0 if turn == 0 else h1
             theirs = h1 if turn == 0 else h0
             room = 31 - count
-            if any(_VALUE[r] <= room for r in mine):
+            # Hands are sorted by rank, so the first card is the smallest value.
+            if mine and _VALUE[mine[0]] <= room:
                 break
             if mine and theirs and go < 0:
                 go = turn  # says Go
                 turn = 1 - turn
                 continue
-            if any(_VALUE[r] <= room for r in theirs):
+            if theirs and _VALUE[theirs[0]] <= room:
                 turn = 1 - turn
                 continue
             # Nobody can play: the go to whoever laid last, and a new count.
@@ -231,7 +232,8 @@ def holdings(ps: PlayState, samples: int, rng: random.Random,
     if len(ps.unseen) < n:
         # The view is inconsistent with our Go filter (should not happen); hold what is there.
         return [(tuple(sorted(int(c.rank) for c in ps.unseen)), 1.0)]
-    if weight is None:
+    ranks_available = len({c.rank for c in ps.unseen})
+    if weight is None and comb(ranks_available + n - 1, n) <= 4 * samples:
         exact = _rank_holdings(ps.unseen, n)
         if len(exact) <= samples:
             return exact

@@ -88,7 +88,8 @@ class ExpertPlayer(_Base):
 
     def __init__(self, seed: int | None = None, *, name: str = "expert", top_k: int = 1,
                  discard_temperature: float = 0.0, play_temperature: float = 0.0, samples: int = 40,
-                 crib_weight: float = 1.0) -> None:
+                 crib_weight: float = 1.0, peg_weight: float | None = None,
+                 opponent_model: float | None = None, endgame: bool = True) -> None:
         super().__init__(seed)
         self.name = name
         self.top_k = top_k
@@ -96,6 +97,9 @@ class ExpertPlayer(_Base):
         self.play_temperature = play_temperature
         self.samples = samples
         self.crib_weight = crib_weight
+        self.peg_weight = peg_weight
+        self.opponent_model = opponent_model
+        self.endgame = endgame
 
     def _pick(self, values: Sequence[float], temperature: float) -> int:
         """Index of the choice: the best, or a softmax draw among the top k."""
@@ -108,8 +112,11 @@ class ExpertPlayer(_Base):
 
     def discard(self, view: SeatView) -> Action:
         dealer = view.dealer == view.seat
-        choices = analyze_discards(view.hand, dealer)
-        if self.crib_weight != 1.0:
+        choices = analyze_discards(view.hand, dealer, peg_weight=self.peg_weight,
+                                   scores=(view.scores[view.seat], view.scores[1 - view.seat]) if self.endgame else None)
+        if choices[0].win_chance is not None:
+            values = [100.0 * (d.win_chance or 0.0) for d in choices]  # a percent weighs like a point
+        elif self.crib_weight != 1.0:
             sign = 1 if dealer else -1
             choices.sort(key=lambda d: -(d.hand_ev + sign * self.crib_weight * d.crib_ev + d.peg_ev))
             values = [d.hand_ev + sign * self.crib_weight * d.crib_ev + d.peg_ev for d in choices]
@@ -119,7 +126,8 @@ class ExpertPlayer(_Base):
         return Discard(view.seat, choices[i].discard)
 
     def play(self, view: SeatView) -> Action:
-        plays = analyze_plays(view, samples=self.samples, rng=self.rng)
+        plays = analyze_plays(view, samples=self.samples, rng=self.rng, opponent_model=self.opponent_model,
+                              endgame=self.endgame)
         # One choice per rank (suits do not matter in the play).
         distinct = []
         seen = set()

@@ -68,6 +68,13 @@ class SimulationResult:
     """Milliseconds per decision by label and kind (``discard``, ``play``)."""
     seconds: float = 0.0
     """Wall time of the run."""
+    margins: list[int] = field(default_factory=list)
+    """Per game: the first player's final score minus the second's (less noisy than wins alone)."""
+
+    @property
+    def margin(self) -> float:
+        """Average final-score margin of the first player."""
+        return sum(self.margins) / len(self.margins) if self.margins else 0.0
 
     @property
     def win_rate(self) -> float:
@@ -113,6 +120,7 @@ class SimulationResult:
             "wins": dict(self.wins),
             "win_rate": round(self.win_rate, 4),
             "interval95": [round(lo, 4), round(hi, 4)],
+            "margin": round(self.margin, 2),
             "per_hand": {lb: _round(self.per_hand(lb)) for lb in self.players},
             "decision_ms": {lb: _round(self.decision_ms(lb)) for lb in self.players},
             "seconds": round(self.seconds, 1),
@@ -124,7 +132,7 @@ class SimulationResult:
         lo, hi = self.interval
         lines = [f"{a} vs {b}: {self.games} games ({self.games // 2} duplicate pairs) in {self.seconds:.0f} s",
                  f"  {a} won {self.wins[a]}, {b} won {self.wins[b]}: {a} {100 * self.win_rate:.1f}% "
-                 f"(95% interval {100 * lo:.1f}-{100 * hi:.1f}%)"]
+                 f"(95% interval {100 * lo:.1f}-{100 * hi:.1f}%), average margin {self.margin:+.1f} points"]
         for lb in self.players:
             ph = self.per_hand(lb)
             for role in ("dealer", "pone"):
@@ -199,6 +207,8 @@ def completed_hands(state: GameState) -> list[tuple[int, dict[str, int]]]:
 
 def _tally(state: GameState, result: SimulationResult, labels: tuple[str, str]) -> None:
     result.wins[labels[state.winner]] += 1  # type: ignore[index]
+    first = 0 if labels[0] == result.players[0] else 1
+    result.margins.append(state.scores[first] - state.scores[1 - first])
     for dealer, scores in completed_hands(state):
         for seat in (0, 1):
             role = "dealer" if seat == dealer else "pone"

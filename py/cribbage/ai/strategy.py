@@ -10,22 +10,25 @@ hands after this one are valued with the win table ``cribbage/data/win_table.jso
 
 from __future__ import annotations
 
-import json
 import random
 from functools import lru_cache
 from itertools import combinations
-from pathlib import Path
 from typing import Callable, Sequence
 
 from ..cards import DECK, Card
 from ..scoring import hand_points
-from .pegging import _VALUE, PlayState, _remove, holdings, peg_points
+from .discards import load_data
+from .pegging import _VALUE, PlayState, _remove, peg_points
 
-__all__ = ["peg_ev_of_keep", "endgame_play_values", "win_chance", "ENDGAME_NEED"]
+__all__ = ["peg_ev_of_keep", "peg_value", "endgame_play_values", "endgame_discard_values", "win_chance",
+           "ENDGAME_NEED", "ENDGAME_DISCARD_NEED"]
 
 ENDGAME_NEED = 40
 """The play is searched for the chance of winning once either player needs this many points or fewer."""
+ENDGAME_DISCARD_NEED = 32
+"""Discards are chosen for the chance of winning once either player needs this many points or fewer."""
 WIN_TABLE_FILE = "win_table.json"
+PEG_TABLE_FILE = "peg_values.json"
 
 
 # --- the win table --------------------------------------------------------------------------------
@@ -33,18 +36,10 @@ WIN_TABLE_FILE = "win_table.json"
 
 @lru_cache(maxsize=1)
 def _win_table() -> tuple[tuple[float, ...], ...] | None:
-    text = None
     try:
-        from importlib import resources
-
-        text = resources.files("cribbage").joinpath("data", WIN_TABLE_FILE).read_text("utf-8")
-    except Exception:  # noqa: BLE001
-        path = Path(__file__).resolve().parent.parent / "data" / WIN_TABLE_FILE
-        if path.exists():
-            text = path.read_text("utf-8")
-    if text is None:
+        data = load_data(WIN_TABLE_FILE)
+    except (OSError, ValueError):
         return None
-    data = json.loads(text)
     return tuple(tuple(v / 1000.0 for v in row) for row in data["F"])
 
 
@@ -63,12 +58,118 @@ def win_chance(pone_needs: int, dealer_needs: int) -> float:
     return table[a - 1][b - 1]
 
 
+@lru_cache(maxsize=1)
+def _histograms() -> dict[str, list[float]] | None:
+    """Per-hand point distributions from expert self-play (normalised), as stored in the win table."""
+    try:
+        data = load_data(WIN_TABLE_FILE)
+    except (OSError, ValueError):
+        return None
+    out = {}
+    for key in ("pone_points", "dealer_points", "pone_pegging", "dealer_pegging", "crib"):
+        if key not in data:
+            return None
+        counts = data[key]
+        total = sum(counts) or 1
+        out[key] = [n / total for n in counts]
+    return out
+
+
+def endgame_discard_values(hand_dists: Sequence[dict[int, float]], crib_evs: Sequence[float], dealer: bool,
+                           scores: tuple[int, int]) -> list[float] | None:
+    """Chance of winning of each discard near the end of the game, or None when points are what matter.
+
+    ``hand_dists[i]`` is the distribution of the i-th keep's show over the starters; ``crib_evs[i]``
+    its crib value. The pone's points (pegging and hand) are counted before the dealer's; the
+    opponent's points this hand follow the self-play distributions; later hands the win table.
+    """
+    need_me, need_opp = 121 - scores[0], 121 - scores[1]
+    if min(need_me, need_opp) > ENDGAME_DISCARD_NEED:
+        return None
+    hist = _histograms()
+    if hist is None:
+        return None
+    a, b = need_me, need_opp
+    top = a + 1
+    G = [0.0] * (top + 1)  # G[t]: chance of winning if my points this hand total t (t >= a: capped)
+    if dealer:
+        opp = hist["pone_points"]
+        for t in range(top + 1):
+            g = 0.0
+            for x, px in enumerate(opp):
+                if px and x < b:
+                    g += px * (1.0 if t >= a else win_chance(a - t, b - x))
+            G[t] = g
+        peg = hist["dealer_pegging"]
+    else:
+        opp = hist["dealer_points"]
+        for t in range(top + 1):
+            if t >= a:
+                G[t] = 1.0
+                continue
+            G[t] = sum(py * (1.0 - win_chance(b - y, a - t)) for y, py in enumerate(opp) if py and y < b)
+        peg = hist["pone_pegging"]
+    crib_hist = hist["crib"]
+    crib_mean = sum(i * p for i, p in enumerate(crib_hist))
+    out = []
+    for dist, cev in zip(hand_dists, crib_evs):
+        # My points before the crib: pegging + hand.
+        before: dict[int, float] = {}
+        for h, ph in dist.items():
+            for pg, pp in enumerate(peg):
+                if pp:
+                    t = h + pg
+                    before[t] = before.get(t, 0.0) + ph * pp
+        total = 0.0
+        if dealer:
+            shift = round(cev - crib_mean)
+            for t, pt in before.items():
+                for c, pc in enumerate(crib_hist):
+                    if pc:
+                        total += pt * pc * G[min(top, max(0, t + c + shift))]
+        else:
+            for t, pt in before.items():
+                total += pt * G[min(top, t)]
+        out.append(total)
+    return out
+
+
 # --- discards -------------------------------------------------------------------------------------
 
 
-def peg_ev_of_keep(keep: Sequence[Card], dealer: bool) -> float:
-    """Pegging value of a keep relative to an average one (0.0: not modelled)."""
-    return 0.0
+PEG_WEIGHT = 0.0
+"""How much of the open-hand pegging value of a keep counts in the discard (see BENCH.md)."""
+_RANK_CHARS = "A23456789TJQK"
+
+
+@lru_cache(maxsize=1)
+def _peg_table() -> tuple[dict[str, tuple[float, float]], tuple[float, float]] | None:
+    try:
+        data = load_data(PEG_TABLE_FILE)
+    except (OSError, ValueError):
+        return None
+    values = {k: (float(v[0]), float(v[1])) for k, v in data["values"].items()}
+    mean = (float(data["mean"][0]), float(data["mean"][1]))
+    return values, mean
+
+
+def peg_value(keep: Sequence[Card], dealer: bool) -> float:
+    """Open-hand net pegging of a keep against four random cards, relative to the average keep."""
+    table = _peg_table()
+    if table is None:
+        return 0.0
+    values, mean = table
+    key = "".join(_RANK_CHARS[r - 1] for r in sorted(int(c.rank) for c in keep))
+    i = 0 if dealer else 1
+    return values[key][i] - mean[i]
+
+
+def peg_ev_of_keep(keep: Sequence[Card], dealer: bool, weight: float | None = None) -> float:
+    """The pegging term of a discard: ``weight`` (default :data:`PEG_WEIGHT`) times :func:`peg_value`."""
+    w = PEG_WEIGHT if weight is None else weight
+    if not w:
+        return 0.0
+    return w * peg_value(keep, dealer)
 
 
 # --- the play near 121 ----------------------------------------------------------------------------
@@ -94,13 +195,13 @@ class _WinSolver:
             mine = h0 if turn == 0 else h1
             theirs = h1 if turn == 0 else h0
             room = 31 - count
-            if any(_VALUE[r] <= room for r in mine):
+            if mine and _VALUE[mine[0]] <= room:
                 break
             if mine and theirs and go < 0:
                 go = turn
                 turn = 1 - turn
                 continue
-            if any(_VALUE[r] <= room for r in theirs):
+            if theirs and _VALUE[theirs[0]] <= room:
                 turn = 1 - turn
                 continue
             if last == 0:
