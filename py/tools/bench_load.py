@@ -9,10 +9,12 @@ HTTP cache, no service worker):
 
 - **ours**: ``dist/`` as built (our loader, precompiled stdlib, service worker), waiting for
   ``<body data-ready="true">``;
+- **ours, bare**: the same build with a ``main.py`` that only sets the flag (the shipping
+  layer's own cost, without the game's imports and first render);
 - **stock**: the npm ``@pyscript/core`` and ``pyodide`` files as published (stock stdlib zip,
   PyScript's own ``loadPyodide`` call), a page whose only Python sets the same flag.
 
-Printed: cold time to ready, reload time to ready (same context: HTTP cache, and for ours the
+Runs are interleaved (ours, bare, stock, ours, ...) and medians reported. Printed: cold time to ready, reload time to ready (same context: HTTP cache, and for ours the
 service worker), first contentful paint, bytes transferred cold. Targets: cold ready <= 0.6x
 stock, reload < 0.7 s, first paint < 0.3 s. ``--throttle`` emulates a link of that many Mbit/s
 with 40 ms latency (the default is plain localhost).
@@ -75,6 +77,17 @@ def make_stock_site(out: Path) -> None:
     (out / "index.html").write_text('<!doctype html><title>bench</title><a href="stock.html">stock</a>')
 
 
+BARE_MAIN = """from pyscript import document
+document.body.dataset.ready = "true"
+"""
+
+
+def make_bare_site(dist: Path, out: Path) -> None:
+    """Our build, with a main.py that only marks the page ready."""
+    shutil.copytree(dist, out)
+    (out / "py" / "web" / "main.py").write_text(BARE_MAIN)
+
+
 def throttle(page: Any, mbit: float | None) -> None:
     if not mbit:
         return
@@ -108,27 +121,27 @@ def visit(page: Any, url: str, reload: bool = False) -> dict[str, float]:
     return page_metrics(page)
 
 
-def measure(browser: Any, url: str, runs: int, mbit: float | None, with_sw: bool) -> dict[str, list[float]]:
-    results: dict[str, list[float]] = {"cold": [], "reload": [], "fcp": [], "bytes": []}
-    for _ in range(runs):
-        context = browser.new_context()
-        page = context.new_page()
-        throttle(page, mbit)
-        cold = visit(page, url)
-        results["cold"].append(cold["ready"] / 1000)
-        results["fcp"].append(cold["fcp"] / 1000)
-        results["bytes"].append(cold["bytes"])
-        if with_sw:
-            page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=60_000)
-        time.sleep(0.5)  # let the code caches settle, as a player would between visits
-        reloads = [visit(page, url, reload=True)["ready"] / 1000 for _ in range(3)]
-        results["reload"].append(statistics.median(reloads))
-        context.close()
-    return results
+def measure_once(browser: Any, url: str, mbit: float | None, with_sw: bool) -> dict[str, float]:
+    """One cold visit in a fresh context, then the median of three reloads in it."""
+    context = browser.new_context()
+    page = context.new_page()
+    throttle(page, mbit)
+    cold = visit(page, url)
+    if with_sw:
+        page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=60_000)
+    time.sleep(0.5)  # let the code caches settle, as a player would between visits
+    reloads = [visit(page, url, reload=True)["ready"] / 1000 for _ in range(3)]
+    context.close()
+    return {
+        "cold": cold["ready"] / 1000,
+        "fcp": cold["fcp"] / 1000,
+        "bytes": cold["bytes"],
+        "reload": statistics.median(reloads),
+    }
 
 
-def summary(results: dict[str, list[float]]) -> dict[str, float]:
-    return {key: statistics.median(values) for key, values in results.items()}
+def summary(runs: list[dict[str, float]]) -> dict[str, float]:
+    return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -148,31 +161,44 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         stock_dir = Path(tmp) / "stock"
         make_stock_site(stock_dir)
+        make_bare_site(dist, Path(tmp) / "bare")
         ours_server = serve.start(dist)
+        bare_server = serve.start(Path(tmp) / "bare")
         stock_server = serve.start(stock_dir)
         browser = chromium.launch(p)
         try:
             # warm the OS file cache and the browser process once, unmeasured
-            measure(browser, stock_server.url + "stock.html", 1, None, with_sw=False)
-            ours = summary(measure(browser, ours_server.url, args.runs, args.throttle, with_sw=True))
-            stock = summary(measure(browser, stock_server.url + "stock.html", args.runs, args.throttle, with_sw=False))
+            measure_once(browser, stock_server.url + "stock.html", None, with_sw=False)
+            # interleaved, so a machine whose load drifts weighs on all three alike
+            sites = {
+                "ours": (ours_server.url, True),
+                "bare": (bare_server.url, True),
+                "stock": (stock_server.url + "stock.html", False),
+            }
+            runs: dict[str, list[dict[str, float]]] = {name: [] for name in sites}
+            for _ in range(args.runs):
+                for name, (url, with_sw) in sites.items():
+                    runs[name].append(measure_once(browser, url, args.throttle, with_sw))
+            ours, bare, stock = (summary(runs[name]) for name in sites)
         finally:
             browser.close()
-            ours_server.shutdown()
-            stock_server.shutdown()
+            for server in (ours_server, bare_server, stock_server):
+                server.shutdown()
 
     version = chromium.SYSTEM_CHROMIUM if chromium.SYSTEM_CHROMIUM.exists() else "bundled Chromium"
     link = f"{args.throttle:g} Mbit/s, 40 ms" if args.throttle else "localhost, no throttling"
     ratio = ours["cold"] / stock["cold"]
+    bare_ratio = bare["cold"] / stock["cold"]
     lines = [
         f"Load benchmark ({link}; median of {args.runs} cold runs; {version}):",
         "",
         "| | cold to ready | reload to ready | first contentful paint | bytes cold |",
         "|---|---|---|---|---|",
         f"| ours (dist/) | {ours['cold']:.2f} s | {ours['reload']:.2f} s | {ours['fcp']:.2f} s | {ours['bytes'] / 1e6:.1f} MB |",
+        f"| ours, bare boot (trivial main.py) | {bare['cold']:.2f} s | {bare['reload']:.2f} s | {bare['fcp']:.2f} s | {bare['bytes'] / 1e6:.1f} MB |",
         f"| stock PyScript + Pyodide | {stock['cold']:.2f} s | {stock['reload']:.2f} s | {stock['fcp']:.2f} s | {stock['bytes'] / 1e6:.1f} MB |",
         "",
-        f"cold ours/stock = {ratio:.2f} (target <= 0.6); reload {ours['reload']:.2f} s (target < 0.7); "
+        f"cold ours/stock = {ratio:.2f} (bare {bare_ratio:.2f}; target <= 0.6); reload {ours['reload']:.2f} s (target < 0.7); "
         f"first paint {ours['fcp']:.2f} s (target < 0.3)",
     ]
     text = "\n".join(lines)
