@@ -143,21 +143,24 @@ def card_svg(card: Card) -> str:
 
 
 def card_html(card: Card, *, tag: str = "div", classes: str = "", attrs: dict[str, str] | None = None,
-              label: bool = True) -> str:
+              label: bool = True, name: str | None = None) -> str:
     """A face-up card element with ``data-card`` and a spoken name.
 
-    ``tag="button"`` makes it a control (the caller adds ``data-action`` and state attributes).
+    ``tag="button"`` makes it a control (the caller adds ``data-action`` and state attributes); its
+    name is its text content (``name`` or the card's name, visually hidden), so the name a screen
+    reader hears is the whole name a speech-input user would say.
     """
     attributes = {"class": f"card face suit-{card.suit.value} {classes}".strip(), "data-card": card.code}
+    inner = ""
     if tag == "button":
         attributes["type"] = "button"
+        inner = f'<span class="visually-hidden">{escape(name or card_name(card))}</span>'
     elif label:
         attributes["role"] = "img"
-    if label:
-        attributes["aria-label"] = card_name(card)
+        attributes["aria-label"] = name or card_name(card)
     attributes.update(attrs or {})
     text = " ".join(f'{k}="{escape(str(v))}"' for k, v in attributes.items())
-    return f"<{tag} {text}>{card_svg(card)}</{tag}>"
+    return f"<{tag} {text}>{inner}{card_svg(card)}</{tag}>"
 
 
 def back_html(classes: str = "") -> str:

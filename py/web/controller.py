@@ -235,7 +235,7 @@ class Controller:
         if not self.embedded:
             return
         st = self.match.state
-        message = {"source": "cribbage", "type": kind, "scores": [st.scores[0], st.scores[1]],
+        message = {"source": "cribbage", "version": 1, "type": kind, "scores": [st.scores[0], st.scores[1]],
                    "hand": st.hand_number}
         message.update(extra)
         self.host.post(message)

@@ -223,7 +223,9 @@ def _plate(scene: Scene, seat: int, where: str) -> str:
     name = scene.names[seat]
     badges = []
     if v.dealer == seat:
-        badges.append('<span class="badge badge-dealer" title="Deals this hand; the crib is theirs">Dealer</span>')
+        badges.append('<span class="badge badge-dealer" title="Deals this hand; the crib is theirs">'
+                      '<span class="badge-long">Dealer</span><span class="badge-short" aria-hidden="true">D</span>'
+                      "</span>")
     if v.phase is Phase.PLAY and v.go_said == seat:
         badges.append('<span class="badge badge-go">Go</span>')
     if seat in scene.computer_seats:
@@ -271,9 +273,8 @@ def _my_hand(scene: Scene) -> str:
             label = card_name(card)
             if playing and code not in playable:
                 label += ", too high for the count"
-            attrs["aria-label"] = f"{label}"
             attrs["aria-keyshortcuts"] = str(i + 1)
-            out.append(card_html(card, tag="button", classes=" ".join(classes), attrs=attrs))
+            out.append(card_html(card, tag="button", classes=" ".join(classes), attrs=attrs, name=label))
         else:
             out.append(card_html(card, classes=" ".join(classes) + " still"))
     label = "Your cards" if scene.names[v.seat] == "You" else f"{possessive(scene.names[v.seat])} cards"

@@ -14,7 +14,8 @@ from web.speech import call_play, call_show, event_sentence, number_words, who_v
 
 def test_a_face_up_card_carries_its_code_and_name() -> None:
     html = card_html(parse_card("TD"), tag="button", attrs={"data-action": "card"})
-    assert 'data-card="TD"' in html and 'aria-label="10 of diamonds"' in html
+    assert 'data-card="TD"' in html and '<span class="visually-hidden">10 of diamonds</span>' in html
+    assert 'aria-label="10 of diamonds"' in card_html(parse_card("TD"))
     assert html.startswith("<button ") and 'type="button"' in html
 
 
