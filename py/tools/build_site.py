@@ -182,9 +182,30 @@ def pyscript_start_files(pyscript_src: Path) -> list[str]:
     return sorted(seen | {"core.css"})
 
 
+def pyscript_python(root: Path) -> list[tuple[str, bytes]]:
+    """PyScript's own Python package, as PyScript writes it into the FS at start (read from
+    the artifact its bundle is built from)."""
+    artifact = root / "node_modules" / "@pyscript" / "core" / "src" / "stdlib" / "pyscript.js"
+    text = artifact.read_text()
+    tree = json.loads(text[text.index("export default") + len("export default") :].strip().rstrip(";"))
+
+    def walk(node: dict, prefix: str) -> list[tuple[str, bytes]]:
+        out = []
+        for key, value in node.items():
+            if isinstance(value, str):
+                out.append((prefix + key, value.encode()))
+            else:
+                out.extend(walk(value, f"{prefix}{key}/"))
+        return out
+
+    return walk(tree, "")
+
+
 def app_bytecode(root: Path, sources: bytes, pyodide_version: str, quiet: bool) -> bytes:
     """The app zip plus unchecked-hash ``__pycache__`` bytecode compiled by Pyodide's Python,
-    cached in .cache/ by content (a rebuild without Python changes does not start Node)."""
+    and checked-hash bytecode for PyScript's own package (``pyscript/__pycache__``: used only
+    if it matches the source PyScript writes). Cached in .cache/ by content (a rebuild without
+    Python changes does not start Node)."""
     script = root / "py" / "tools" / "precompile_stdlib.mjs"
     key = sha256(sources + pyodide_version.encode() + script.read_bytes())[:16]
     cached = root / ".cache" / "app-bytecode" / f"{key}.zip"
@@ -198,7 +219,10 @@ def app_bytecode(root: Path, sources: bytes, pyodide_version: str, quiet: bool) 
         tmp = cached.with_suffix(".zip.tmp")
         log(quiet, "app: compiling our Python to bytecode inside Pyodide...")
         run = subprocess.run(
-            [node, str(script), "--app", str(src), "--out", str(tmp)], cwd=root, capture_output=True, text=True
+            [node, str(script), "--app", str(src), "--out", str(tmp), "--bytecode-only", "pyscript/"],
+            cwd=root,
+            capture_output=True,
+            text=True,
         )
         src.unlink()
         if run.returncode != 0:
@@ -210,17 +234,19 @@ def app_bytecode(root: Path, sources: bytes, pyodide_version: str, quiet: bool) 
     return cached.read_bytes()
 
 
-def app_zip(files: list[tuple[Path, str]]) -> bytes:
-    """Our Python as one deterministic zip (entries relative to the Pyodide working dir)."""
+def app_zip(files: list[tuple[Path, str]], extra: list[tuple[str, bytes]] = ()) -> bytes:
+    """Our Python (plus ``extra`` name/bytes entries) as one deterministic zip, entries
+    relative to the Pyodide working directory."""
     import io
 
+    entries = [(dest, source.read_bytes()) for source, dest in files] + list(extra)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-        for source, dest in sorted(files, key=lambda item: item[1]):
+        for dest, data in sorted(entries):
             info = zipfile.ZipInfo(dest, date_time=EPOCH)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            archive.writestr(info, source.read_bytes())
+            archive.writestr(info, data)
     return buffer.getvalue()
 
 
@@ -295,7 +321,8 @@ def build(
         raise BuildError("py/web/main.py is missing: it is the page's entry point")
 
     if files_mode == "zip":
-        data = app_bytecode(root, app_zip(python), result.pyodide, quiet)
+        sources = app_zip([(path, rel) for path, rel in python], extra=pyscript_python(root))
+        data = app_bytecode(root, sources, result.pyodide, quiet)
         zip_name = f"{HASHED_DIR}/app-{sha256(data)[:12]}.zip"
         (out / HASHED_DIR).mkdir()
         (out / zip_name).write_bytes(data)

@@ -12,7 +12,10 @@
 // 2. Our own packages (`--app`): a zip of sources gets `__pycache__/<name>.cpython-314.pyc`
 //    next to each `.py`, sources kept. PyScript unpacks it into the working directory, and
 //    imports then skip compiling (~0.2 s on every load, reloads included).
-//      node py/tools/precompile_stdlib.mjs --app SOURCES.zip --out PATH
+//      node py/tools/precompile_stdlib.mjs --app SOURCES.zip --out PATH [--bytecode-only PREFIX]
+//    Entries under PREFIX (PyScript's own `pyscript/` package, which PyScript writes into the
+//    FS itself at start) get only a *checked*-hash `.pyc`: Python uses it when the source it
+//    finds has the same hash, and quietly compiles the source otherwise.
 //
 // Output is deterministic (fixed timestamps, sorted entries) so build_site.py's content
 // hashes are stable across rebuilds.
@@ -31,6 +34,8 @@ if (outIndex < 0 || !args[outIndex + 1] || (appIndex >= 0 && !args[appIndex + 1]
 const out = resolve(args[outIndex + 1]);
 const app = appIndex >= 0 ? resolve(args[appIndex + 1]) : null;
 const keepSource = args.includes("--keep-source") || app !== null;
+const onlyIndex = args.indexOf("--bytecode-only");
+const bytecodeOnly = onlyIndex >= 0 ? args[onlyIndex + 1] : "";
 
 const require = createRequire(import.meta.url);
 const pyodideDir = dirname(require.resolve("pyodide/package.json", {
@@ -42,6 +47,7 @@ const t0 = Date.now();
 const pyodide = await loadPyodide({ indexURL: `${pyodideDir}/` });
 pyodide.globals.set("KEEP_SOURCE", keepSource);
 pyodide.globals.set("APP", app !== null);
+pyodide.globals.set("BYTECODE_ONLY", bytecodeOnly);
 if (app) pyodide.FS.writeFile("/tmp/app_sources.zip", readFileSync(app));
 const stats = pyodide.runPython(String.raw`
 import importlib._bootstrap_external as bootstrap
@@ -71,7 +77,8 @@ with zipfile.ZipFile(SOURCE) as zin, zipfile.ZipFile(
         if not name.endswith(".py"):
             put(name, data)
             continue
-        if APP:
+        checked = bool(BYTECODE_ONLY) and name.startswith(BYTECODE_ONLY)
+        if APP and not checked:
             put(name, data)  # the importer finds the source first, then its __pycache__ entry
         try:
             code = compile(data, name if APP else f"{SOURCE}/{name}", "exec", dont_inherit=True)
@@ -81,11 +88,11 @@ with zipfile.ZipFile(SOURCE) as zin, zipfile.ZipFile(
                 put(name, data)
             failed += 1
             continue
-        pyc = bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False)
+        pyc = bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(data), checked=checked)
         if APP:
             folder, _, base = name.rpartition("/")
             put(f"{folder}/__pycache__/{base[:-3]}.{TAG}.pyc".lstrip("/"), pyc)
-            kept += 1
+            kept += not checked
         else:
             put(name + "c", pyc)
             if KEEP_SOURCE:

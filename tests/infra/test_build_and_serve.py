@@ -52,6 +52,11 @@ def test_every_python_and_data_file_of_the_packages_ships(built):
     for name in (n for n in sources if n.endswith(".py")):
         folder, _, base = name.rpartition("/")
         assert f"{folder}/__pycache__/{base[:-3]}.cpython-314.pyc" in names, name
+    # PyScript's own package: checked-hash bytecode only (PyScript writes the sources itself)
+    with zipfile.ZipFile(built.out / archive) as z:
+        pyscript = [n for n in z.namelist() if n.startswith("pyscript/")]
+        assert pyscript and all("/__pycache__/" in n for n in pyscript)
+        assert all(int.from_bytes(z.read(n)[4:8], "little") == 0b11 for n in pyscript)
 
 
 def test_config_points_at_our_interpreter_and_nothing_remote(built):
