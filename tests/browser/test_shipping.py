@@ -235,3 +235,17 @@ def test_loading_and_ready_screens_have_no_serious_accessibility_problems(audit_
     ready = axe_audit(page)
     assert not loading, f"loading screen: {loading}"
     assert not ready, f"ready screen: {ready}"
+
+
+def test_the_app_is_installable(page, context, base_url):
+    """Chromium finds nothing missing to install the app (manifest, icons, service worker)."""
+    page.goto(base_url)
+    wait_ready(page)
+    wait_controlled(page)
+    session = context.new_cdp_session(page)
+    errors = session.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # Playwright's contexts are incognito-like, where Chromium never installs apps
+    errors = [e for e in errors if e["errorId"] != "in-incognito"]
+    assert errors == [], errors
+    manifest = session.send("Page.getAppManifest")
+    assert not manifest.get("errors"), manifest.get("errors")
