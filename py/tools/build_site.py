@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -146,7 +148,7 @@ def precompiled_stdlib(root: Path, pyodide_version: str, quiet: bool) -> Path:
     if node is None:
         raise BuildError("node is needed to precompile the stdlib (and npm for PyScript/Pyodide)")
     log(quiet, "stdlib: precompiling inside Pyodide (once per Pyodide version)...")
-    tmp = cached.with_suffix(".zip.tmp")
+    tmp = cached.with_suffix(f".{os.getpid()}.zip.tmp")
     subprocess.run([node, str(script), "--out", str(tmp)], cwd=root, check=True)
     tmp.replace(cached)
     return cached
@@ -214,9 +216,9 @@ def app_bytecode(root: Path, sources: bytes, pyodide_version: str, quiet: bool) 
         if node is None:
             raise BuildError("node is needed to compile our Python to Pyodide's bytecode")
         cached.parent.mkdir(parents=True, exist_ok=True)
-        src = cached.with_suffix(".src.zip")
+        src = cached.with_suffix(f".{os.getpid()}.src.zip")  # pid: parallel builds may race
         src.write_bytes(sources)
-        tmp = cached.with_suffix(".zip.tmp")
+        tmp = cached.with_suffix(f".{os.getpid()}.zip.tmp")
         log(quiet, "app: compiling our Python to bytecode inside Pyodide...")
         run = subprocess.run(
             [node, str(script), "--app", str(src), "--out", str(tmp), "--bytecode-only", "pyscript/"],
@@ -229,16 +231,15 @@ def app_bytecode(root: Path, sources: bytes, pyodide_version: str, quiet: bool) 
             raise BuildError(f"precompiling our Python failed:\n{run.stdout}{run.stderr}")
         tmp.replace(cached)
         # keep the cache small: the last few versions of our sources are enough
-        for old in sorted(cached.parent.glob("*.zip"), key=lambda p: p.stat().st_mtime)[:-8]:
-            old.unlink()
+        done = [p for p in cached.parent.glob("*.zip") if p.name.count(".") == 1]
+        for old in sorted(done, key=lambda p: p.stat().st_mtime)[:-8]:
+            old.unlink(missing_ok=True)
     return cached.read_bytes()
 
 
 def app_zip(files: list[tuple[Path, str]], extra: list[tuple[str, bytes]] = ()) -> bytes:
     """Our Python (plus ``extra`` name/bytes entries) as one deterministic zip, entries
     relative to the Pyodide working directory."""
-    import io
-
     entries = [(dest, source.read_bytes()) for source, dest in files] + list(extra)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
@@ -321,7 +322,7 @@ def build(
         raise BuildError("py/web/main.py is missing: it is the page's entry point")
 
     if files_mode == "zip":
-        sources = app_zip([(path, rel) for path, rel in python], extra=pyscript_python(root))
+        sources = app_zip(python, extra=pyscript_python(root))
         data = app_bytecode(root, sources, result.pyodide, quiet)
         zip_name = f"{HASHED_DIR}/app-{sha256(data)[:12]}.zip"
         (out / HASHED_DIR).mkdir()
