@@ -235,7 +235,7 @@ def _plate(scene: Scene, seat: int, where: str) -> str:
         f'<div class="plate plate-{where} seat-{seat}{" on-turn" if turn else ""}">'
         f'<span class="peg-dot" aria-hidden="true"></span>'
         f'<span class="plate-name">{esc(name)}</span>'
-        f'<span class="plate-score" data-seat-score="{seat}" aria-label="{esc(name)} score">{v.scores[seat]}</span>'
+        f'<span class="plate-score" data-seat-score="{seat}">{v.scores[seat]}</span>'
         + "".join(badges)
         + "</div>"
     )
@@ -246,7 +246,7 @@ def _my_hand(scene: Scene) -> str:
     if not scene.private:
         n = len(v.hand)
         backs = "".join(back_html("hand-card") for _ in range(n))
-        return f'<div class="hand hand-me covered" aria-label="{n} cards, face down">{backs}</div>'
+        return f'<div class="hand hand-me covered" role="img" aria-label="{n} cards, face down">{backs}</div>'
     cards: Sequence[Card] = v.hand
     if v.phase is Phase.SHOW or (v.phase is Phase.GAME_OVER and v.kept and not v.hand):
         cards = v.hand or v.kept
@@ -302,7 +302,7 @@ def _deck(scene: Scene) -> str:
     stack = "".join(back_html("deck-card") for _ in range(3))
     label = "Starter" if v.starter is not None and scene.summary is None else "Pack"
     return (
-        f'<div class="deck" aria-label="The pack{" and the starter" if starter else ""}">'
+        f'<div class="deck" role="group" aria-label="The pack{" and the starter" if starter else ""}">'
         f'<div class="deck-stack">{stack}{starter}</div>'
         f'<div class="zone-label">{label}</div></div>'
     )
@@ -317,7 +317,7 @@ def _crib(scene: Scene) -> str:
     # In the show the crib is turned over in its own panel; here it stays a stack.
     cards = "".join(back_html("crib-card") for _ in range(size))
     return (
-        f'<div class="crib" aria-label="{esc(owner)} crib, {size} cards">'
+        f'<div class="crib" role="group" aria-label="{esc(owner)} crib, {size} cards">'
         f'<div class="crib-stack">{cards or back_html("crib-card ghost")}</div>'
         f'<div class="zone-label">{esc(owner)} crib</div></div>'
     )
@@ -404,8 +404,8 @@ def _pile(scene: Scene) -> str:
         for count_cards in v.played:
             minis = "".join(_mini(c, "earlier-card") for _, c in count_cards)
             total = sum(c.value for _, c in count_cards)
-            rows.append(f'<div class="earlier-count" aria-label="Earlier count of {total}">{minis}</div>')
-        earlier = f'<div class="earlier" aria-label="Earlier counts of this hand">{"".join(rows)}</div>'
+            rows.append(f'<div class="earlier-count" role="group" aria-label="Earlier count of {total}">{minis}</div>')
+        earlier = f'<div class="earlier" role="group" aria-label="Earlier counts of this hand">{"".join(rows)}</div>'
     count = v.count
     empty = "" if cards else '<li class="pile-empty">New count</li>'
     return (
@@ -435,7 +435,7 @@ def _show_panel(title: str, cards: Sequence[Card], starter: Card | None, items: 
         minis += f'<span class="plus" aria-hidden="true">+</span>{_mini(starter, "starter-mini")}'
     body = (f'<ul class="items">{_items_html(items)}</ul>' if items is not None
             else '<p class="pending">Not counted yet</p>')
-    total_html = (f'<div class="panel-total" aria-label="{total} points">{total}</div>'
+    total_html = (f'<div class="panel-total">{total}<span class="visually-hidden"> points</span></div>'
                   if total is not None else "")
     return (
         f'<section class="show-panel seat-{seat}{" current" if current else ""}">'
@@ -529,7 +529,16 @@ def _center(scene: Scene) -> str:
 
 
 def _status(scene: Scene) -> tuple[str, str]:
-    """(headline, detail) for the prompt area."""
+    """(headline, detail) for the prompt area; in hot-seat the player it speaks to is named."""
+    head, detail = _status_text(scene)
+    v = scene.view
+    if (scene.mode == "hotseat" and scene.private and v.legal_actions and scene.summary is None
+            and v.phase is not Phase.GAME_OVER):
+        head = f"{scene.names[v.seat]} \u2014 {head[0].lower()}{head[1:]}"
+    return head, detail
+
+
+def _status_text(scene: Scene) -> tuple[str, str]:
     v = scene.view
     names = scene.names
     me = v.seat
@@ -709,7 +718,7 @@ def _table(scene: Scene) -> str:
         + '<div class="layout">'
         + f'<section class="board-wrap" aria-label="Board">{board}</section>'
         + '<section class="felt" aria-label="Table">'
-        + f'<div class="seat seat-opp seat-{opp}" aria-label="{esc(scene.names[opp])}">{opp_zone}</div>'
+        + f'<div class="seat seat-opp seat-{opp}" role="group" aria-label="{esc(scene.names[opp])}">{opp_zone}</div>'
         + '<div class="middle">'
         + _deck(scene)
         + f'<div class="stage">{_center(scene)}</div>'

@@ -202,3 +202,13 @@ def test_buttons_follow_the_phase() -> None:
             assert labels == ["Count crib" if view.show_step == 2 else "Count hand"]
         if not view.legal_actions and view.phase is not Phase.GAME_OVER:
             assert labels == []
+
+
+def test_labels_sit_only_where_aria_allows_them() -> None:
+    """``aria-label`` on a plain div or span is ignored by screen readers (axe: aria-prohibited-attr)."""
+    for match in walk(18):
+        out = render(Scene(view=match.view(0), names=NAMES, dialog="sheet"))
+        for html in (out.table, out.overlay):
+            for e in select(html):
+                if "aria-label" in e.attrs and e.tag in ("div", "span", "p", "li"):
+                    assert "role" in e.attrs, e
