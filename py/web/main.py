@@ -24,7 +24,8 @@ from web.cardfaces import sprite_svg
 from web.controller import Controller
 from web.render import Rendered
 
-WIDE_QUERY = "(min-width: 960px) and (min-height: 600px)"
+WIDE_QUERY = ("(min-width: 960px) and (min-height: 600px), "
+              "(min-width: 640px) and (max-height: 599px) and (min-aspect-ratio: 4/3)")
 """Where the board stands upright beside the table rather than above it."""
 DATA_KEYS = ("index", "depth", "step", "mode", "level", "delay", "hand")
 """The data-* attributes a control may pass along with its data-action."""
