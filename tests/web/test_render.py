@@ -212,3 +212,21 @@ def test_labels_sit_only_where_aria_allows_them() -> None:
             for e in select(html):
                 if "aria-label" in e.attrs and e.tag in ("div", "span", "p", "li"):
                     assert "role" in e.attrs, e
+
+
+def test_a_tie_in_the_cut_for_deal_says_cut_again() -> None:
+    from cribbage.actions import CutForDeal
+
+    match = Match(21, humans=(0,), names=NAMES)
+    pack = match.state._pack  # the test peeks to arrange equal ranks; the table never does
+    lo = match.view(0).cut_depths[0]
+    rank = pack[lo].rank
+    rest = pack[:lo] + pack[lo + 1:]
+    depth = next(i for i in range(lo, len(rest) - lo + 1) if rest[i].rank == rank)
+    match.apply(CutForDeal(0, lo))
+    match.apply(CutForDeal(1, depth))
+    view = match.view(0)
+    assert view.phase is Phase.CUT_FOR_DEAL and view.cut_cards == (None, None)
+    html = render(Scene(view=view, names=NAMES)).table
+    assert "Equal ranks: the pack is reshuffled, both cut again." in html
+    assert select(html, data_action="cut-pick")
