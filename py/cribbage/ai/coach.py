@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from math import exp
+from typing import Any, Callable, Sequence
 
 from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
-from ..cards import Card, CardError
-from ..state import Phase
+from ..cards import DECK, Card, CardError
+from ..scoring import hand_points, score_play
+from ..state import GameState, Phase
 from ..view import SeatView
+from ..view import view as view_of
 from .discards import crib_ev, keeps, starters_for
-from .pegging import evaluate_plays, play_state_from_view
-from ..scoring import hand_points
+from .pegging import evaluate_plays, peg_points, play_state_from_view
 from .strategy import endgame_discard_values, endgame_play_values, peg_ev_of_keep
 
 __all__ = [
@@ -148,8 +150,6 @@ class PlayChoice:
 
 
 def _play_note(tail: Sequence[Card], card: Card, points: int, count: int) -> str:
-    from ..scoring import score_play
-
     parts = []
     for item in score_play([*tail, card]):
         kind = str(item.kind)
@@ -161,18 +161,22 @@ def _play_note(tail: Sequence[Card], card: Card, points: int, count: int) -> str
             kind = "double pair royal"
         parts.append(f"{kind} for {item.points}")
     new = count + card.value
-    if new == 5:
+    if not tail and card.rank == 5:
+        parts.append("leading a 5 invites a ten-card for 15-2")
+    elif new == 5:
         parts.append("leaves 5: any ten-card makes 15")
     elif new == 21:
         parts.append("leaves 21: any ten-card makes 31")
-    elif new == 15 and not points:
-        pass
-    if not tail and card.rank == 5:
-        parts.append("leading a 5 invites 15-2")
+    same = 0
+    while same < len(tail) and tail[-1 - same].rank == card.rank:
+        same += 1
+    if same == 1:
+        parts.append("the opponent may answer with a pair royal for 6")
+
     return "; ".join(parts)
 
 
-def analyze_plays(view: SeatView, *, samples: int = 40, rng: random.Random | None = None,
+def analyze_plays(view: SeatView, *, samples: int = 64, rng: random.Random | None = None,
                   opponent_model: float | None = None, endgame: bool = True) -> list[PlayChoice]:
     """Every card this seat may lay now (or Go), best first, with expected net pegging.
 
@@ -201,8 +205,6 @@ def analyze_plays(view: SeatView, *, samples: int = 40, rng: random.Random | Non
     out = []
     for a in legal:
         assert isinstance(a, Play)
-        from .pegging import peg_points
-
         tail = tuple(int(c.rank) for c in tail_cards)
         pts = peg_points(tail, int(a.card.rank))
         ev = values[int(a.card.rank)]
@@ -222,12 +224,8 @@ OPPONENT_MODEL = 0.0
 """Default weight of the crude discard model in the play search (0: his cards are uniformly random)."""
 
 
-def _kept_hand_weight(view: SeatView, beta: float):  # noqa: ANN202
+def _kept_hand_weight(view: SeatView, beta: float) -> Callable[[tuple[Card, ...]], float]:
     """Weight of a draw of the opponent's remaining cards: exp(beta * EV of the four he kept)."""
-    from math import exp
-
-    from ..cards import DECK
-
     me = view.seat
     played = tuple(c for count in (*view.played, view.pile) for s, c in count if s != me)
 
@@ -343,9 +341,6 @@ class DecisionReview:
 def review_hand(match, seat: int, hand_number: int) -> list[DecisionReview]:  # noqa: ANN001 - a Match
     """Each real decision ``seat`` made in hand ``hand_number`` (its discard and every play with a
     choice), seen from its own view at the time, against the coach's best."""
-    from ..state import GameState
-    from ..view import view as view_of
-
     state = GameState(match.seed)
     out: list[DecisionReview] = []
     for action in list(match.actions):

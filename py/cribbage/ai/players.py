@@ -87,7 +87,7 @@ class ExpertPlayer(_Base):
     """
 
     def __init__(self, seed: int | None = None, *, name: str = "expert", top_k: int = 1,
-                 discard_temperature: float = 0.0, play_temperature: float = 0.0, samples: int = 40,
+                 discard_temperature: float = 0.0, play_temperature: float = 0.0, samples: int = 64,
                  crib_weight: float = 1.0, peg_weight: float | None = None,
                  opponent_model: float | None = None, endgame: bool = True) -> None:
         super().__init__(seed)
