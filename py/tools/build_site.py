@@ -24,6 +24,8 @@ Usage: python py/tools/build_site.py [--out dist] [--files-mode zip|files] [--qu
 from __future__ import annotations
 
 import argparse
+import ast
+import fnmatch
 import hashlib
 import io
 import json
@@ -50,9 +52,10 @@ NOT_PRECACHED = (
     "sw.js",
     "build-info.json",
     "embed-example.html",
-    "static/embed-example.js",
-    "static/embed-example.css",
+    "static/embed-example.*",
+    "static/screenshot*",
 )
+"""Shipped but not needed to start (globs): the embedding demo, the README/install screenshot."""
 SKIP_DIRS = {"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules"}
 SKIP_SUFFIXES = (".pyc", ".pyo", ".swp", ".swo", "~", ".orig", ".rej", ".DS_Store")
 EPOCH = (1980, 1, 1, 0, 0, 0)
@@ -136,10 +139,38 @@ def fill(template: str, fields: dict[str, str], name: str) -> str:
     return template
 
 
-def precompiled_stdlib(root: Path, pyodide_version: str, quiet: bool) -> Path:
-    """The stdlib zip compiled to .pyc, cached in .cache/ by Pyodide version and script hash."""
+JS_MODULES = {"js", "pyscript", "polyscript", "_pyscript"}
+"""Modules that JavaScript provides at run time: not in the stdlib zip."""
+RUNTIME_IMPORTS = ("zipfile", "shutil", "encodings.cp437")
+"""Imported at start by Pyodide's unpackArchive (PyScript's `files` zip), not by any source."""
+
+
+def imported_modules(sources: list[tuple[str, bytes]]) -> list[str]:
+    """Absolute module names imported anywhere in these Python sources (all `import` and
+    `from ... import` statements, also those inside functions), without our own packages."""
+    found: set[str] = set()
+    for name, data in sources:
+        try:
+            tree = ast.parse(data, name)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.add(node.module)
+                found.update(f"{node.module}.{alias.name}" for alias in node.names if alias.name != "*")
+    ours = set(PY_PACKAGES) | JS_MODULES
+    return sorted({m for m in found if m.split(".")[0] not in ours} | set(RUNTIME_IMPORTS))
+
+
+def precompiled_stdlib(root: Path, pyodide_version: str, startup: list[str], quiet: bool) -> Path:
+    """The stdlib zip with the modules a start needs compiled to .pyc (``startup``: what our
+    Python and PyScript's import; the precompile adds Pyodide's own start and the closure),
+    the others left as source. Cached in .cache/ by Pyodide version, script and module list."""
     script = root / "py" / "tools" / "precompile_stdlib.mjs"
-    key = f"{pyodide_version}-{sha256(script.read_bytes())[:12]}"
+    listing = "\n".join(startup) + "\n"
+    key = f"{pyodide_version}-{sha256(script.read_bytes() + listing.encode())[:12]}"
     cached = root / ".cache" / "stdlib" / key / "python_stdlib.zip"
     if cached.exists():
         log(quiet, f"stdlib: cached {cached.relative_to(root)}")
@@ -147,9 +178,12 @@ def precompiled_stdlib(root: Path, pyodide_version: str, quiet: bool) -> Path:
     node = shutil.which("node")
     if node is None:
         raise BuildError("node is needed to precompile the stdlib (and npm for PyScript/Pyodide)")
-    log(quiet, "stdlib: precompiling inside Pyodide (once per Pyodide version)...")
+    log(quiet, "stdlib: precompiling inside Pyodide (again only when the imports change)...")
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    modules = cached.with_name("startup-modules.txt")
+    modules.write_text(listing)
     tmp = cached.with_suffix(f".{os.getpid()}.zip.tmp")
-    subprocess.run([node, str(script), "--out", str(tmp)], cwd=root, check=True)
+    subprocess.run([node, str(script), "--out", str(tmp), "--startup", str(modules)], cwd=root, check=True)
     tmp.replace(cached)
     return cached
 
@@ -279,7 +313,20 @@ def build(
     result.files_mode = files_mode
     if files_mode not in ("zip", "files"):
         raise BuildError(f"unknown --files-mode {files_mode!r}")
-    stdlib = precompiled_stdlib(root, result.pyodide, quiet)
+    # Our Python: every file under the packages, found by walking.
+    python: list[tuple[Path, str]] = []
+    for package in PY_PACKAGES:
+        top = root / "py" / package
+        if top.is_dir():
+            python += [(path, path.relative_to(root / "py").as_posix()) for path in walk_files(top)]
+    result.python_files = [rel for _, rel in python]
+    if "web/main.py" not in result.python_files:
+        raise BuildError("py/web/main.py is missing: it is the page's entry point")
+    pyscript_package = pyscript_python(root)
+    startup = imported_modules(
+        [(rel, path.read_bytes()) for path, rel in python if rel.endswith(".py")] + pyscript_package
+    )
+    stdlib = precompiled_stdlib(root, result.pyodide, startup, quiet)
     clean_out(out)
 
     # Vendored runtimes, in version-named folders (served as immutable).
@@ -305,24 +352,13 @@ def build(
         "stdlib_zip": result.stdlib_zip,
     }
 
-    # Our Python: every file under the packages, found by walking.
-    python: list[tuple[Path, str]] = []
-    for package in PY_PACKAGES:
-        top = root / "py" / package
-        if not top.is_dir():
-            continue
-        for path in walk_files(top):
-            rel = path.relative_to(root / "py").as_posix()
-            python.append((path, rel))
-            dest = out / "py" / rel
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, dest)
-    result.python_files = [rel for _, rel in python]
-    if "web/main.py" not in result.python_files:
-        raise BuildError("py/web/main.py is missing: it is the page's entry point")
+    for path, rel in python:
+        dest = out / "py" / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, dest)
 
     if files_mode == "zip":
-        sources = app_zip(python, extra=pyscript_python(root))
+        sources = app_zip(python, extra=pyscript_package)
         data = app_bytecode(root, sources, result.pyodide, quiet)
         zip_name = f"{HASHED_DIR}/app-{sha256(data)[:12]}.zip"
         (out / HASHED_DIR).mkdir()
@@ -376,7 +412,7 @@ def build(
     ]
     start += [source.removeprefix("./") for source in files]
     start.append("py/web/main.py")
-    result.precache = sorted(set(start) - set(NOT_PRECACHED))
+    result.precache = sorted(p for p in set(start) if not any(fnmatch.fnmatch(p, g) for g in NOT_PRECACHED))
     for rel in result.precache:
         if not (out / rel).is_file():
             raise BuildError(f"precache lists {rel}, which the build did not write")

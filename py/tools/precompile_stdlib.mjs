@@ -1,17 +1,21 @@
 #!/usr/bin/env node
 // Precompile Python to bytecode inside Pyodide itself (the Python 3.14 build the browser runs,
-// so the magic number matches), as unchecked-hash `.pyc` files the importer trusts without
-// looking at the source.
+// so the magic number matches), as hash-based `.pyc` files.
 //
 // 1. The standard library. The npm `python_stdlib.zip` holds only `.py` sources, so every
 //    start in the browser compiles the modules it imports (measured ~3.6 s to ready, vs
-//    ~1.5 s with bytecode). We write a new zip of `.pyc` (zipimport loads them directly).
-//      node py/tools/precompile_stdlib.mjs --out PATH [--keep-source]
-//    --keep-source also keeps each `.py` (readable stdlib tracebacks, ~1.6x the bytes).
+//    ~1.5 s with bytecode). We write a new zip where modules are unchecked-hash `.pyc`
+//    (zipimport loads them without looking for a source):
+//      node py/tools/precompile_stdlib.mjs --out PATH [--startup MODULES.txt] [--keep-source]
+//    --startup  a file of module names (one a line) that the app imports: those, everything
+//               they import in turn and everything Pyodide imports at its own start become
+//               `.pyc`; all other modules stay `.py` (smaller: they are compiled only if ever
+//               imported). Without it every module becomes `.pyc`.
+//    --keep-source  also keep the `.py` of compiled modules (readable stdlib tracebacks).
 //
 // 2. Our own packages (`--app`): a zip of sources gets `__pycache__/<name>.cpython-314.pyc`
-//    next to each `.py`, sources kept. PyScript unpacks it into the working directory, and
-//    imports then skip compiling (~0.2 s on every load, reloads included).
+//    (unchecked hash) next to each `.py`, sources kept. PyScript unpacks it into the working
+//    directory, and imports then skip compiling (~0.2 s on every load, reloads included).
 //      node py/tools/precompile_stdlib.mjs --app SOURCES.zip --out PATH [--bytecode-only PREFIX]
 //    Entries under PREFIX (PyScript's own `pyscript/` package, which PyScript writes into the
 //    FS itself at start) get only a *checked*-hash `.pyc`: Python uses it when the source it
@@ -25,45 +29,69 @@ import { dirname, resolve } from "node:path";
 import { createRequire } from "node:module";
 
 const args = process.argv.slice(2);
-const outIndex = args.indexOf("--out");
-const appIndex = args.indexOf("--app");
-if (outIndex < 0 || !args[outIndex + 1] || (appIndex >= 0 && !args[appIndex + 1])) {
-  console.error("usage: precompile_stdlib.mjs --out PATH [--keep-source] | --app SOURCES.zip --out PATH");
+const option = (name) => {
+  const i = args.indexOf(name);
+  if (i < 0) return null;
+  if (!args[i + 1]) usage();
+  return args[i + 1];
+};
+function usage() {
+  console.error(
+    "usage: precompile_stdlib.mjs --out PATH [--startup MODULES.txt] [--keep-source]\n" +
+    "       precompile_stdlib.mjs --app SOURCES.zip --out PATH [--bytecode-only PREFIX]",
+  );
   process.exit(2);
 }
-const out = resolve(args[outIndex + 1]);
-const app = appIndex >= 0 ? resolve(args[appIndex + 1]) : null;
-const keepSource = args.includes("--keep-source") || app !== null;
-const onlyIndex = args.indexOf("--bytecode-only");
-const bytecodeOnly = onlyIndex >= 0 ? args[onlyIndex + 1] : "";
+const out = option("--out") ? resolve(option("--out")) : usage();
+const app = option("--app") ? resolve(option("--app")) : null;
+const startup = option("--startup") ? readFileSync(resolve(option("--startup")), "utf8") : null;
 
 const require = createRequire(import.meta.url);
-const pyodideDir = dirname(require.resolve("pyodide/package.json", {
-  paths: [process.cwd()],
-}));
+const pyodideDir = dirname(require.resolve("pyodide/package.json", { paths: [process.cwd()] }));
 const { loadPyodide, version } = await import(`${pyodideDir}/pyodide.mjs`);
 
 const t0 = Date.now();
 const pyodide = await loadPyodide({ indexURL: `${pyodideDir}/` });
-pyodide.globals.set("KEEP_SOURCE", keepSource);
 pyodide.globals.set("APP", app !== null);
-pyodide.globals.set("BYTECODE_ONLY", bytecodeOnly);
+pyodide.globals.set("KEEP_SOURCE", args.includes("--keep-source"));
+pyodide.globals.set("BYTECODE_ONLY", option("--bytecode-only") || "");
+pyodide.globals.set("STARTUP", startup);
 if (app) pyodide.FS.writeFile("/tmp/app_sources.zip", readFileSync(app));
+
 const stats = pyodide.runPython(String.raw`
+import importlib
 import importlib._bootstrap_external as bootstrap
 import importlib.util
 import sys
 import zipfile
 
-SOURCE = "/tmp/app_sources.zip" if APP else f"/lib/python{sys.version_info.major}{sys.version_info.minor}.zip"
+STDLIB = f"/lib/python{sys.version_info.major}{sys.version_info.minor}.zip"
+SOURCE = "/tmp/app_sources.zip" if APP else STDLIB
+TARGET = "/tmp/out.zip"
 TAG = sys.implementation.cache_tag
-TARGET = "/tmp/python_stdlib.zip"
 EPOCH = (1980, 1, 1, 0, 0, 0)
 
+
+def startup_entries():
+    """Zip entries of the stdlib modules loaded once the app's imports are done: Pyodide's
+    own start (already in sys.modules) plus the closure of the listed modules."""
+    for name in STARTUP.split():
+        try:
+            importlib.import_module(name)
+        except Exception:  # not a stdlib module, or one that cannot load here: skip it
+            pass
+    entries = set()
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None) or ""
+        if path.startswith(STDLIB + "/"):
+            entries.add(path[len(STDLIB) + 1 :])
+    return entries
+
+
+hot = startup_entries() if (STARTUP and not APP) else None
 compiled = kept = failed = 0
-with zipfile.ZipFile(SOURCE) as zin, zipfile.ZipFile(
-    TARGET, "w", zipfile.ZIP_DEFLATED, compresslevel=9
-) as zout:
+with zipfile.ZipFile(SOURCE) as zin, zipfile.ZipFile(TARGET, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zout:
+
     def put(name, data):
         info = zipfile.ZipInfo(name, date_time=EPOCH)
         info.compress_type = zipfile.ZIP_DEFLATED
@@ -74,17 +102,18 @@ with zipfile.ZipFile(SOURCE) as zin, zipfile.ZipFile(
         if name.endswith("/"):
             continue
         data = zin.read(name)
-        if not name.endswith(".py"):
+        if not name.endswith(".py") or (hot is not None and name not in hot):
             put(name, data)
+            kept += name.endswith(".py")
             continue
         checked = bool(BYTECODE_ONLY) and name.startswith(BYTECODE_ONLY)
-        if APP and not checked:
+        if (APP and not checked) or KEEP_SOURCE:
             put(name, data)  # the importer finds the source first, then its __pycache__ entry
         try:
             code = compile(data, name if APP else f"{SOURCE}/{name}", "exec", dont_inherit=True)
         except SyntaxError:
             # not valid Python (a template, a test fixture): ship it as it is
-            if not APP:
+            if not (APP or KEEP_SOURCE):
                 put(name, data)
             failed += 1
             continue
@@ -92,21 +121,17 @@ with zipfile.ZipFile(SOURCE) as zin, zipfile.ZipFile(
         if APP:
             folder, _, base = name.rpartition("/")
             put(f"{folder}/__pycache__/{base[:-3]}.{TAG}.pyc".lstrip("/"), pyc)
-            kept += not checked
         else:
             put(name + "c", pyc)
-            if KEEP_SOURCE:
-                put(name, data)
-                kept += 1
         compiled += 1
 f"{compiled} {kept} {failed} {importlib.util.MAGIC_NUMBER.hex()}"
 `);
-const bytes = pyodide.FS.readFile("/tmp/python_stdlib.zip");
+const bytes = pyodide.FS.readFile("/tmp/out.zip");
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, bytes);
 const [compiled, kept, failed, magic] = stats.split(" ");
 console.log(
-  `precompile_stdlib: ${app ? "app" : "stdlib"}: pyodide ${version}: ${compiled} modules compiled (magic ${magic}), ` +
-  `${kept} sources kept, ${failed} left as source; ${(bytes.length / 1e6).toFixed(2)} MB ` +
-  `-> ${out} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  `precompile_stdlib: ${app ? "app" : "stdlib"}: Pyodide ${version}: ${compiled} modules compiled ` +
+  `(magic ${magic}), ${kept} left as source, ${failed} not valid Python; ` +
+  `${(bytes.length / 1e6).toFixed(2)} MB -> ${out} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
 );

@@ -81,14 +81,27 @@ def test_vendored_runtime_is_complete_and_version_named(built):
     assert npm_chunks <= {p.name for p in (built.out / built.pyscript_dir).iterdir()}
 
 
-def test_stdlib_is_precompiled_bytecode(built):
+def test_stdlib_modules_a_start_needs_are_precompiled(built):
     with zipfile.ZipFile(built.out / built.pyodide_dir / built.stdlib_zip) as z:
-        names = z.namelist()
-        pyc = [n for n in names if n.endswith(".pyc")]
-        assert len(pyc) > 500
-        assert not [n for n in names if n.endswith(".py")]
+        names = set(z.namelist())
         header = z.read("json/__init__.pyc")[:16]
-        assert int.from_bytes(header[4:8], "little") == 0b01  # hash-based, unchecked
+    assert int.from_bytes(header[4:8], "little") == 0b01  # hash-based, unchecked
+    # what our code, PyScript and Pyodide import at start: bytecode only
+    for module in ("json/__init__", "asyncio/__init__", "dataclasses", "enum", "zipfile/__init__", "_pyodide/_base"):
+        assert f"{module}.pyc" in names and f"{module}.py" not in names, module
+    # never imported at start: left as (smaller) source, compiled only if ever imported
+    assert "email/__init__.py" in names and "email/__init__.pyc" not in names
+    assert not {n[:-1] for n in names if n.endswith(".pyc")} & names  # never both
+
+
+def test_start_imports_are_found_in_the_sources():
+    found = build_site.imported_modules([
+        ("a.py", b"import json, os.path\nfrom dataclasses import dataclass\nfrom . import x\nimport cribbage.cards\n"),
+        ("b.py", b"def f():\n    import statistics\n    from pyscript import document\n"),
+    ])
+    assert {"json", "os.path", "dataclasses", "dataclasses.dataclass", "statistics"} <= set(found)
+    assert not any(m.startswith(("cribbage", "pyscript", "x")) for m in found)
+    assert set(build_site.RUNTIME_IMPORTS) <= set(found)
 
 
 def test_precache_covers_what_a_start_loads(built):
