@@ -208,7 +208,7 @@ def test_update_waits_for_the_player_then_activates(browser, tmp_path, request):
         server.server_close()
 
 
-@pytest.mark.allow_console(r"wasm|WebAssembly|Failed to load resource|net::ERR_FAILED")
+@pytest.mark.allow_console(r"wasm|WebAssembly|Failed to load resource|Failed to fetch|net::ERR_FAILED")
 def test_a_runtime_that_cannot_load_shows_an_error_not_a_spinner(page, base_url):
     page.route("**/*.wasm", lambda route: route.abort())
     page.goto(base_url)
