@@ -61,8 +61,10 @@
   window.addEventListener("unhandledrejection", function (event) {
     var reason = event.reason;
     var text = String((reason && (reason.message || reason)) || "unknown error");
-    if (/import|module|fetch|wasm|WebAssembly|Failed to load/i.test(text)) {
-      fail("The game engine failed to start: " + text);
+    if (/import|module|fetch|Failed to load|NetworkError/i.test(text)) {
+      fail("Could not download the game engine. Check your connection and try again. (" + text + ")");
+    } else if (/wasm|WebAssembly/i.test(text)) {
+      fail("Your browser could not start WebAssembly, which the game needs. (" + text + ")");
     }
   });
 
