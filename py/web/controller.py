@@ -361,7 +361,7 @@ class Controller:
             keep_ev = self._keep_ev(view, selected)
         if private and view.phase is Phase.PLAY and len(selected) == 1:
             card = next((c for c in view.hand if c.code == selected[0]), None)
-            if card is not None and view.count + card.value <= 31:
+            if card is not None and Play(view.seat, card) in view.legal_actions:
                 pile = [c for _, c in view.pile] + [card]
                 play_preview = (view.count + card.value, tuple(score_play(pile)))
         saved = tuple(m for m, key in SAVE_KEYS.items() if self.storage.get(key))
