@@ -1,10 +1,18 @@
 """The computer opponent and the coach.
 
 - :func:`make_player` builds a :class:`Player` by name (``PLAYER_NAMES``); a player's ``choose``
-  receives only a :class:`~cribbage.view.SeatView` and returns a legal action, in every phase.
-- :mod:`cribbage.ai.coach`: :func:`analyze_discards`, :func:`analyze_plays`, :func:`hint`,
-  :func:`review_hand`.
-- :mod:`cribbage.ai.simulate`: duplicate matches between two players, with statistics.
+  receives only a :class:`~cribbage.view.SeatView` and returns one of its legal actions, in every
+  phase (cuts, discard, starter, play or Go, the show's Count).
+- The coach (:mod:`cribbage.ai.coach`): :func:`analyze_discards` (all 15 discards with exact hand
+  EV, crib EV from the table, net), :func:`analyze_plays` (every legal card with its expected net
+  pegging, or its chance of winning near 121), :func:`hint` (a suggestion with a sentence, in any
+  phase) and :func:`review_hand` (each decision of a hand against the best).
+- :mod:`cribbage.ai.simulate`: duplicate matches between two players, with statistics;
+  :mod:`cribbage.ai.cli`: the ``analyze`` and ``simulate`` commands.
+
+Data made by our own tools (``py/tools/make_*_table.py``) and loaded from ``cribbage/data``:
+``crib_values.json`` (see CRIB_TABLE.md), ``win_table.json`` (chance of winning from any score) and
+``peg_values.json`` (open-hand pegging value of each four-rank keep). Strength and speed: BENCH.md.
 
 The engine never imports this package; this package never imports pyscript or js.
 """
