@@ -41,8 +41,27 @@ def add_subcommands(subparsers: Any) -> None:
     s.set_defaults(func=cmd_simulate, handler=cmd_simulate)
 
 
+def _quiet_broken_pipe() -> int:
+    """Output piped into a command that stopped reading (``| head``): not an error."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
 def cmd_analyze(args: argparse.Namespace) -> int:
     """Print all 15 discards best first; 2 on bad cards."""
+    try:
+        return _analyze(args)
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
+
+
+def _analyze(args: argparse.Namespace) -> int:
     from .coach import analyze_discards
 
     try:
@@ -61,15 +80,24 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     role = "dealer (your crib)" if args.dealer else "pone (the dealer's crib)"
     print(f"{' '.join(c.pretty for c in cards)} as {role}:")
     sign = "+" if args.dealer else "-"
-    print(f"  {'discard':<9} {'keep':<13} {'hand':>6} {sign}{'crib':>5} {'peg':>6} {'net':>6}")
+    peg = any(c.peg_ev for c in choices)  # the pegging term is off by default (see BENCH.md)
+    print(f"  {'discard':<9} {'keep':<13} {'hand':>6} {sign}{'crib':>5}{' ' + 'peg'.rjust(6) if peg else ''} "
+          f"{'net':>6}")
     for c in choices:
         print(f"  {' '.join(x.code for x in c.discard):<9} {' '.join(x.code for x in c.keep):<13} "
-              f"{c.hand_ev:6.2f} {c.crib_ev:6.2f} {c.peg_ev:6.2f} {c.net:6.2f}")
+              f"{c.hand_ev:6.2f} {c.crib_ev:6.2f}{f' {c.peg_ev:6.2f}' if peg else ''} {c.net:6.2f}")
     return 0
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play duplicate games and print the result; 2 on bad arguments."""
+    try:
+        return _simulate(args)
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
+
+
+def _simulate(args: argparse.Namespace) -> int:
     from . import PLAYER_NAMES
     from .simulate import simulate
 
