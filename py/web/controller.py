@@ -399,11 +399,13 @@ class Controller:
     def _keep_ev(self, view: Any, selected: tuple[str, ...]) -> str | None:
         if _ai is None:
             return None
-        key = (tuple(c.code for c in view.hand), view.dealer == view.seat)
+        # The scores matter near 121, where the coach ranks keeps by the chance of winning.
+        scores = (view.scores[view.seat], view.scores[1 - view.seat])
+        key = (tuple(c.code for c in view.hand), view.dealer == view.seat, scores)
         choices = self._discard_cache.get(key)
         if choices is None:
             try:
-                choices = _ai.analyze_discards(view.hand, view.dealer == view.seat)
+                choices = _ai.analyze_discards(view.hand, view.dealer == view.seat, scores=scores)
             except Exception:  # noqa: BLE001
                 return None
             self._discard_cache[key] = choices
@@ -411,6 +413,9 @@ class Controller:
             if {c.code for c in ch.discard} == set(selected):
                 crib = (f"your crib +{ch.crib_ev:.1f}" if ch.dealer else f"their crib \u2212{ch.crib_ev:.1f}")
                 best = "the best keep" if rank == 1 else f"number {rank} of 15 (best {choices[0].net:.1f})"
+                if ch.win_chance is not None:
+                    best = (f"chance of winning {100 * ch.win_chance:.0f}%, " + ("the best keep" if rank == 1 else
+                            f"number {rank} of 15 (best {100 * choices[0].win_chance:.0f}%)"))
                 return f"With the starter: hand {ch.hand_ev:.1f} on average, {crib}: net {ch.net:.1f}, {best}."
         return None
 

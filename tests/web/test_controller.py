@@ -243,3 +243,16 @@ def test_settings_are_remembered() -> None:
     again, _, _ = Controller(FakeHost(), storage, {}), None, None
     again.boot()
     assert again.delay == 250 and again.level == "easy"
+
+
+def test_discard_preview_ranks_by_chance_of_winning_near_121() -> None:
+    controller, host, _ = make()
+    advance(controller, host, lambda c: c.match.state.phase is Phase.DISCARD
+            and 0 in c.match.state.actors())
+    view = controller.match.view(0)
+    picked = tuple(c.code for c in view.hand[:2])
+    early = controller._keep_ev(view, picked)
+    assert early is not None and "net" in early and "chance of winning" not in early
+    controller.match.state.scores = [110, 112]  # the end is near: the coach counts chances now
+    late = controller._keep_ev(controller.match.view(0), picked)
+    assert late is not None and "chance of winning" in late

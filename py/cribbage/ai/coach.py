@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 from math import exp
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from ..cards import DECK, Card, CardError
@@ -21,6 +21,9 @@ from ..view import view as view_of
 from .discards import crib_ev, keeps, starters_for
 from .pegging import evaluate_plays, peg_points, play_state_from_view
 from .strategy import endgame_discard_values, endgame_play_values, peg_ev_of_keep
+
+if TYPE_CHECKING:
+    from ..match import Match
 
 __all__ = [
     "DiscardChoice",
@@ -257,7 +260,7 @@ class Hint:
     """The suggested action (None when this seat has nothing to do)."""
     text: str
     """One sentence with the numbers."""
-    options: list = field(default_factory=list)
+    options: list[Any] = field(default_factory=list)
     """The ranked options (DiscardChoice or PlayChoice), the suggestion first."""
 
     def to_json(self) -> dict[str, Any]:
@@ -338,7 +341,7 @@ class DecisionReview:
                 "loss": round(self.loss, 3), "text": self.text}
 
 
-def review_hand(match, seat: int, hand_number: int) -> list[DecisionReview]:  # noqa: ANN001 - a Match
+def review_hand(match: Match, seat: int, hand_number: int) -> list[DecisionReview]:
     """Each real decision ``seat`` made in hand ``hand_number`` (its discard and every play with a
     choice), seen from its own view at the time, against the coach's best."""
     state = GameState(match.seed)

@@ -18,9 +18,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from math import comb
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..cards import DECK, Card
+
+if TYPE_CHECKING:
+    from ..view import SeatView
 
 __all__ = ["peg_points", "PlayState", "solve", "evaluate_plays", "play_state_from_view"]
 
@@ -74,7 +77,7 @@ class _Solver:
     __slots__ = ("memo",)
 
     def __init__(self) -> None:
-        self.memo: dict[tuple, int] = {}
+        self.memo: dict[tuple[object, ...], int] = {}
 
     def value(self, h0: tuple[int, ...], h1: tuple[int, ...], tail: tuple[int, ...], count: int,
               turn: int, go: int, last: int) -> int:
@@ -170,7 +173,7 @@ class PlayState:
     """Who laid the last card of the current count (-1 none)."""
 
 
-def play_state_from_view(view) -> PlayState:  # noqa: ANN001 - a SeatView
+def play_state_from_view(view: SeatView) -> PlayState:
     """Translate a seat's view of the play into ranks; find which ranks the opponent cannot hold."""
     me = view.seat
     opp = 1 - me

@@ -13,12 +13,15 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..cards import DECK, Card
 from ..scoring import hand_points
 from .discards import load_data
 from .pegging import _VALUE, PlayState, _remove, peg_points
+
+if TYPE_CHECKING:
+    from ..view import SeatView
 
 __all__ = ["peg_ev_of_keep", "peg_value", "endgame_play_values", "endgame_discard_values", "win_chance",
            "ENDGAME_NEED", "ENDGAME_DISCARD_NEED"]
@@ -65,7 +68,7 @@ def _histograms() -> dict[str, list[float]] | None:
         data = load_data(WIN_TABLE_FILE)
     except (OSError, ValueError):
         return None
-    out = {}
+    out: dict[str, list[float]] = {}
     for key in ("pone_points", "dealer_points", "pone_pegging", "dealer_pegging", "crib"):
         if key not in data:
             return None
@@ -181,12 +184,13 @@ class _WinSolver:
     __slots__ = ("memo", "need0", "need1", "end")
 
     def __init__(self, need0: int, need1: int, end: Callable[[int, int], float]) -> None:
-        self.memo: dict[tuple, float] = {}
+        self.memo: dict[tuple[object, ...], float] = {}
         self.need0 = need0
         self.need1 = need1
         self.end = end
 
-    def value(self, h0, h1, tail, count, turn, go, last, p0, p1) -> float:  # noqa: ANN001
+    def value(self, h0: tuple[int, ...], h1: tuple[int, ...], tail: tuple[int, ...], count: int, turn: int,
+              go: int, last: int, p0: int, p1: int) -> float:
         key = (h0, h1, tail, turn, go, last, p0, p1)
         got = self.memo.get(key)
         if got is not None:
@@ -232,7 +236,8 @@ class _WinSolver:
         self.memo[key] = best
         return best
 
-    def after(self, h0, h1, tail, count, turn, go, r, p0, p1) -> float:  # noqa: ANN001
+    def after(self, h0: tuple[int, ...], h1: tuple[int, ...], tail: tuple[int, ...], count: int, turn: int,
+              go: int, r: int, p0: int, p1: int) -> float:
         pts = peg_points(tail, r)
         count += _VALUE[r]
         if turn == 0:
@@ -270,7 +275,7 @@ def _crib_distribution(discards: Sequence[Card], starter: Card, unknown: Sequenc
     return sorted((p, k / n) for p, k in tally.items())
 
 
-def endgame_play_values(view, ps: PlayState, samples: int, rng: random.Random) -> dict[int, float] | None:  # noqa: ANN001
+def endgame_play_values(view: SeatView, ps: PlayState, samples: int, rng: random.Random) -> dict[int, float] | None:
     """Chance of winning for each rank this seat may lay, or None when the game is not near its end."""
     me = view.seat
     need0 = 121 - view.scores[me]
