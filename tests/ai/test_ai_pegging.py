@@ -124,3 +124,49 @@ def test_pegs_out_to_win():
     assert choice == Play(1, parse_cards("QC")[0])
     state.apply(choice)
     assert state.is_over and state.winner == 1
+
+
+def test_settle_passes_the_turn_exactly_as_the_engine_does():
+    """The solvers' rank-level turn passing (Go, skipping empty hands, the go point, who leads after a
+    reset) agrees with ``GameState`` after every play and every Go of many random hands."""
+    import random as _random
+
+    from cribbage.actions import Go as _Go
+    from cribbage.actions import Play as _Play
+    from cribbage.ai.pegging import settle
+    from cribbage.match import Match
+    from cribbage.state import Phase as _Phase
+
+    rng = _random.Random(5)
+    checked = 0
+    for seed in range(40):
+        match = Match(seed)
+        while not match.state.is_over and match.state.hand_number <= 3:
+            st = match.state
+            action = rng.choice(st.legal_actions())
+            if st.phase is _Phase.PLAY:
+                seat = action.seat
+                hands = [sorted(int(c.rank) for c in h) for h in st.hands]
+                count, go, last = st.count, -1 if st.go_said is None else st.go_said, st.last_layer
+                if isinstance(action, _Play):
+                    hands[seat].remove(int(action.card.rank))
+                    count += action.card.value
+                    last = seat
+                else:
+                    go = seat
+                events_before = len(st.events)
+                match.apply(action)
+                # The engine waits for a stuck player to say Go; the solvers say it for him.
+                while match.state.phase is _Phase.PLAY and match.legal_actions() == [_Go(match.state.to_play)]:
+                    match.apply(_Go(match.state.to_play))
+                ended = count == 31 or (not hands[0] and not hands[1]) or match.state.phase is not _Phase.PLAY
+                if isinstance(action, _Go) or not ended:
+                    turn, go2, count2, go_to = settle(tuple(hands[0]), tuple(hands[1]), count, 1 - seat, go, last)
+                    new = match.state
+                    scored_go = [e.seat for e in new.events[events_before:] if e.kind == "go" and e.points]
+                    assert (new.to_play, new.go_said, new.count) == (turn, None if go2 < 0 else go2, count2)
+                    assert scored_go == ([] if go_to < 0 else [go_to])
+                    checked += 1
+            else:
+                match.apply(action)
+    assert checked > 500

@@ -62,6 +62,40 @@ def peg_points(tail: tuple[int, ...], rank: int) -> int:
     return pts
 
 
+def settle(h0: tuple[int, ...], h1: tuple[int, ...], count: int, turn: int, go: int,
+           last: int) -> tuple[int, int, int, int]:
+    """Pass the turn as ``state._settle_play`` does, on sorted rank tuples: skip a player who is out or
+    has said Go, make a stuck player say Go, and end a count nobody can add to.
+
+    Returns ``(turn, go, count, go_to)``: who must now lay a card, who has said Go (-1 none), the
+    count, and the seat that scored the go (-1 none; the count was then reset, so at most one go a
+    call: the new leader can always play at 0).
+    """
+    go_to = -1
+    while True:
+        mine = h0 if turn == 0 else h1
+        theirs = h1 if turn == 0 else h0
+        room = 31 - count
+        # Hands are sorted by rank, so the first card is the smallest value.
+        if mine and _VALUE[mine[0]] <= room:
+            return turn, go, count, go_to
+        if mine and theirs and go < 0:
+            go = turn  # says Go
+            turn = 1 - turn
+            continue
+        if theirs and _VALUE[theirs[0]] <= room:
+            turn = 1 - turn
+            continue
+        if (not h0 and not h1) or go_to >= 0:
+            # Cannot happen: the last card ends the play, and a new leader can always play.
+            return turn, go, count, go_to
+        # Nobody can play: the go to whoever laid last, and a new count led by the other if he can.
+        go_to = last
+        count = 0
+        go = -1
+        turn = 1 - last if (h1 if last == 0 else h0) else last
+
+
 def _remove(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
     i = hand.index(rank)
     return hand[:i] + hand[i + 1:]
@@ -87,31 +121,12 @@ class _Solver:
         got = memo.get(key)
         if got is not None:
             return got
-        # Settle: find who must decide, scoring go points and resetting as the rules say.
+        # Settle: find who must decide, scoring the go and resetting as the rules say.
+        turn, go, count, go_to = settle(h0, h1, count, turn, go, last)
         net = 0
-        while True:
-            mine = h0 if turn == 0 else h1
-            theirs = h1 if turn == 0 else h0
-            room = 31 - count
-            # Hands are sorted by rank, so the first card is the smallest value.
-            if mine and _VALUE[mine[0]] <= room:
-                break
-            if mine and theirs and go < 0:
-                go = turn  # says Go
-                turn = 1 - turn
-                continue
-            if theirs and _VALUE[theirs[0]] <= room:
-                turn = 1 - turn
-                continue
-            # Nobody can play: the go to whoever laid last, and a new count.
-            if not h0 and not h1:
-                # Cannot happen: the last card ends the play in _after.
-                break
-            net += 1 if last == 0 else -1
+        if go_to >= 0:
+            net = 1 if go_to == 0 else -1
             tail = ()
-            count = 0
-            go = -1
-            turn = 1 - last if (h1 if last == 0 else h0) else last
         mine = h0 if turn == 0 else h1
         room = 31 - count
         best: int | None = None

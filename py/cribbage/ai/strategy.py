@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 from ..cards import DECK, Card
 from ..scoring import hand_points
 from .discards import load_data
-from .pegging import _VALUE, PlayState, _remove, peg_points
+from .pegging import _VALUE, PlayState, _remove, peg_points, settle
 
 if TYPE_CHECKING:
     from ..view import SeatView
@@ -195,31 +195,18 @@ class _WinSolver:
         got = self.memo.get(key)
         if got is not None:
             return got
-        while True:
-            mine = h0 if turn == 0 else h1
-            theirs = h1 if turn == 0 else h0
-            room = 31 - count
-            if mine and _VALUE[mine[0]] <= room:
-                break
-            if mine and theirs and go < 0:
-                go = turn
-                turn = 1 - turn
-                continue
-            if theirs and _VALUE[theirs[0]] <= room:
-                turn = 1 - turn
-                continue
-            if last == 0:
-                p0 += 1
-                if p0 >= self.need0:
-                    return 1.0
-            else:
-                p1 += 1
-                if p1 >= self.need1:
-                    return 0.0
+        turn, go, count, go_to = settle(h0, h1, count, turn, go, last)
+        if go_to == 0:
+            p0 += 1
+            if p0 >= self.need0:
+                return 1.0
+        elif go_to == 1:
+            p1 += 1
+            if p1 >= self.need1:
+                return 0.0
+        if go_to >= 0:
             tail = ()
-            count = 0
-            go = -1
-            turn = 1 - last if (h1 if last == 0 else h0) else last
+        room = 31 - count
         mine = h0 if turn == 0 else h1
         best: float | None = None
         seen = -1
