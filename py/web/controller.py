@@ -1,6 +1,6 @@
 """The table's controller: UI state, routing of clicks and keys to engine actions, pacing, saves.
 
-It never touches the browser itself. ``main.py`` hands it a :class:`Host` (render into the page,
+It never touches the browser itself. ``browser.py`` hands it a :class:`Host` (render into the page,
 speak in the live region, set a timer, post to the parent frame) and a :class:`Storage`
 (``localStorage``); the tests hand it fakes and play whole matches under CPython.
 
@@ -12,6 +12,7 @@ before their private cards are drawn; while it is up only public information is 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 from dataclasses import dataclass, field
@@ -25,10 +26,24 @@ from cribbage.state import IllegalActionError, Phase
 from .render import DELAYS, LEVELS, Rendered, Scene, primary_button, render
 from .speech import event_sentence
 
-try:  # the computer opponent and the coach (py/cribbage/ai)
-    from cribbage import ai as _ai
-except Exception:  # noqa: BLE001 - the table must still work without it
-    _ai = None
+_AI: list[Any] = []
+
+
+def _ai() -> Any:
+    """The computer opponent and the coach (``cribbage.ai``), imported on first use so that the
+    table is drawn before it is needed; None if it cannot be imported (the table still works)."""
+    if not _AI:
+        try:
+            from cribbage import ai
+        except Exception:  # noqa: BLE001 - the table must still work without it
+            ai = None
+        _AI.append(ai)
+    return _AI[0]
+
+
+def _ai_available() -> bool:
+    """True when the coach can be offered, without importing it yet."""
+    return bool(_AI[0]) if _AI else importlib.util.find_spec("cribbage.ai") is not None
 
 __all__ = ["Controller", "Host", "Storage", "MemoryStorage", "SAVE_KEYS", "MODE_KEY", "SETTINGS_KEY"]
 
@@ -285,8 +300,9 @@ class Controller:
 
     def _player(self) -> Any:
         seed = (self.match.seed * 1_000_003 + len(self.match.actions)) % (2**61)
-        if _ai is not None:
-            return _ai.make_player(self.level, seed=seed)
+        ai = _ai()
+        if ai is not None:
+            return ai.make_player(self.level, seed=seed)
         return None
 
     def _choose(self, seat: int) -> Action:
@@ -389,15 +405,16 @@ class Controller:
             orientation=self.orientation,
             moved=self.ui.moved,
             reviews=self.ui.reviews,
-            review_available=_ai is not None and self.mode == "computer",
+            review_available=self.mode == "computer" and _ai_available(),
             new_mode=self.ui.new_mode,
             new_level=self.ui.new_level,
             saved_modes=saved,
-            coach_ready=_ai is not None,
+            coach_ready=_ai_available(),
         )
 
     def _keep_ev(self, view: Any, selected: tuple[str, ...]) -> str | None:
-        if _ai is None:
+        ai = _ai()
+        if ai is None:
             return None
         # The scores matter near 121, where the coach ranks keeps by the chance of winning.
         scores = (view.scores[view.seat], view.scores[1 - view.seat])
@@ -405,7 +422,7 @@ class Controller:
         choices = self._discard_cache.get(key)
         if choices is None:
             try:
-                choices = _ai.analyze_discards(view.hand, view.dealer == view.seat, scores=scores)
+                choices = ai.analyze_discards(view.hand, view.dealer == view.seat, scores=scores)
             except Exception:  # noqa: BLE001
                 return None
             self._discard_cache[key] = choices
@@ -604,9 +621,10 @@ class Controller:
     def _hint(self, view: Any) -> tuple[str, tuple[str, ...]]:
         action = None
         text = ""
-        if _ai is not None:
+        ai = _ai()
+        if ai is not None:
             try:
-                h = _ai.hint(view)
+                h = ai.hint(view)
                 action, text = h.action, h.text
             except Exception:  # noqa: BLE001
                 action = None
@@ -772,10 +790,11 @@ class Controller:
             hand = int(data.get("hand", ""))
         except ValueError:
             return
-        if _ai is None or self.mode != "computer":
+        ai = _ai()
+        if ai is None or self.mode != "computer":
             return
         try:
-            reviews = _ai.review_hand(self.match, 0, hand)
+            reviews = ai.review_hand(self.match, 0, hand)
             lines = [r.text[0].upper() + r.text[1:] + "." for r in reviews if r.text]
         except Exception as exc:  # noqa: BLE001
             lines = [f"The coach could not review this hand ({exc})."]

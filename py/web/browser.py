@@ -1,0 +1,253 @@
+"""The browser glue: the only module that touches the page (``main.py`` just calls :func:`start`).
+
+It builds the controller with a host that writes HTML into ``#table`` and ``#overlay``, speaks
+through the ``#live`` region, runs timers with ``setTimeout`` (one proxy for all of them), keeps the
+match in ``localStorage`` and posts to the parent frame when embedded. One delegated click handler
+on ``#app`` routes every control by its ``data-action``; one keydown handler serves the keyboard.
+When the table is drawn it sets ``<body data-ready="true">``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable
+
+from pyscript import document, window
+from pyscript.ffi import create_proxy, to_js
+
+try:  # Pyodide gives JS null as its own ``jsnull`` value, not None
+    from pyodide.ffi import jsnull as _JSNULL
+except ImportError:  # pragma: no cover - older Pyodide
+    _JSNULL = None
+
+from web.cardfaces import sprite_svg
+from web.controller import Controller
+from web.render import Rendered
+
+WIDE_QUERY = ("(min-width: 960px) and (min-height: 600px), "
+              "(min-width: 640px) and (max-height: 599px) and (min-aspect-ratio: 4/3)")
+"""Where the board stands upright beside the table rather than above it."""
+DATA_KEYS = ("index", "depth", "step", "mode", "level", "delay", "hand")
+"""The data-* attributes a control may pass along with its data-action."""
+
+
+def _nn(value: Any) -> Any:
+    """None for JS null/undefined, else the value."""
+    if value is None or value is _JSNULL:
+        return None
+    return value
+
+
+def _text(value: Any) -> str | None:
+    """A JS string as str; None for null/undefined."""
+    value = _nn(value)
+    return None if value is None else str(value)
+
+
+class BrowserStorage:
+    """``localStorage``, failing soft (private modes may refuse it)."""
+
+    def __init__(self) -> None:
+        self._memory: dict[str, str] = {}
+
+    def get(self, key: str) -> str | None:
+        try:
+            value = _text(window.localStorage.getItem(key))
+        except Exception:  # noqa: BLE001
+            return self._memory.get(key)
+        return value
+
+    def set(self, key: str, value: str) -> None:
+        try:
+            window.localStorage.setItem(key, value)
+        except Exception:  # noqa: BLE001
+            self._memory[key] = value
+
+
+class BrowserHost:
+    """Draws frames into the page and runs the controller's timers.
+
+    Every event it handles is timed; ``#app[data-handler-ms]`` holds the slowest so far (the
+    computer's thinking included), which the browser tests keep an eye on.
+    """
+
+    def __init__(self) -> None:
+        self.app = document.getElementById("app")
+        self.table = document.getElementById("table")
+        self.overlay = document.getElementById("overlay")
+        self.live = document.getElementById("live")
+        self._table_html = ""
+        self._overlay_html = None
+        self._callbacks: dict[int, Callable[[], None]] = {}
+        self._seq = 0
+        self._fire_proxy = create_proxy(self._fire)
+        self._flip = False
+        self._slowest = 0.0
+        self._no_scroll = to_js({"preventScroll": True}, dict_converter=window.Object.fromEntries)
+
+    # Drawing.
+
+    def show(self, rendered: Rendered, focus: str | None) -> None:
+        active = _nn(document.activeElement)
+        previous = str(active.id) if active is not None and active.id else ""
+        if rendered.table != self._table_html:
+            self.table.innerHTML = rendered.table
+            self._table_html = rendered.table
+        if rendered.overlay != self._overlay_html:
+            self.overlay.innerHTML = rendered.overlay
+            self._overlay_html = rendered.overlay
+        for key, value in rendered.meta.items():
+            self.app.setAttribute(f"data-{key}", value)
+        covered = bool(rendered.overlay)
+        self.table.inert = covered
+        self._focus(focus, previous, covered)
+
+    def _focus(self, focus: str | None, previous: str, covered: bool) -> None:
+        target = None
+        if focus == "primary":
+            target = (_nn(document.querySelector("#table .actions .btn-primary:not([aria-disabled])"))
+                      or _nn(document.querySelector("#table button.hand-card:not([aria-disabled])")))
+        elif focus and focus.startswith("hand-cursor:"):
+            step = int(focus.split(":")[1])
+            cards = document.querySelectorAll("#table button.hand-card")
+            n = cards.length
+            if n:
+                current = int(previous[5:]) if previous.startswith("hand-") and previous[5:].isdigit() else -1
+                index = 0 if current < 0 else max(0, min(n - 1, current + step))
+                target = _nn(cards.item(index))
+        elif focus:
+            target = _nn(document.getElementById(focus))
+        if target is None and previous:
+            target = _nn(document.getElementById(previous))
+        if target is None and covered:
+            target = _nn(self.overlay.querySelector("button"))
+        if target is not None and not target.isSameNode(_nn(document.activeElement)):
+            target.focus(self._no_scroll)
+
+    def announce(self, text: str) -> None:
+        # A trailing zero-width space alternates so the same sentence twice is still read.
+        self._flip = not self._flip
+        self.live.textContent = text + ("\u200b" if self._flip else "")
+
+    # Timers: one proxy for all, each call carries a token.
+
+    def later(self, ms: int, fn: Callable[[], None]) -> Any:
+        self._seq += 1
+        token = self._seq
+        self._callbacks[token] = fn
+        handle = window.setTimeout(self._fire_proxy, max(0, int(ms)), token)
+        return (handle, token)
+
+    def _fire(self, token: Any) -> None:
+        fn = self._callbacks.pop(int(token), None)
+        if fn is not None:
+            self.timed(fn)
+
+    def timed(self, fn: Callable[[], Any]) -> Any:
+        """Run a handler, keeping the slowest time seen in ``#app[data-handler-ms]``."""
+        start = window.performance.now()
+        try:
+            return fn()
+        finally:
+            spent = float(window.performance.now() - start)
+            if spent > self._slowest:
+                self._slowest = spent
+                self.app.setAttribute("data-handler-ms", f"{spent:.0f}")
+
+    def cancel(self, handle: Any) -> None:
+        timer, token = handle
+        window.clearTimeout(timer)
+        self._callbacks.pop(token, None)
+
+    # The embedding page.
+
+    def post(self, message: dict[str, Any]) -> None:
+        try:
+            data = to_js(message, dict_converter=window.Object.fromEntries)
+            window.parent.postMessage(data, "*")
+        except Exception as exc:  # noqa: BLE001 - the game goes on without its host page
+            print(f"postMessage failed: {exc}", file=sys.stderr)
+
+    def now_ms(self) -> int:
+        return int(window.Date.now())
+
+
+def _params() -> dict[str, str]:
+    search = window.URLSearchParams.new(window.location.search)
+    out: dict[str, str] = {}
+    for name in ("delay", "mode", "seed", "level"):
+        value = _text(search.get(name))
+        if value is not None:
+            out[name] = str(value)
+    return out
+
+
+def _on_click(controller: Controller, host: BrowserHost, event: Any) -> None:
+    target = _nn(event.target)
+    if target is None or not hasattr(target, "closest"):
+        return
+    element = _nn(target.closest("[data-action]"))
+    if element is None:
+        return
+    action = str(element.getAttribute("data-action"))
+    if action == "close-backdrop" and not element.isSameNode(target):
+        return  # a click inside the dialog, not on the dimmed page around it
+    data = {}
+    for key in DATA_KEYS:
+        value = _text(element.getAttribute(f"data-{key}"))
+        if value is not None:
+            data[key] = value
+    if element.getAttribute("aria-disabled") == "true":
+        data["disabled"] = "true"
+    host.timed(lambda: controller.click(action, data))
+
+
+def _on_key(controller: Controller, host: BrowserHost, event: Any) -> None:
+    if event.defaultPrevented or event.isComposing:
+        return
+    target = _nn(event.target)
+    tag = str(_nn(getattr(target, "tagName", None)) or "").upper()
+    if tag in ("INPUT", "TEXTAREA", "SELECT"):
+        return
+    action = None
+    if target is not None and hasattr(target, "closest"):
+        element = _nn(target.closest("[data-action]"))
+        if element is not None:
+            action = _text(element.getAttribute("data-action"))
+    key, ctrl, shift, alt = str(event.key), bool(event.ctrlKey or event.metaKey), bool(event.shiftKey), \
+        bool(event.altKey)
+    used = host.timed(lambda: controller.key(key, ctrl, shift, alt, action))
+    if used:
+        event.preventDefault()
+
+
+def start() -> Controller:
+    """Wire the page and draw the table."""
+    sprites = _nn(document.getElementById("sprites"))
+    if sprites is not None:
+        sprites.innerHTML = sprite_svg()
+    embedded = _embedded()
+    host = BrowserHost()
+    controller = Controller(host, BrowserStorage(), _params(), embedded=embedded)
+    wide = window.matchMedia(WIDE_QUERY)
+    controller.orientation = "vertical" if wide.matches else "horizontal"
+
+    app = document.getElementById("app")
+    app.addEventListener("click", create_proxy(lambda event: _on_click(controller, host, event)))
+    document.addEventListener("keydown", create_proxy(lambda event: _on_key(controller, host, event)))
+    wide.addEventListener("change", create_proxy(
+        lambda event: controller.set_orientation("vertical" if event.matches else "horizontal")))
+
+    controller.boot()
+    loading = _nn(document.getElementById("loading"))
+    if loading is not None:
+        loading.hidden = True
+    document.body.dataset.ready = "true"
+    return controller
+
+
+def _embedded() -> bool:
+    try:
+        return not bool(getattr(window.Object, "is")(window.parent, window))
+    except Exception:  # noqa: BLE001 - a cross-origin parent still compares fine; be safe anyway
+        return False
