@@ -4,6 +4,7 @@
   from standard input (``4D 5C 5H JS 6S``, the last card the starter), one total a line.
 - ``peg [--json] C C C…``: what the last card scores, given the cards of the current count in the
   order laid; with no cards, one sequence a line from standard input.
+- ``play [--level L] [--seed S]``: a match against the computer in the terminal (:mod:`cribbage.terminal`).
 - ``analyze`` and ``simulate`` come from :mod:`cribbage.ai.cli`.
 
 Bad input gets a message on stderr naming the line or the token, and exit status 2.
@@ -80,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
     peg = sub.add_parser("peg", help="score the last card laid in the play")
     peg.add_argument("--json", action="store_true", help="print the items as JSON")
     peg.add_argument("cards", nargs="*", help="the cards of the current count in order, e.g. 4S 6H 5D")
+    game = sub.add_parser("play", help="play a match against the computer in the terminal")
+    game.add_argument("--level", default="expert", help="easy, medium or expert (default expert)")
+    game.add_argument("--seed", type=int, default=None, help="the match seed (default: random)")
     from .ai import cli as ai_cli
 
     ai_cli.add_subcommands(sub)
@@ -101,6 +105,16 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         return _run(args.cards, lambda c: _score_line(c, args.crib, args.json), stdin, out, err)
     if args.command == "peg":
         return _run(args.cards, lambda c: _peg_line(c, args.json), stdin, out, err)
+    if args.command == "play":
+        import random
+
+        from .terminal import play
+
+        if args.level not in ("easy", "medium", "expert"):
+            print(f"error: unknown level {args.level!r}: choose easy, medium or expert", file=err)
+            return USAGE_ERROR
+        seed = args.seed if args.seed is not None else random.randrange(2**63)
+        return play(args.level, seed, stdin, out)
     handler = getattr(args, "handler", None)
     if handler is not None:
         return int(handler(args))

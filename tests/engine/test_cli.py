@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import json
 import subprocess
 import sys
@@ -72,3 +73,28 @@ def test_python_dash_m_runs():
     proc = subprocess.run([sys.executable, "-m", "cribbage", "score", "4D", "5C", "5H", "JS", "6S"],
                           capture_output=True, text=True, cwd=ROOT / "py")
     assert proc.returncode == 0 and proc.stdout == "17\n"
+
+
+def test_play_a_whole_match_in_the_terminal():
+    # Always the first choice (a shallow cut, the first discard, the lowest legal card): the match
+    # still runs to 121, every score item is printed, and the winner is named.
+    status, out, err = run(["play", "--level", "easy", "--seed", "11"], "1\n" * 2000)
+    assert status == 0 and err == ""
+    assert "Player cuts" in out and "lays two cards away" in out
+    last = out.strip().splitlines()[-1]
+    assert re.fullmatch(r"(Player|Computer) wins 1[2-4]\d to \d+\.", last), last
+    assert "fifteen" in out
+
+
+def test_play_takes_cards_and_hints_and_stops_at_end_of_input():
+    status, out, _ = run(["play", "--seed", "3"], "5\n5\nh\n10s qs\nxx\n")
+    assert status == 0
+    assert "Lay away" in out  # the hint
+    assert "Player lays two cards away" in out  # "10s qs" named the discard
+    assert "not a choice here" in out  # "xx"
+    assert out.rstrip().endswith("stopped (end of input)")
+
+
+def test_play_rejects_an_unknown_level():
+    status, _, err = run(["play", "--level", "grandmaster"])
+    assert status == 2 and "grandmaster" in err
