@@ -85,6 +85,8 @@ class Event:
     """Points pegged by this event (the sum of ``items``)."""
     scores: tuple[int, int] = (0, 0)
     """Both scores after the event."""
+    count: int = 0
+    """The count of the play at the event: after a card is laid, when Go is said, at a go point."""
 
     @property
     def source(self) -> str | None:
@@ -105,6 +107,7 @@ class Event:
             "points": self.points,
             "source": self.source,
             "scores": list(self.scores),
+            "count": self.count,
         }
 
 
@@ -305,7 +308,7 @@ class GameState:
     def _log(self, seat: int | None, kind: str, text: str, cards: Sequence[Card] = (),
              items: Sequence[ScoreItem] = ()) -> Event:
         event = Event(self.hand_number, seat, kind, text, tuple(cards), tuple(items),
-                      sum(i.points for i in items), (self.scores[0], self.scores[1]))
+                      sum(i.points for i in items), (self.scores[0], self.scores[1]), self.count)
         self.events.append(event)
         return event
 

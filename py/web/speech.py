@@ -152,10 +152,7 @@ def event_sentence(event: object, names: Sequence[str], spoken: bool = True) -> 
     scores = getattr(event, "scores", (0, 0))
     if kind == "play":
         card = cards[0]
-        count = sum(c.value for c in cards)  # only the laid card is in cards; the text has the count
-        text = getattr(event, "text", "")
-        if "(" in text and text.endswith(")"):
-            count = int(text[text.rindex("(") + 1:-1])
+        count = getattr(event, "count", 0)
         base = f"{who_verb(name, 'play')} {show(card)}, count {count}"
         if points:
             return f"{base}: {call_play(items)}."

@@ -61,6 +61,9 @@ def test_go_point_and_the_player_who_said_go_leads_next():
     assert state.scores == [1, 0]
     go = [e for e in state.events if e.kind == "go"]
     assert go[-1].seat == DEALER and go[-1].items[0].kind is ScoreKind.GO and go[-1].points == 1
+    said = go[-2]
+    assert (said.seat, said.points, said.count, go[-1].count) == (PONE, 0, 28, 28)  # the count at the Go
+    assert [e.count for e in state.events if e.kind == "play"] == [10, 14, 19, 28]
     assert state.count == 0 and state.to_play == PONE  # the player who said Go leads
     assert play(state, PONE, "5D") == 0
     assert play(state, DEALER, "4S") == 0

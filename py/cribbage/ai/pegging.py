@@ -192,22 +192,11 @@ def play_state_from_view(view: SeatView) -> PlayState:
     """Translate a seat's view of the play into ranks; find which ranks the opponent cannot hold."""
     me = view.seat
     opp = 1 - me
-    # Walk this hand's public log to find the count at each Go the opponent said: every card he
-    # still holds was then too big for it.
+    # Every card the opponent still holds was too big for the count at each Go he said this hand.
     min_value = 1
-    count = 0
     for e in view.events:
-        if e.hand != view.hand_number:
-            continue
-        if e.kind == "play" and e.cards:
-            count += e.cards[0].value
-            if count == 31:
-                count = 0
-        elif e.kind == "go":
-            if e.points:  # the go point: a new count
-                count = 0
-            elif e.seat == opp:
-                min_value = max(min_value, 31 - count + 1)
+        if e.hand == view.hand_number and e.kind == "go" and not e.points and e.seat == opp:
+            min_value = max(min_value, 31 - e.count + 1)
     known = view.known_cards()
     unseen = tuple(c for c in DECK if c not in known and c.value >= min_value)
     tail = tuple(int(c.rank) for _, c in view.pile)
