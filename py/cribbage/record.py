@@ -260,7 +260,8 @@ class MatchRecord:
     """A finished match, everything the history and the statistics need."""
 
     id: str
-    """A stable id (a digest of when, seed, seats and actions): importing twice adds nothing."""
+    """A stable id, the digest of seed, seats, names and actions (not the time, so recording the same
+    finished match again, e.g. after a reload, gives the same id): importing twice adds nothing."""
     played_at: int
     """When it ended, milliseconds since 1970 UTC."""
     mode: str
@@ -351,14 +352,13 @@ class MatchRecord:
             (scores[0], scores[1]), _int(d, "seed"), tuple(actions),
             tuple(HandRecord.from_json(h) for h in _list(d.get("hands"), "a match record's hands")),
             (Best.from_json(bh[0]), Best.from_json(bh[1])), (Best.from_json(bc[0]), Best.from_json(bc[1])), coach)
-        if record.id != _record_id(record.played_at, record.seed, record.names, record.humans, record.actions):
+        if record.id != _record_id(record.seed, record.names, record.humans, record.actions):
             raise RecordError("a match record has been altered (its id does not match)")
         return record
 
 
-def _record_id(played_at: int, seed: int, names: Sequence[str], humans: Sequence[int],
-               actions: Sequence[str]) -> str:
-    return _digest({"at": played_at, "seed": seed, "names": list(names), "humans": list(humans),
+def _record_id(seed: int, names: Sequence[str], humans: Sequence[int], actions: Sequence[str]) -> str:
+    return _digest({"seed": seed, "names": list(names), "humans": list(humans),
                     "actions": list(actions)}, 16)
 
 
@@ -405,7 +405,7 @@ def record_state(state: GameState, *, played_at: int, seed: int, actions: Iterab
     names2 = (str(names[0]), str(names[1]))
     hum = tuple(sorted(set(humans)))
     return MatchRecord(
-        _record_id(played_at, seed, names2, hum, texts), played_at, mode, None if mode == "hotseat" else level,
+        _record_id(seed, names2, hum, texts), played_at, mode, None if mode == "hotseat" else level,
         names2, hum, state.winner, (state.scores[0], state.scores[1]), seed, texts, tuple(hands),
         (best_hand[0], best_hand[1]), (best_crib[0], best_crib[1]))
 
@@ -669,6 +669,8 @@ class Stats:
     """Statistics per group, in the order groups were first seen (levels first, then hot-seat)."""
 
     groups: dict[str, GroupStats] = field(default_factory=dict)
+    matches: int = 0
+    """Matches counted (a hot-seat match is in two groups but counts once here)."""
 
     def group(self, key: str) -> GroupStats:
         """The group (created empty if new)."""
@@ -678,20 +680,15 @@ class Stats:
 
     def add(self, record: MatchRecord) -> None:
         """Add one match to every group it belongs to."""
+        self.matches += 1
         for key, seat in _groups_of(record):
             self.group(key).add(record, seat)
 
     def merge(self, o: Stats) -> None:
         """Add other statistics."""
+        self.matches += o.matches
         for key, g in o.groups.items():
             self.group(key).merge(g)
-
-    @property
-    def matches(self) -> int:
-        """Matches counted (a hot-seat match counts once per player's group, so halve those)."""
-        comp = sum(g.matches for k, g in self.groups.items() if k.startswith("computer:"))
-        hot = sum(g.matches for k, g in self.groups.items() if k.startswith("hotseat:"))
-        return comp + hot // 2
 
     def sorted_groups(self) -> list[GroupStats]:
         """Levels (easy, medium, expert, others) then hot-seat players by name."""
@@ -701,13 +698,13 @@ class Stats:
 
     def to_json(self) -> dict[str, Any]:
         """Plain data."""
-        return {"groups": [g.to_json() for g in self.groups.values()]}
+        return {"matches": self.matches, "groups": [g.to_json() for g in self.groups.values()]}
 
     @classmethod
     def from_json(cls, data: Any) -> Stats:
         """Read statistics."""
         d = _dict(data, "the statistics")
-        stats = cls()
+        stats = cls(matches=_int(d, "matches"))
         for raw in _list(d.get("groups"), "the statistics' groups"):
             g = GroupStats.from_json(raw)
             if g.key in stats.groups:

@@ -304,3 +304,44 @@ def test_cribbage_stats_refuses_a_bad_file_with_status_2(tmp_path) -> None:  # t
 
 def test_stats_of_an_empty_export_say_so() -> None:
     assert format_stats(Stats()) == "No finished matches yet."
+
+
+def test_the_same_match_recorded_again_later_is_one_match(matches: list[Match]) -> None:
+    first, again = record_match(matches[0], T0), record_match(matches[0], T0 + 60_000)
+    assert first.id == again.id
+    history = History()
+    assert history.add(first) and not history.add(again)
+    assert history.stats().matches == 1
+
+
+def test_a_summary_that_covers_our_full_records_replaces_them(matches: list[Match]) -> None:
+    r0, r1, r2 = (record_match(m, T0 + i) for i, m in enumerate(matches))
+    theirs = History(limit=1)
+    for r in (r0, r1, r2):
+        theirs.add(r)  # r0 and r1 folded, r2 full
+    ours = History()
+    ours.add(r0)
+    ours.add(r2)
+    merged = ours.merged(theirs)
+    assert merged.stats().to_json() == statistics([r0, r1, r2]).to_json()
+    assert sorted(merged.folded) == sorted([r0.id, r1.id]) and [r.id for r in merged.records] == [r2.id]
+    # When we know every match their summary holds, we keep our full records and skip it.
+    known = History()
+    for r in (r0, r1):
+        known.add(r)
+    assert known.merged(theirs).stats().to_json() == statistics([r0, r1, r2]).to_json()
+    assert not known.merged(theirs).folded
+
+
+def test_summaries_that_overlap_only_in_part_are_refused(matches: list[Match]) -> None:
+    r0, r1, r2 = (record_match(m, T0 + i) for i, m in enumerate(matches))
+    ours = History(limit=1)
+    ours.add(r0)
+    ours.add(r2)  # r0 folded
+    theirs = History(limit=1)
+    for r in (r0, r1, r2):
+        theirs.add(r)  # r0 and r1 folded
+    with pytest.raises(RecordError, match="cannot be merged exactly"):
+        ours.merged(theirs)
+    # The other way round every match they folded is known to us: nothing is counted twice.
+    assert theirs.merged(ours).stats().to_json() == statistics([r0, r1, r2]).to_json()
