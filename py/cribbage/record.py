@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RecordError", "Best", "HandRecord", "CoachTotals", "MatchRecord", "SideTotals", "GroupStats", "Stats",
+    "TrendPoint",
     "History", "RaceStep", "record_match", "record_state", "coach_totals", "statistics", "format_stats",
     "race", "replay", "make_bundle", "read_bundle", "SOURCES", "EXPERT_DEALER", "EXPERT_PONE",
     "HISTORY_LIMIT", "HISTORY_KEY", "SKUNK_LINE", "DOUBLE_SKUNK_LINE", "EXPORT_FORMAT", "EXPORT_VERSION",
@@ -176,7 +177,8 @@ class HandRecord:
     number: int
     dealer: int
     points: tuple[dict[str, int], dict[str, int]]
-    """Per seat: ``{"pegging": 3, "hand": 8, "crib": 0, "heels": 0}`` (every source present)."""
+    """Per seat: ``{"pegging": 3, "hand": 8, "crib": 0, "heels": 0}`` (every source present; stored as
+    a list in the order of :data:`SOURCES`)."""
     shows: tuple[int | None, int | None]
     """Each seat's hand count (0 is a count); None if the match ended before it."""
     crib: int | None
@@ -194,7 +196,8 @@ class HandRecord:
 
     def to_json(self) -> dict[str, Any]:
         """Plain data."""
-        return {"number": self.number, "dealer": self.dealer, "points": [dict(p) for p in self.points],
+        return {"number": self.number, "dealer": self.dealer,
+                "points": [[p[s] for s in SOURCES] for p in self.points],  # compact: 500 records are kept
                 "shows": list(self.shows), "crib": self.crib}
 
     @classmethod
@@ -206,10 +209,10 @@ class HandRecord:
             raise RecordError("a hand's dealer is not a seat")
         points = []
         for p in _pair(d.get("points"), "a hand's points"):
-            pd = _dict(p, "a hand's points")
-            if set(pd) != set(SOURCES):
-                raise RecordError("a hand's points do not name every source")
-            points.append({s: _int(pd, s) for s in SOURCES})
+            values = _list(p, "a hand's points")
+            if len(values) != len(SOURCES):
+                raise RecordError("a hand's points do not give every source")
+            points.append({s: _int({s: v}, s) for s, v in zip(SOURCES, values)})
         shows = _pair(d.get("shows"), "a hand's shows")
         return cls(_int(d, "number", 1), dealer, (points[0], points[1]),
                    (_opt_int(shows[0], "a show"), _opt_int(shows[1], "a show")), _opt_int(d.get("crib"), "a crib"))
@@ -734,7 +737,8 @@ def _side_lines(name: str, side: SideTotals) -> list[str]:
     for role, n in (("dealer", side.dealer_hands), ("pone", side.pone_hands)):
         cells = " ".join(_avg(side.average(role, s) if role == "dealer" or s in EXPERT_PONE else None, 7)
                          for s in SOURCES)
-        lines.append(f"  {name + ' as ' + role:<24}{cells} {_avg(side.average(role), 7)}  ({n} hands)")
+        who = name if len(name) <= 14 else name[:13] + "…"
+        lines.append(f"  {who + ' as ' + role:<24}{cells} {_avg(side.average(role), 7)}  ({n} hands)")
     return lines
 
 
@@ -764,9 +768,9 @@ def format_stats(stats: Stats) -> str:
             out.append(f"  {'expert as ' + role:<24}{cells} {_avg(sum(fig.values()), 7)}  (published)")
         out.append(f"  best hand {_best(g.player.best_hand)}; best crib {_best(g.player.best_crib)}")
         out.append(f"  29s {g.player.count_of(29)}, 28s {g.player.count_of(28)}, 24s {g.player.count_of(24)}")
-        out.append(f"  {you} skunked {g.player.skunked}, double-skunked {g.player.double_skunked}; "
-                   f"{opp} skunked {g.opponent.skunked}, double-skunked {g.opponent.double_skunked} "
-                   "(information only)")
+        out.append(f"  lost below {SKUNK_LINE} (skunk): {you} {g.player.skunked}, {opp} {g.opponent.skunked}; "
+                   f"below {DOUBLE_SKUNK_LINE} (double skunk): {you} {g.player.double_skunked}, "
+                   f"{opp} {g.opponent.double_skunked} (information only)")
         c = g.player.coach
         if g.player.coached:
             out.append(f"  coach ({g.player.coached} matches reviewed): {_avg(c.per_discard, 1).strip()} points "

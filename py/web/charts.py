@@ -13,6 +13,8 @@ through its ``viewBox`` and has no fixed pixel width, so it reads at 360 px):
   the player's, the computer's (or opponents') and the published expert figures, as dealer and pone.
 - ``histogram_chart(counts)``: how many hands counted 0, 1, ... 29 points
   (``GroupStats.player.shows``).
+- ``trend_chart(trend)``: the coach's view match by match (``GroupStats.trend``): expected points lost
+  a discard and a play, oldest match first.
 
 Every text that reaches the markup is escaped.
 """
@@ -23,10 +25,10 @@ from dataclasses import dataclass
 from html import escape
 from typing import Mapping, Sequence
 
-from cribbage.record import EXPERT_DEALER, EXPERT_PONE, SOURCES, GroupStats, RaceStep
+from cribbage.record import EXPERT_DEALER, EXPERT_PONE, SOURCES, GroupStats, RaceStep, TrendPoint
 
 __all__ = ["race_chart", "hand_ends", "lead_changes", "sources_chart", "source_rows", "SourceRow",
-           "histogram_chart", "SEAT_COLOURS", "SOURCE_COLOURS"]
+           "histogram_chart", "trend_chart", "SEAT_COLOURS", "SOURCE_COLOURS"]
 
 WIDTH = 360
 """The viewBox width: drawn for a phone and scaled up elsewhere."""
@@ -46,6 +48,11 @@ def _svg(height: int, title: str, desc: str, body: list[str]) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" width="100%" '
             f'role="img" aria-label="{_e(label)}" class="chart" {FONT}>'
             f"<title>{_e(title)}</title><desc>{_e(desc)}</desc>{''.join(body)}</svg>")
+
+
+def _short(name: str, limit: int = 18) -> str:
+    """A name cut to fit the legend on a phone (the title and description keep it whole)."""
+    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 def _n(x: float) -> str:
@@ -137,7 +144,7 @@ def race_chart(steps: Sequence[RaceStep], names: tuple[str, str], target: int = 
         lx = left + seat * 165
         dash = ' stroke-dasharray="5 3"' if seat else ""
         body.append(f'<line x1="{_n(lx)}" x2="{_n(lx + 18)}" y1="12" y2="12" stroke="{SEAT_COLOURS[seat]}" '
-                    f'stroke-width="2"{dash}/><text x="{_n(lx + 22)}" y="16">{_e(names[seat])} '
+                    f'stroke-width="2"{dash}/><text x="{_n(lx + 22)}" y="16">{_e(_short(names[seat]))} '
                     f'{final[seat]}</text>')
     if steps:
         w = 0 if final[0] > final[1] else 1
@@ -194,7 +201,7 @@ def sources_chart(rows: Sequence[SourceRow], title: str = "Points a hand by sour
     for r, row in enumerate(rows):
         y0 = top + r * (bar_h + gap)
         total = sum(row.values.values())
-        body.append(f'<text x="{_n(label_w - 6)}" y="{_n(y0 + bar_h - 4)}" text-anchor="end">{_e(row.label)}</text>')
+        body.append(f'<text x="{_n(label_w - 6)}" y="{_n(y0 + bar_h - 4)}" text-anchor="end">{_e(_short(row.label, 18))}</text>')
         x0 = label_w
         for s in SOURCES:
             v = row.values.get(s, 0.0)
@@ -248,4 +255,53 @@ def histogram_chart(counts: Mapping[int, int], title: str = "Your hand counts") 
                 f"({counts[common]} hands); best {max(p for p, n in counts.items() if n)}.")
     else:
         desc = "No hands counted yet."
+    return _svg(height, title, desc, body)
+
+
+# --- the coach's trend ---------------------------------------------------------------------------
+
+
+def trend_chart(trend: Sequence[TrendPoint], title: str = "Points lost to the expert's choices") -> str:
+    """Expected points lost a discard and a play, match by match (oldest first)."""
+    height = 170
+    left, right, top, bottom = 30.0, WIDTH - 8.0, 26.0, height - 22.0
+    values = [v for t in trend for v in (t.per_discard, t.per_play) if v is not None]
+    ymax = max([1.0, *values])
+    n = max(len(trend) - 1, 1)
+
+    def x(i: int) -> float:
+        return left + (right - left) * i / n if len(trend) > 1 else (left + right) / 2
+
+    def y(v: float) -> float:
+        return bottom - (bottom - top) * v / ymax
+
+    body: list[str] = []
+    for tick in (0.0, ymax / 2, ymax):
+        body.append(f'<line x1="{_n(left)}" x2="{_n(right)}" y1="{_n(y(tick))}" y2="{_n(y(tick))}" '
+                    f'stroke="#ccc" stroke-width="0.5"/><text x="{_n(left - 3)}" y="{_n(y(tick) + 4)}" '
+                    f'text-anchor="end" fill="#555">{tick:.1f}</text>')
+    series = (("per_discard", "a discard", SEAT_COLOURS[0], ""), ("per_play", "a play", SEAT_COLOURS[1], "5 3"))
+    for k, (attr, label, colour, dash) in enumerate(series):
+        points = [(i, getattr(t, attr)) for i, t in enumerate(trend) if getattr(t, attr) is not None]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        if len(points) > 1:
+            d = " ".join(f"{'M' if j == 0 else 'L'}{_n(x(i))} {_n(y(v))}" for j, (i, v) in enumerate(points))
+            body.append(f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="2"{dash_attr}/>')
+        for i, v in points:
+            body.append(f'<circle cx="{_n(x(i))}" cy="{_n(y(v))}" r="2.5" fill="{colour}" data-series="{attr}" '
+                        f'data-match="{i}" data-value="{v:.3f}"><title>Match {i + 1}: {v:.2f} points lost '
+                        f'{label}</title></circle>')
+        lx = left + k * 150
+        body.append(f'<line x1="{_n(lx)}" x2="{_n(lx + 18)}" y1="12" y2="12" stroke="{colour}" stroke-width="2"'
+                    f'{dash_attr}/>'
+                    f'<text x="{_n(lx + 22)}" y="16">lost {label}</text>')
+    body.append(f'<text x="{_n(right)}" y="{_n(height - 3)}" text-anchor="end" fill="#555">match</text>')
+    if trend:
+        def first_last(attr: str) -> str:
+            vs = [getattr(t, attr) for t in trend if getattr(t, attr) is not None]
+            return f"{vs[0]:.2f} in the first, {vs[-1]:.2f} in the latest" if vs else "none yet"
+        desc = (f"{len(trend)} matches reviewed by the coach. Points lost a discard: {first_last('per_discard')}; "
+                f"a play: {first_last('per_play')}.")
+    else:
+        desc = "No match reviewed by the coach yet."
     return _svg(height, title, desc, body)

@@ -143,3 +143,18 @@ def test_empty_charts_still_say_what_they_show() -> None:
     for svg in (race_chart([], ("You", "Computer")), sources_chart([]), histogram_chart({})):
         root = parse(svg)
         check_accessible(root)
+
+
+def test_the_coach_trend_chart_draws_each_reviewed_match() -> None:
+    from cribbage.record import TrendPoint
+    from web.charts import trend_chart
+
+    trend = [TrendPoint(1, 1.25, 0.5), TrendPoint(2, None, 0.25), TrendPoint(3, 0.75, None)]
+    root = parse(trend_chart(trend))
+    check_accessible(root)
+    drawn = {(c.get("data-series"), int(c.get("data-match", "-1"))): float(c.get("data-value", "nan"))
+             for c in root.iter(f"{SVG}circle")}
+    assert drawn == {("per_discard", 0): 1.25, ("per_discard", 2): 0.75, ("per_play", 0): 0.5, ("per_play", 1): 0.25}
+    desc = root.find(f"{SVG}desc")
+    assert desc is not None and "1.25 in the first, 0.75 in the latest" in (desc.text or "")
+    check_accessible(parse(trend_chart([])))
