@@ -5,7 +5,7 @@ with a sentence for the player):
 
 - :func:`record_match` ``(match, played_at)`` → :class:`MatchRecord`: a finished match (who, when,
   winner, scores, seed + actions so it replays, points a hand by source for each seat as dealer or
-  pone, best hand and crib with their cards). ``played_at`` is milliseconds since 1970 (UTC), given
+  pone, best hand and crib with their cards; ``headline()`` is its line in a history list). ``played_at`` is milliseconds since 1970 (UTC), given
   by the caller: this module never reads the clock. :func:`record_state` does the same from a
   :class:`GameState` (stacked decks in tests).
 - :func:`coach_totals` ``(match)`` → the coach's view of each human's decisions (expected points lost
@@ -298,6 +298,17 @@ class MatchRecord:
         if lost < SKUNK_LINE:
             return "single"
         return None
+
+    def headline(self) -> str:
+        """``You won 121 to 98 against the computer (expert)`` or ``Ann beat Bob 121 to 87``."""
+        w, lo = self.winner, self.loser
+        tail = " (double skunk)" if self.skunk == "double" else " (skunk)" if self.skunk == "single" else ""
+        if self.mode == "hotseat":
+            return f"{self.names[w]} beat {self.names[lo]} {self.scores[w]} to {self.scores[lo]}{tail}"
+        human = self.humans[0] if self.humans else 0
+        verb = "won" if w == human else "lost"
+        return (f"{self.names[human]} {verb} {self.scores[human]} to {self.scores[other(human)]} against the "
+                f"computer ({self.level or 'unknown level'}){tail}")
 
     def with_coach(self, coach: tuple[CoachTotals | None, CoachTotals | None]) -> MatchRecord:
         """This record with the coach's totals filled in (the id does not change)."""

@@ -11,7 +11,8 @@ API (for the page):
 - ``read_history(storage) -> (History, problem)``: ``problem`` is a sentence when the stored history
   could not be read (it is then set aside by the next write, never overwritten).
 - ``read_stats(storage) -> Stats``; ``cribbage.record.format_stats`` prints them.
-- ``export_all(storage) -> str``: the export file (every ``cribbage.`` key: saves, history, settings).
+- ``export_all(storage) -> str``: the export file (every ``cribbage.`` key: saves, history, settings);
+  ``export_filename(host.now_ms())`` names it.
 - ``preview_import(storage, text) -> ImportPlan``: what an import would change, without changing
   anything (to ask "this replaces your match in progress: import?"); raises ``RecordError``.
 - ``import_bundle(storage, text) -> ImportPlan``: apply it, all or nothing; raises ``RecordError``
@@ -25,6 +26,7 @@ writes (:data:`KNOWN_KEYS`) are.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Iterable
 
 from cribbage.record import (
@@ -41,7 +43,8 @@ from cribbage.record import (
 
 from .controller import Storage
 
-__all__ = ["append_record", "fill_coach", "read_history", "read_stats", "export_all", "preview_import",
+__all__ = ["append_record", "fill_coach", "read_history", "read_stats", "export_all", "export_filename",
+           "preview_import",
            "import_bundle", "ImportPlan", "KNOWN_KEYS", "HISTORY_KEY", "HISTORY_ASIDE_KEY"]
 
 KNOWN_KEYS = ("cribbage.save.computer", "cribbage.save.hotseat", "cribbage.mode", "cribbage.settings",
@@ -107,6 +110,12 @@ def fill_coach(storage: Storage, record_id: str,
 def read_stats(storage: Storage) -> Stats:
     """Statistics of every match kept (an unreadable history counts as none)."""
     return read_history(storage)[0].stats()
+
+
+def export_filename(now_ms: int) -> str:
+    """A name for the export file: ``cribbage-2026-11-30.json`` (the date in UTC)."""
+    day = datetime.fromtimestamp(now_ms / 1000, tz=timezone.utc).date().isoformat()
+    return f"cribbage-{day}.json"
 
 
 def export_all(storage: Storage) -> str:

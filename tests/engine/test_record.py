@@ -345,3 +345,14 @@ def test_summaries_that_overlap_only_in_part_are_refused(matches: list[Match]) -
         ours.merged(theirs)
     # The other way round every match they folded is known to us: nothing is counted twice.
     assert theirs.merged(ours).stats().to_json() == statistics([r0, r1, r2]).to_json()
+
+
+def test_a_records_headline_names_the_winner_and_any_skunk(matches: list[Match]) -> None:
+    r = record_match(matches[0], T0)
+    you, them = r.scores
+    verb = "won" if r.winner == 0 else "lost"
+    assert r.headline().startswith(f"You {verb} {you} to {them} against the computer (expert)")
+    assert r.headline().endswith({"double": "(double skunk)", "single": "(skunk)", None: ")"}[r.skunk])
+    hot = record_match(play_match(8, humans=(0, 1), level=None, names=("Ann", "Bob")), T0)
+    w = hot.winner
+    assert hot.headline().startswith(f"{hot.names[w]} beat {hot.names[1 - w]} {hot.scores[w]} to {hot.scores[1 - w]}")

@@ -189,3 +189,9 @@ def test_the_coachs_view_is_filled_in_later(records: list[MatchRecord]) -> None:
     assert not fill_coach(storage, "no-such-match", coach)
     g = read_stats(storage).groups["computer:medium"]
     assert g.player.coach.per_discard == pytest.approx(0.3) and g.player.coach.per_play == pytest.approx(0.05)
+
+
+def test_the_export_file_is_named_by_its_day() -> None:
+    from web.records_store import export_filename
+
+    assert export_filename(T0) == "cribbage-2025-11-24.json"
