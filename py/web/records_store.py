@@ -19,8 +19,13 @@ API (for the page):
   (nothing changed) for a foreign, damaged or newer file. Histories merge (each match once); saves and
   settings from the file replace those here.
 
+Charts of a kept match: ``web.charts.race_chart(race(replay(record).state.events), record.names)``
+(``race`` and ``replay`` from :mod:`cribbage.record`); of the statistics: ``sources_chart(source_rows(
+group))``, ``histogram_chart(group.player.shows)``, ``trend_chart(group.trend)``.
+
 Keys: if the storage has ``keys()`` every ``cribbage.`` key is exported; otherwise the keys the game
-writes (:data:`KNOWN_KEYS`) are.
+writes (:data:`KNOWN_KEYS`) are. If a write fails midway an import is undone; a key it had created is
+removed with the storage's ``remove(key)`` when it has one, else emptied (``get`` returns ``""``).
 """
 
 from __future__ import annotations
