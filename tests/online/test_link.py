@@ -12,6 +12,7 @@ import pytest
 from cribbage.online import link as link_module
 from cribbage.online.link import (
     LOSS_TIMEOUT,
+    MAX_DEPTH,
     MAX_ENVELOPE,
     ROOM_LIFETIME,
     Delivered,
@@ -437,7 +438,22 @@ def test_a_payload_too_large_or_not_json_is_refused_locally() -> None:
         host.link.send({"f": float("nan")}, T0)
     with pytest.raises(LinkError):
         host.link.send({"s": {1, 2}}, T0)
+    with pytest.raises(LinkError):
+        deep: dict[str, Any] = {}
+        for _ in range(MAX_DEPTH):
+            deep = {"d": deep}
+        host.link.send(deep, T0)
     assert host.link.sent == 0 and host.link.outbox == []
+
+
+def test_nesting_is_limited_before_parsing_but_brackets_in_text_are_fine() -> None:
+    host, guest, wire = make_pair()
+    host.link.send({"i": 1, "text": "[{" * 500, "pack": [[str(10**600 + k)] for k in range(52)]}, T0)
+    wire.deliver(T0)
+    assert guest.got == [1] and guest.problems == []
+    guest.link.receive('{"v":1,"k":"ack","ack":0,"x":' + "[" * 40 + "]" * 40 + "}", T0)
+    guest.drain()
+    assert guest.problems and "nested too deeply" in guest.problems[0]
 
 
 def test_heartbeat_notices_a_silent_peer_within_ten_seconds() -> None:

@@ -60,8 +60,11 @@ __all__ = [
 
 PROTOCOL = 1
 """The envelope version; a peer speaking another one is refused with a plain message."""
-MAX_ENVELOPE = 256 * 1024
-"""Longest envelope accepted or sent, in characters (a 2048-bit encrypted pack is ~35 000)."""
+MAX_ENVELOPE = 192 * 1024
+"""Longest envelope accepted or sent, in characters (a 2048-bit encrypted pack is ~35 000); sent as
+ASCII, so also bytes, under the 256 KiB a Chromium data channel message may carry."""
+MAX_DEPTH = 32
+"""Deepest nesting of lists and objects accepted or sent (deeper JSON overflows Pyodide's stack)."""
 PING_INTERVAL = 2.0
 """Seconds between heartbeats."""
 LOSS_TIMEOUT = 10.0
@@ -79,6 +82,8 @@ JsonDict = dict[str, Any]
 _LABEL = b"cribbage-seat-v1"
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _ROOM = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{3,63}")
+# a JSON string (to its closing quote, or to the end: never backtracks) or a bracket
+_TOKENS = re.compile(r'"(?:[^"\\]+|\\[\s\S])*(?:"|\\?$)|[\[\]{}]')
 _REFUSALS = {
     "full": "This room is full: two players are already seated.",
     "expired": "This room has expired (unused for seven days). Start a new one.",
@@ -154,7 +159,7 @@ def _mac(commitment: str, room: str, seat: int, nonce: str) -> str:
 
 
 def _dump(obj: JsonDict) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
 
 
 def _no_constant(name: str) -> Any:
@@ -170,12 +175,30 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> JsonDict:
     return out
 
 
+def _too_deep(text: str) -> bool:
+    """Whether the JSON text nests lists and objects deeper than ``MAX_DEPTH`` (checked without parsing)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False  # the common case, found fast
+    depth = 0
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif token in "]}":
+            depth -= 1
+    return False
+
+
 def _parse(text: object) -> JsonDict:
     """The envelope as a dict, or a violation; the size is checked before parsing."""
     if not isinstance(text, str):
         raise _Violation("The other browser sent something that is not text; it was ignored.")
     if len(text) > MAX_ENVELOPE:
         raise _Violation(f"The other browser sent an oversized message ({len(text)} characters); it was ignored.")
+    if _too_deep(text):
+        raise _Violation("The other browser sent a message nested too deeply; it was ignored.")
     try:
         obj = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
     except (ValueError, RecursionError):
@@ -415,14 +438,16 @@ class Link:
         """Queue a payload for the peer (sent now if live, else after the next handshake); its ``n``."""
         if not isinstance(payload, dict):
             raise LinkError("a payload is a dict")
-        try:
-            copy = json.loads(_dump(payload))
-        except (TypeError, ValueError) as exc:
-            raise LinkError(f"the payload is not plain JSON: {exc}") from None
         n = self.sent + 1
-        text = _dump({"v": PROTOCOL, "k": "data", "n": n, "ack": MAX_COUNTER, "p": copy})
+        try:
+            text = _dump({"v": PROTOCOL, "k": "data", "n": n, "ack": MAX_COUNTER, "p": payload})
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise LinkError(f"the payload is not plain JSON: {exc}") from None
         if len(text) > MAX_ENVELOPE:
             raise LinkError(f"the payload is too large to send ({len(text)} characters)")
+        if _too_deep(text):
+            raise LinkError(f"the payload nests deeper than {MAX_DEPTH - 1} levels")
+        copy = json.loads(text)["p"]  # our own copy: later changes by the caller do not leak in
         self.sent = n
         self.outbox.append((n, copy))
         self.last_used = max(self.last_used, now)
@@ -438,7 +463,8 @@ class Link:
                 self._emit({"k": "ping", "ack": self.recv, "sent": self.sent, "live": self.state == "live"})
             if not self._lost and now - self._last_heard >= LOSS_TIMEOUT:
                 self._lost = True
-            retry = self._challenge is not None or self._resync_due
+            # a hello unanswered, a resync wanted, or a handshake that never completed: try again
+            retry = self._challenge is not None or self._resync_due or not (self._authed and self._trusted)
             if retry and now - self._challenge_at >= HELLO_RETRY:
                 self._start_round(now)
         self._after()
