@@ -16,17 +16,25 @@ No I/O and no clock: the caller feeds what the channel does and the time, then d
 
 ``now`` is Unix time in seconds (wall clock: rooms expire after seven days of disuse). Every payload
 is delivered exactly once, in order, across reconnects and reloads, provided the caller saves
-``to_dict()`` together with the game state that consumed the delivered payloads and produced the
-sent ones. ``Delivered`` events are the only way peer data reaches the game; ``Problem.text`` and
-``StateChanged.text`` are our own plain text (never the peer's) to show as text, not HTML. On
-``HangUp`` the caller closes the channel (~200 ms later, so the refusal gets through). A host that
-gets a second connection while one is open asks ``screen(first_text, now)``: a refusal to send, or
-``None`` when it is the seat holder coming back (then ``connected`` and ``receive`` it).
+``to_dict()`` together with the game state after every call that returned events or queued a
+payload (the game state that consumed the delivered payloads and produced the sent ones).
+Bad input from the peer (not JSON, unknown kind, wrong types, oversized or nested too deep, a gap
+in the sequence, a failed seat proof) is never raised: it gives one ``Problem``, nothing is
+delivered, and the link waits (``can_act`` false) until a new hello/proof handshake succeeds, which
+it asks for itself (at most every 3 s). Duplicates and replays of payloads already delivered are
+ignored silently: a resend after a reconnect is normal. ``Delivered`` events are the only way peer
+data reaches the game; ``Problem.text`` and ``StateChanged.text`` are our own plain text (never the
+peer's) to show as text, not HTML. On ``HangUp`` the caller closes the channel (~200 ms later, so the
+refusal gets through). A host that gets a second connection while one is open asks
+``screen(first_text, now)``: a refusal to send, or ``None`` when it claims the friend's seat (then
+the caller may move the link to it: ``connected``, then ``receive`` that text; the proof decides).
 
 Seat proof: a seat key never leaves its browser. Its commitment ``SHA-256(label, room, key)`` is
-given once, at the first join (the guest's in its hello, the host's in its answer); afterwards each
-side proves its seat on every (re)connection by an HMAC-SHA256, keyed by its commitment, over a fresh
-nonce chosen by the other side.
+given once, at the first join (the guest's in its hello, the host's in its answer: trust on first
+use); afterwards each side proves its seat on every (re)connection and resync by an HMAC-SHA256,
+keyed by its commitment, over a fresh 256-bit nonce chosen by the other side. Only the two seats
+know the commitments; the proofs are not bound to the DTLS channel, so a signalling server that
+relays both sides live could still sit in the middle (WebRTC's own fingerprints are the guard there).
 """
 
 from __future__ import annotations
