@@ -575,3 +575,51 @@ def test_room_helpers() -> None:
     assert len(key) == 64 and room.isalnum()
     assert seat_commitment(room, key) != seat_commitment(room, new_seat_key())
     assert seat_commitment(room, key) != seat_commitment(new_room_id(), key)
+
+
+def test_a_payload_received_but_not_acknowledged_is_not_applied_twice_after_the_sender_reloads() -> None:
+    host, guest, wire = make_pair()
+    host.send(T0)
+    (data,) = host.link.pop_outgoing()
+    guest.link.receive(data, T0)
+    guest.drain()
+    guest.link.pop_outgoing()  # its ack is lost with the connection
+    assert guest.got == [1]
+    saved = host.save()
+    wire.disconnect(T0 + 1)
+    host = Player.load(saved)
+    assert host.link.outbox and host.link.sent == 1
+    wire.ends[0] = host
+    wire.connect(T0 + 2)
+    wire.deliver(T0 + 2)
+    assert guest.got == [1]
+    assert host.link.outbox == []
+    host.send(T0 + 3)
+    wire.deliver(T0 + 3)
+    assert guest.got == [1, 2]
+
+
+def test_a_lost_peer_that_speaks_again_is_live_again() -> None:
+    host, guest, wire = make_pair()
+    host.link.tick(T0 + LOSS_TIMEOUT)
+    assert host.link.state == "waiting"
+    guest.link.tick(T0 + LOSS_TIMEOUT + 1)  # its ping arrives at last
+    wire.deliver(T0 + LOSS_TIMEOUT + 1)
+    assert host.link.state == "live"
+
+
+def test_the_friend_back_on_a_new_connection_replaces_a_ghost_one() -> None:
+    host, guest, wire = make_pair()
+    guest.send(T0)
+    saved = guest.save()  # the friend's browser is killed: the host is not told
+    host.send(T0 + 1)
+    host.link.pop_outgoing()
+    returning = Player.load(saved)
+    returning.link.connected(T0 + 2)
+    hello = returning.link.pop_outgoing()[0]
+    assert host.link.screen(hello, T0 + 2) is None  # it claims the friend's seat: let the proof decide
+    other = Wire(host, returning)
+    other.connect(T0 + 2)
+    other.deliver(T0 + 2)
+    assert host.link.state == returning.link.state == "live"
+    assert host.got == [1] and returning.got == [1]
