@@ -234,6 +234,7 @@ def test_a_third_browser_is_told_the_room_is_full_and_learns_nothing() -> None:
     assert intruder.link.state == "refused"
     assert "full" in intruder.link.status_text
     assert host.hangups == ["full"]
+    assert host.link.state == "waiting" and "Refused a browser" in host.link.status_text
     assert intruder.got == []
     assert set(kinds(other.log[1])) <= {"hello", "refuse"}
     assert host.link.peer_commit == guest.link.commit  # the seat stays the friend's
@@ -459,12 +460,16 @@ def test_nesting_is_limited_before_parsing_but_brackets_in_text_are_fine() -> No
 def test_heartbeat_notices_a_silent_peer_within_ten_seconds() -> None:
     host, guest, wire = make_pair()
     now = T0
-    # both alive: a minute of ticks and pings keeps the link live
+    # both alive: a minute of ticks and pings keeps the link live, with nothing but pings
+    seen = len(wire.log[0]), len(wire.log[1])
     for _ in range(120):
         now += 0.5
         wire.tick(now)
         wire.deliver(now)
     assert host.link.state == guest.link.state == "live"
+    for side in (0, 1):
+        idle = kinds(wire.log[side][seen[side]:])
+        assert set(idle) == {"ping"} and 29 <= len(idle) <= 31
     # the guest's browser is killed: nothing more from it, and no close event either
     killed_at = now
     pings = 0

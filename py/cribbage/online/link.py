@@ -328,6 +328,7 @@ class Link:
         self._last_heard = 0.0
         self._last_ping = float("-inf")
         self._reported = False  # a Problem was shown since trust was lost
+        self._hung_up = False  # we refused whoever is on this channel
         self._state: LinkState = "offline"
 
     # ---- construction and persistence -------------------------------------------------------
@@ -403,6 +404,8 @@ class Link:
             return "Not connected to the other player."
         if state == "live":
             return "Connected to the other player."
+        if self._hung_up:
+            return "Refused a browser that cannot take the other seat; waiting for the other player."
         if self._lost:
             return "Lost contact with the other player: waiting for them to come back."
         if not self._trusted:
@@ -521,6 +524,7 @@ class Link:
         self._peer_hello = None
         self._give_commit = False
         self._reported = False
+        self._hung_up = False
 
     def _emit(self, obj: JsonDict) -> None:
         self._out.append(_dump({"v": PROTOCOL, **obj}))
@@ -545,6 +549,7 @@ class Link:
         self._authed = False
         self._trusted = False
         self._challenge = None
+        self._hung_up = True
 
     def _violation(self, text: str, now: float) -> None:
         """Bad input: tell the player once, distrust the peer, and ask for a resync."""
@@ -677,6 +682,7 @@ class Link:
         self._authed = True
         self._trusted = True
         self._reported = False
+        self._hung_up = False
         self._lost = False
         self.last_used = max(self.last_used, now)
         self._on_ack(peer_recv)
