@@ -21,6 +21,7 @@ from cribbage.online.link import (
     LinkError,
     Problem,
     StateChanged,
+    is_room_id,
     new_room_id,
     new_seat_key,
     seat_commitment,
@@ -74,10 +75,13 @@ class Wire:
     """An in-memory channel between two players that can drop, duplicate and reorder envelopes."""
 
     def __init__(self, a: Player, b: Player, rng: random.Random | None = None,
-                 drop: float = 0.0, dup: float = 0.0, reorder: float = 0.0) -> None:
+                 drop: float = 0.0, dup: float = 0.0, reorder: float = 0.0, junk: float = 0.0) -> None:
         self.ends = [a, b]
         self.rng = rng or random.Random(0)
         self.drop, self.dup, self.reorder = drop, dup, reorder
+        self.junk = junk  # chance that a mutant of an earlier envelope is slipped in
+        self.junked = 0
+        self.reported = 0  # Problem events shown on either side
         self.flight: list[list[str]] = [[], []]  # towards end 0, towards end 1
         self.log: list[list[str]] = [[], []]  # everything that reached each end
         self.up = False
@@ -120,9 +124,20 @@ class Wire:
             if len(queue) > 1 and self.rng.random() < self.reorder:
                 index = self.rng.randrange(1, min(len(queue), 4))
             text = queue.pop(index)
+            if self.log[side] and self.rng.random() < self.junk:
+                mutant = mutate(self.rng, self.rng.choice(self.log[side][-50:]))
+                receiver = self.ends[side].link
+                if not would_be_next_data(mutant, receiver) and not a_final_claim(mutant, receiver):
+                    before = len(self.ends[side].problems)
+                    self.ends[side].link.receive(mutant, now)
+                    self.ends[side].drain()
+                    self.reported += len(self.ends[side].problems) - before
+                    self.junked += 1
             self.log[side].append(text)
+            before = len(self.ends[side].problems)
             self.ends[side].link.receive(text, now)
             self.ends[side].drain()
+            self.reported += len(self.ends[side].problems) - before
             carried += 1
             if carried > 100_000:
                 raise AssertionError("the links never fall quiet")
@@ -176,7 +191,7 @@ def test_exactly_once_in_order_over_a_faulty_channel_with_reconnects_and_reloads
     rng = random.Random(seed)
     room = "room" + str(seed)
     players = [Player(Link.host(room, new_seat_key(), T0)), Player(Link.join(room, new_seat_key(), T0))]
-    wire = Wire(players[0], players[1], rng, drop=0.03, dup=0.05, reorder=0.05)
+    wire = Wire(players[0], players[1], rng, drop=0.03, dup=0.05, reorder=0.05, junk=0.02)
     now = T0
     target = 120
     reconnects = reloads = 0
@@ -207,14 +222,15 @@ def test_exactly_once_in_order_over_a_faulty_channel_with_reconnects_and_reloads
     for sender in players:
         while sender.next_i <= target:
             sender.send(now)
-    wire.drop = wire.dup = wire.reorder = 0.0
+    wire.drop = wire.dup = wire.reorder = wire.junk = 0.0
     if not wire.up:
         wire.connect(now)
     for _ in range(40):
         now += 0.5
         wire.tick(now)
         wire.deliver(now)
-    assert reconnects > 10 and reloads > 5
+    assert reconnects > 10 and reloads > 5 and wire.junked > 10
+    assert wire.reported > 5  # the bad input (and the gaps from drops) were reported
     for player in players:
         assert player.got == list(range(1, target + 1))
         assert player.link.outbox == []
@@ -366,6 +382,20 @@ def would_be_next_data(text: str, link: Link) -> bool:
     except ValueError:
         return False
     return isinstance(obj, dict) and obj.get("k") == "data" and obj.get("n") == link.recv + 1
+
+
+def a_final_claim(text: str, link: Link) -> bool:
+    """A mutant that is a well-formed refusal, or a hello from another room or the same seat, rightly
+    ends the link for good (such a peer is not the friend): the faulty-channel test skips those."""
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return False
+    if not isinstance(obj, dict):
+        return False
+    if obj.get("k") == "refuse":
+        return True
+    return obj.get("k") == "hello" and (obj.get("room") != link.room or obj.get("seat") == link.seat)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -577,7 +607,11 @@ def test_a_damaged_saved_link_is_refused_clearly(damage: object) -> None:
 def test_room_helpers() -> None:
     room, key = new_room_id(), new_seat_key()
     assert room != new_room_id() and key != new_seat_key()
-    assert len(key) == 64 and room.isalnum()
+    assert len(key) == 64 and room.isalnum() and is_room_id(room)
+    for bad in ["", "ab", "a" * 65, "../x", "<b>", "r1 2", None, 12345, "-abc"]:
+        assert not is_room_id(bad)
+        with pytest.raises(LinkError):
+            Link.join(bad, key, T0)  # type: ignore[arg-type]
     assert seat_commitment(room, key) != seat_commitment(room, new_seat_key())
     assert seat_commitment(room, key) != seat_commitment(new_room_id(), key)
 
@@ -628,3 +662,13 @@ def test_the_friend_back_on_a_new_connection_replaces_a_ghost_one() -> None:
     other.deliver(T0 + 2)
     assert host.link.state == returning.link.state == "live"
     assert host.got == [1] and returning.got == [1]
+
+
+def test_a_browser_from_another_room_is_refused() -> None:
+    host = Player(Link.host(new_room_id(), new_seat_key(), T0))
+    stranger = Player(Link.join(new_room_id(), new_seat_key(), T0))
+    wire = Wire(host, stranger)
+    wire.connect(T0)
+    wire.deliver(T0)
+    assert host.hangups == ["room"] and host.link.peer_commit is None
+    assert stranger.link.state == "refused" and "different room" in stranger.link.status_text

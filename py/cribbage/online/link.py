@@ -5,6 +5,7 @@ No I/O and no clock: the caller feeds what the channel does and the time, then d
     link = Link.host(new_room_id(), new_seat_key(), now)     # the room's opener, seat 0
     link = Link.join(room_id, new_seat_key(), now)            # the friend, seat 1 (keep the key!)
     link = Link.from_dict(saved)                              # after a reload: same seat, same counters
+    is_room_id(text_from_url)                                 # check a room id before Link.join
     link.connected(now) / link.disconnected(now)              # the channel opened / closed
     link.receive(text, now)                                   # a string that came over the channel
     link.tick(now)                                            # call every ~0.5 s: heartbeat, retries
@@ -62,6 +63,7 @@ __all__ = [
     "StateChanged",
     "HangUp",
     "new_room_id",
+    "is_room_id",
     "new_seat_key",
     "seat_commitment",
 ]
@@ -148,6 +150,11 @@ LinkEvent = Union[Delivered, Problem, StateChanged, HangUp]
 def new_room_id() -> str:
     """A fresh random room id (URL- and PeerJS-safe)."""
     return "r" + secrets.token_hex(10)
+
+
+def is_room_id(text: object) -> bool:
+    """Whether a room id read from a link is well formed (else the page says the link is broken)."""
+    return _room(text)
 
 
 def new_seat_key() -> str:
