@@ -8,6 +8,8 @@ import string
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from cribbage.online import link as link_module
 from cribbage.online.link import (
@@ -672,3 +674,30 @@ def test_a_browser_from_another_room_is_refused() -> None:
     wire.deliver(T0)
     assert host.hangups == ["room"] and host.link.peer_commit is None
     assert stranger.link.state == "refused" and "different room" in stranger.link.status_text
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+ENVELOPE = st.fixed_dictionaries(
+    {"v": st.sampled_from([1, 1, 2, True, "1"]),
+     "k": st.sampled_from(["hello", "proof", "data", "ack", "ping", "refuse", "x", 3])},
+    optional={"n": JSON, "ack": JSON, "p": JSON, "sent": JSON, "live": JSON, "room": JSON, "seat": JSON,
+              "nonce": JSON, "recv": JSON, "for": JSON, "mac": JSON, "commit": JSON, "join": JSON},
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(st.text(max_size=200), JSON.map(json.dumps), ENVELOPE.map(json.dumps)))
+def test_any_text_from_the_peer_never_raises_and_never_delivers_out_of_sequence(text: str) -> None:
+    host, guest, wire = make_pair()
+    assume(not would_be_next_data(text, guest.link))
+    guest.link.receive(text, T0)
+    assert not any(isinstance(e, Delivered) for e in guest.link.pop_events())
+    assert guest.link.recv == 0
+    host.send(T0 + 5)  # and the link comes back for the honest peer (unless it was rightly refused)
+    guest.link.tick(T0 + 5)
+    wire.deliver(T0 + 5)
+    assert guest.got == [1] or a_final_claim(text, guest.link)

@@ -12,7 +12,7 @@ No I/O and no clock: the caller feeds what the channel does and the time, then d
     link.send(payload, now)                                   # a JSON-able dict for the peer (queued)
     link.pop_outgoing() -> list[str]                          # write these to the channel, in order
     link.pop_events() -> list[LinkEvent]                      # Delivered / Problem / StateChanged / HangUp
-    link.state, link.can_act, link.status_text                # "live" | "waiting" | "offline" | "refused" | "expired"
+    link.state, link.can_act, link.status_text                # live/waiting/offline, or final: refused/expired
     link.to_dict()                                            # save it with the game state after each batch
 
 ``now`` is Unix time in seconds (wall clock: rooms expire after seven days of disuse). Every payload
