@@ -600,6 +600,12 @@ def test_to_dict_round_trips_through_json_and_resumes() -> None:
      "sent": 0, "recv": 0, "outbox": []},
     {"format": 1, "room": "r1234", "seat": 0, "key": "0" * 64, "peer_commit": None, "last_used": "x",
      "sent": 0, "recv": 0, "outbox": []},
+    {"format": 1, "room": "r1234", "seat": 0, "key": "0" * 64, "peer_commit": None, "last_used": float("nan"),
+     "sent": 0, "recv": 0, "outbox": []},
+    {"format": 1, "room": "r1234", "seat": 0, "key": "0" * 64, "peer_commit": "zz", "last_used": T0,
+     "sent": 0, "recv": 0, "outbox": []},
+    {"format": 1, "room": "r1234", "seat": 0, "key": "0" * 64, "peer_commit": None, "last_used": T0,
+     "sent": 1, "recv": 0, "outbox": [[1, "not a dict"]]},
 ])
 def test_a_damaged_saved_link_is_refused_clearly(damage: object) -> None:
     with pytest.raises(LinkError):

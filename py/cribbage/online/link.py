@@ -43,6 +43,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 import re
 import secrets
 from dataclasses import dataclass
@@ -366,7 +367,7 @@ class Link:
             last_used = data["last_used"]
             if not (_count(sent) and _count(recv) and isinstance(outbox_raw, list)):
                 raise LinkError("bad counters")
-            if type(last_used) not in (int, float):
+            if type(last_used) not in (int, float) or not math.isfinite(last_used):
                 raise LinkError("bad date")
             outbox: list[tuple[int, JsonDict]] = []
             for item in outbox_raw:
