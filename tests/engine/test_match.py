@@ -56,6 +56,10 @@ def test_hot_seat_undo_takes_back_one_action_and_redo_replays_it():
     before = snapshot(m)
     last = m.actions[-1]
     assert m.undo() and len(m.actions) == 29
+    replay = Match(7, humans=(0, 1))
+    for action in m.actions:
+        replay.apply(action)
+    assert snapshot(m) == snapshot(replay)  # the state itself is taken back, not only the record
     assert m.can_redo and m.redo()
     assert m.actions[-1] == last and snapshot(m) == before
 
