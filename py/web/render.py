@@ -23,6 +23,7 @@ from cribbage.state import Phase
 
 from .board import PEG_COLOURS, board_svg
 from .cardfaces import back_html, card_html, card_name
+from .modes import MODES, mode_of
 from .speech import event_sentence
 
 __all__ = [
@@ -49,8 +50,11 @@ class Scene:
     view: Any
     """The ``SeatView`` of the seat drawn at the bottom (the one whose cards may be shown)."""
     names: tuple[str, str] = ("You", "Computer")
+    """How this device names the seats."""
+    me: int | None = 0
+    """The seat this device speaks to as "you" (the mode's perspective; None in hot-seat)."""
     mode: str = "computer"
-    """``computer`` or ``hotseat``."""
+    """The key of the mode in :data:`web.modes.MODES` (``computer``, ``hotseat``)."""
     computer_seats: frozenset[int] = frozenset({1})
     private: bool = True
     """False while the hot-seat cover is up: draw public information only."""
@@ -122,15 +126,19 @@ def esc(text: object) -> str:
     return escape(str(text), quote=True)
 
 
-def possessive(name: str) -> str:
-    """``"Your"`` for You, else ``"Computer's"``."""
-    return "Your" if name == "You" else f"{name}\u2019s"
+def possessive(name: str, you: bool = False) -> str:
+    """``"Your"`` for the seat spoken to (``you``), else ``"Computer's"``."""
+    return "Your" if you else f"{name}\u2019s"
 
 
-def crib_of(names: Sequence[str], dealer: int) -> str:
+def _poss(scene: Scene, seat: int) -> str:
+    """``possessive`` of a seat, from this device's perspective."""
+    return possessive(scene.names[seat], seat == scene.me)
+
+
+def crib_of(names: Sequence[str], dealer: int, me: int | None = None) -> str:
     """``"your crib"`` or ``"Computer’s crib"``."""
-    owner = possessive(names[dealer])
-    return ("your" if owner == "Your" else owner) + " crib"
+    return ("your" if dealer == me else possessive(names[dealer])) + " crib"
 
 
 def _attrs(pairs: dict[str, object]) -> str:
@@ -277,7 +285,7 @@ def _my_hand(scene: Scene) -> str:
             out.append(card_html(card, tag="button", classes=" ".join(classes), attrs=attrs, name=label))
         else:
             out.append(card_html(card, classes=" ".join(classes) + " still"))
-    label = "Your cards" if scene.names[v.seat] == "You" else f"{possessive(scene.names[v.seat])} cards"
+    label = f"{_poss(scene, v.seat)} cards"
     return f'<div class="hand hand-me" role="group" aria-label="{esc(label)}">{"".join(out)}</div>'
 
 
@@ -287,7 +295,7 @@ def _opp_hand(scene: Scene) -> str:
     name = scene.names[opp]
     if v.opponent_kept and (v.phase is Phase.SHOW or v.phase is Phase.GAME_OVER):
         cards = "".join(card_html(c, classes="opp-card") for c in v.opponent_kept)
-        return f'<div class="hand hand-opp" role="group" aria-label="{esc(possessive(name))} hand">{cards}</div>'
+        return f'<div class="hand hand-opp" role="group" aria-label="{esc(_poss(scene, opp))} hand">{cards}</div>'
     n = v.opponent_cards
     backs = "".join(back_html("opp-card") for _ in range(n))
     return (f'<div class="hand hand-opp" role="img" aria-label="{esc(name)} holds {n} '
@@ -312,7 +320,7 @@ def _crib(scene: Scene) -> str:
     v = scene.view
     if v.dealer is None or scene.summary is not None:
         return '<div class="crib empty"></div>'
-    owner = possessive(scene.names[v.dealer])
+    owner = _poss(scene, v.dealer)
     size = v.crib_size
     # In the show the crib is turned over in its own panel; here it stays a stack.
     cards = "".join(back_html("crib-card") for _ in range(size))
@@ -452,7 +460,7 @@ def _show(scene: Scene, hand_number: int, live: bool) -> str:
     panels = []
     for e in counted:
         seat = e.seat
-        title = f"{possessive(names[seat])} crib" if e.kind == "show crib" else f"{possessive(names[seat])} hand"
+        title = f"{_poss(scene, seat)} crib" if e.kind == "show crib" else f"{_poss(scene, seat)} hand"
         *cards, starter = e.cards
         panels.append(_show_panel(title, cards, starter, e.items, e.points, seat, False))
     if live and v.phase is Phase.SHOW:
@@ -464,7 +472,7 @@ def _show(scene: Scene, hand_number: int, live: bool) -> str:
                 cards = v.crib
             else:
                 cards = v.kept if seat == v.seat else v.opponent_kept
-            title = f"{possessive(names[seat])} {what}"
+            title = f"{_poss(scene, seat)} {what}"
             panels.append(_show_panel(title, cards, v.starter, None, None, seat, step == v.show_step))
     return f'<div class="show">{"".join(panels)}</div>'
 
@@ -505,7 +513,7 @@ def _center(scene: Scene) -> str:
                 f'<p class="keep-points">keep <strong>{pts}</strong> point{"s" if pts != 1 else ""} '
                 '(before the starter)</p></div>'
                 f'<div class="toss"><div class="keep-cards">{tossed}</div>'
-                f'<p>to {esc(crib_of(scene.names, v.dealer))}</p></div>'
+                f'<p>to {esc(crib_of(scene.names, v.dealer, scene.me))}</p></div>'
                 f"{ev}</div>"
             )
         return '<div class="discard-stage"><p class="stage-hint">Lay two cards away to the crib</p></div>'
@@ -519,7 +527,7 @@ def _center(scene: Scene) -> str:
         last = show_panels_from_events(v.events, v.hand_number)
         shows = _show(scene, v.hand_number, live=False) if last else ""
         loser = 1 - winner if winner is not None else 1
-        verb = "win" if name == "You" else "wins"
+        verb = "win" if winner is not None and winner == scene.me else "wins"
         return (
             f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
             f'{esc(name)} {verb}!</h2>'
@@ -532,7 +540,7 @@ def _status(scene: Scene) -> tuple[str, str]:
     """(headline, detail) for the prompt area; in hot-seat the player it speaks to is named."""
     head, detail = _status_text(scene)
     v = scene.view
-    if (scene.mode == "hotseat" and scene.private and v.legal_actions and scene.summary is None
+    if (scene.me is None and scene.private and v.legal_actions and scene.summary is None
             and v.phase is not Phase.GAME_OVER):
         head = f"{scene.names[v.seat]} \u2014 {head[0].lower()}{head[1:]}"
     return head, detail
@@ -569,18 +577,18 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         return ("Cut for deal: pick a card in the pack" if mine else waiting), detail
     if phase is Phase.CUT_PACK:
         dealer = names[v.dealer]
-        detail = f"Hand {v.hand_number}. {dealer} {'deal' if dealer == 'You' else 'deals'}"
+        deal = "deal" if v.dealer == scene.me else "deals"
+        detail = f"Hand {v.hand_number}. {dealer} {deal}"
         cuts = deal_cuts(v.events)
         if v.hand_number == 1 and len(cuts) == 2:
             a, b = cuts[0], cuts[1]
-            detail = (f"{names[0]} cut {a.pretty}, {names[1]} cut {b.pretty}: {dealer} "
-                      f"{'deal' if dealer == 'You' else 'deals'} first")
+            detail = f"{names[0]} cut {a.pretty}, {names[1]} cut {b.pretty}: {dealer} {deal} first"
         return ("Cut the pack for the deal" if mine else waiting), detail + "."
     if phase is Phase.DISCARD:
         if mine:
             n = len(scene.selected)
             tail = {0: "Choose two cards.", 1: "Choose one more card."}.get(n, "Press To crib to lay them away.")
-            return f"Lay two cards away to {crib_of(names, v.dealer)}", tail
+            return f"Lay two cards away to {crib_of(names, v.dealer, scene.me)}", tail
         if v.discards and any(s in scene.computer_seats for s in v.actors):
             return waiting, "You have laid away your two cards."
         return waiting, ""
@@ -605,7 +613,7 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         seat = actor
         what = "the crib" if v.show_step == 2 else "the hand"
         if mine:
-            return (f"Count {'your' if names[me] == 'You' else possessive(names[me]).lower()} "
+            return (f"Count {_poss(scene, me).lower()} "
                     f"{'crib' if v.show_step == 2 else 'hand'}"), "Pone first, then the dealer, then the crib."
         return f"{names[seat]} counts {what}\u2026", ""
     return "", ""
@@ -617,7 +625,7 @@ def _recent(scene: Scene) -> str:
     for e in v.events[-40:]:
         if e.kind in ("deal",) or (e.kind == "discard"):
             continue
-        lines.append(event_sentence(e, scene.names, spoken=False))
+        lines.append(event_sentence(e, scene.names, spoken=False, me=scene.me))
     lines = lines[-3:]
     if not lines:
         return ""
@@ -663,7 +671,8 @@ _ICONS = {
 def _header(scene: Scene) -> str:
     v = scene.view
     me = v.seat
-    mode = f"vs Computer \u00b7 {scene.level.capitalize()}" if scene.mode == "computer" else "Two players"
+    how = mode_of(scene.mode)
+    mode = f"{how.title} \u00b7 {scene.level.capitalize()}" if how.computer else how.title
     hand = f"Hand {v.hand_number}" if v.hand_number else "Cut for deal"
     return (
         '<header class="bar">'
@@ -756,7 +765,7 @@ def _sheet(scene: Scene) -> str:
         if e.hand != current:
             current = e.hand
             review = ""
-            if scene.review_available and scene.mode == "computer" and e.hand < v.hand_number or (
+            if scene.review_available and e.hand < v.hand_number or (
                     scene.review_available and v.phase is Phase.GAME_OVER):
                 lines = scene.reviews.get(e.hand)
                 if lines is None:
@@ -769,7 +778,7 @@ def _sheet(scene: Scene) -> str:
             rows.append(f'<tr class="hand-row"><th colspan="5" scope="colgroup" id="sheet-hand-{e.hand}">'
                         f"Hand {e.hand}{review}</th></tr>")
         if e.kind == "win":
-            rows.append(f'<tr class="win-row"><td></td><td colspan="4">{esc(event_sentence(e, names, False))}'
+            rows.append(f'<tr class="win-row"><td></td><td colspan="4">{esc(event_sentence(e, names, False, scene.me))}'
                         "</td></tr>")
             continue
         what = {"show hand": "hand", "show crib": "crib", "heels": "his heels"}.get(e.kind, "pegging")
@@ -797,19 +806,17 @@ def _menu(scene: Scene) -> str:
         return (f'<button type="button" class="chip" data-action="{action}" data-{key}="{esc(value)}" '
                 f'id="{action}-{esc(value)}" aria-pressed="{"true" if pressed else "false"}">{esc(label)}</button>')
 
-    modes = (choice("new-mode", "mode", "computer", "Against the computer", scene.new_mode == "computer")
-             + choice("new-mode", "mode", "hotseat", "Two players, one device", scene.new_mode == "hotseat"))
+    modes = "".join(choice("new-mode", "mode", m.key, m.label, scene.new_mode == m.key) for m in MODES.values())
     levels = "".join(choice("new-level", "level", lv, lv.capitalize(), scene.new_level == lv) for lv in LEVELS)
     level_row = (f'<div class="row" role="group" aria-label="Computer level">{levels}</div>'
-                 if scene.new_mode == "computer" else "")
+                 if mode_of(scene.new_mode).computer else "")
     resume = ""
-    for mode in scene.saved_modes:
-        if mode != scene.mode:
-            label = "Resume the game against the computer" if mode == "computer" else "Resume the two-player game"
-            resume += (f'<button type="button" class="btn" data-action="resume" data-mode="{mode}" '
-                       f'id="resume-{mode}">{label}</button>')
+    for key in scene.saved_modes:
+        if key != scene.mode and key in MODES:
+            resume += (f'<button type="button" class="btn" data-action="resume" data-mode="{esc(key)}" '
+                       f'id="resume-{esc(key)}">{esc(MODES[key].resume_label)}</button>')
     current = ""
-    if scene.mode == "computer":
+    if mode_of(scene.mode).computer:
         cur_levels = "".join(choice("level", "level", lv, lv.capitalize(), scene.level == lv) for lv in LEVELS)
         speeds = "".join(choice("speed", "delay", str(ms), label, scene.delay == ms) for label, ms in DELAYS)
         current = (

@@ -57,16 +57,18 @@ def test_nothing_is_posted_when_not_embedded() -> None:
 
 
 def test_the_computer_only_ever_sees_its_own_view(monkeypatch: pytest.MonkeyPatch) -> None:
-    import web.controller as wc
+    from cribbage.view import SeatView
+    from web.seats import Computer
 
     seen = []
-    real = wc.Controller._choose
+    real = Computer.choose
 
-    def spy(self, seat):  # noqa: ANN001, ANN202
-        seen.append(seat)
-        return real(self, seat)
+    def spy(self, view):  # noqa: ANN001, ANN202
+        assert isinstance(view, SeatView)
+        seen.append(view.seat)
+        return real(self, view)
 
-    monkeypatch.setattr(wc.Controller, "_choose", spy)
+    monkeypatch.setattr(Computer, "choose", spy)
     controller, host, _ = make()
     advance(controller, host, lambda c: c.match.state.hand_number == 3)
     assert seen and set(seen) == {1}
