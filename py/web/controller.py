@@ -346,9 +346,10 @@ class Controller:
             if {c.code for c in ch.discard} == set(selected):
                 crib = (f"your crib +{ch.crib_ev:.1f}" if ch.dealer else f"their crib \u2212{ch.crib_ev:.1f}")
                 best = "the best keep" if rank == 1 else f"number {rank} of 15 (best {choices[0].net:.1f})"
-                if ch.win_chance is not None:
+                top = choices[0].win_chance
+                if ch.win_chance is not None and top is not None:
                     best = (f"chance of winning {100 * ch.win_chance:.0f}%, " + ("the best keep" if rank == 1 else
-                            f"number {rank} of 15 (best {100 * choices[0].win_chance:.0f}%)"))
+                            f"number {rank} of 15 (best {100 * top:.0f}%)"))
                 return f"With the starter: hand {ch.hand_ev:.1f} on average, {crib}: net {ch.net:.1f}, {best}."
         return None
 
@@ -466,7 +467,7 @@ class Controller:
                 self.act(a)
                 return
 
-    def _cut_actions(self) -> list[Action]:
+    def _cut_actions(self) -> list[CutForDeal | CutPack | CutStarter]:
         view = self._view()
         return [a for a in view.legal_actions if isinstance(a, (CutForDeal, CutPack, CutStarter))]
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Sequence
+from typing import Sequence
 
-from cribbage.actions import Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
+from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from cribbage.cards import Card
 from cribbage.scoring import PLAY_LIMIT, ScoreItem
-from cribbage.state import Phase
+from cribbage.state import Event, Phase
+from cribbage.view import SeatView
 
 from .board import PEG_COLOURS, board_svg
 from .cardfaces import back_html, card_html, card_name
@@ -47,7 +48,7 @@ DELAYS = (("Slow", 1200), ("Normal", 600), ("Fast", 250), ("Instant", 0))
 class Scene:
     """Everything a frame of the table depends on."""
 
-    view: Any
+    view: SeatView
     """The ``SeatView`` of the seat drawn at the bottom (the one whose cards may be shown)."""
     names: tuple[str, str] = ("You", "Computer")
     """How this device names the seats."""
@@ -136,8 +137,10 @@ def _poss(scene: Scene, seat: int) -> str:
     return possessive(scene.names[seat], seat == scene.me)
 
 
-def crib_of(names: Sequence[str], dealer: int, me: int | None = None) -> str:
+def crib_of(names: Sequence[str], dealer: int | None, me: int | None = None) -> str:
     """``"your crib"`` or ``"Computer’s crib"``."""
+    if dealer is None:
+        return "the crib"
     return ("your" if dealer == me else possessive(names[dealer])) + " crib"
 
 
@@ -148,19 +151,19 @@ def _attrs(pairs: dict[str, object]) -> str:
 # --- what the seat may do now -------------------------------------------------------------------
 
 
-def _legal(view: Any) -> tuple[Any, ...]:
+def _legal(view: SeatView) -> tuple[Action, ...]:
     return tuple(view.legal_actions)
 
 
-def _playable_codes(view: Any) -> set[str]:
+def _playable_codes(view: SeatView) -> set[str]:
     return {a.card.code for a in view.legal_actions if isinstance(a, Play)}
 
 
-def _has(view: Any, kind: type) -> bool:
+def _has(view: SeatView, kind: type) -> bool:
     return any(isinstance(a, kind) for a in view.legal_actions)
 
 
-def _is_cut_phase(view: Any) -> bool:
+def _is_cut_phase(view: SeatView) -> bool:
     return view.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_PACK, Phase.CUT_STARTER)
 
 
@@ -358,7 +361,7 @@ def _fan(scene: Scene) -> str:
     )
 
 
-def deal_cuts(events: Sequence[Any]) -> dict[int, Card]:
+def deal_cuts(events: Sequence[Event]) -> dict[int, Card]:
     """The cards of the last round of the cut for deal (a tie starts the round again)."""
     cuts: dict[int, Card] = {}
     for e in events:
@@ -431,7 +434,7 @@ def _items_html(items: Sequence[ScoreItem]) -> str:
     return "".join(f'<li class="item"><span>{esc(i.describe())}</span></li>' for i in items)
 
 
-def show_panels_from_events(events: Sequence[Any], hand: int) -> list[Any]:
+def show_panels_from_events(events: Sequence[Event], hand: int) -> list[Event]:
     """The counted hands and crib of ``hand``, in counting order."""
     return [e for e in events if e.hand == hand and e.kind in ("show hand", "show crib")]
 
@@ -460,14 +463,17 @@ def _show(scene: Scene, hand_number: int, live: bool) -> str:
     panels = []
     for e in counted:
         seat = e.seat
+        if seat is None:
+            continue
         title = f"{_poss(scene, seat)} crib" if e.kind == "show crib" else f"{_poss(scene, seat)} hand"
-        *cards, starter = e.cards
-        panels.append(_show_panel(title, cards, starter, e.items, e.points, seat, False))
+        panels.append(_show_panel(title, e.cards[:-1], e.cards[-1], e.items, e.points, seat, False))
     if live and v.phase is Phase.SHOW:
         pone, dealer = v.pone, v.dealer
+        assert pone is not None and dealer is not None  # the show has a dealer and a pone
         steps = [(pone, "hand"), (dealer, "hand"), (dealer, "crib")]
         for step in range(len(counted), 3):
             seat, what = steps[step]
+            cards: Sequence[Card]
             if what == "crib":
                 cards = v.crib
             else:
@@ -477,7 +483,7 @@ def _show(scene: Scene, hand_number: int, live: bool) -> str:
     return f'<div class="show">{"".join(panels)}</div>'
 
 
-def _hand_pegging(events: Sequence[Any], hand: int) -> tuple[int, int]:
+def _hand_pegging(events: Sequence[Event], hand: int) -> tuple[int, int]:
     pts = [0, 0]
     for e in events:
         if e.hand == hand and e.points and e.kind not in ("show hand", "show crib") and e.seat in (0, 1):
@@ -523,11 +529,13 @@ def _center(scene: Scene) -> str:
         return _show(scene, v.hand_number, live=True)
     if phase is Phase.GAME_OVER:
         winner = v.winner
-        name = scene.names[winner] if winner is not None else "Nobody"
+        if winner is None:
+            return ""
+        name = scene.names[winner]
         last = show_panels_from_events(v.events, v.hand_number)
         shows = _show(scene, v.hand_number, live=False) if last else ""
-        loser = 1 - winner if winner is not None else 1
-        verb = "win" if winner is not None and winner == scene.me else "wins"
+        loser = 1 - winner
+        verb = "win" if winner == scene.me else "wins"
         return (
             f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
             f'{esc(name)} {verb}!</h2>'
@@ -558,7 +566,8 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         shows = show_panels_from_events(v.events, h)
         per = [peg[0], peg[1]]
         for e in shows:
-            per[e.seat] += e.points
+            if e.seat is not None:
+                per[e.seat] += e.points
         detail = f"This hand: {names[0]} {per[0]}, {names[1]} {per[1]}."
         return f"Hand {h} is over", detail
     phase = v.phase
@@ -576,6 +585,7 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         detail += "The lower card deals first (ace low)."
         return ("Cut for deal: pick a card in the pack" if mine else waiting), detail
     if phase is Phase.CUT_PACK:
+        assert v.dealer is not None  # decided by the cut for deal
         dealer = names[v.dealer]
         deal = "deal" if v.dealer == scene.me else "deals"
         detail = f"Hand {v.hand_number}. {dealer} {deal}"
@@ -615,7 +625,7 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         if mine:
             return (f"Count {_poss(scene, me).lower()} "
                     f"{'crib' if v.show_step == 2 else 'hand'}"), "Pone first, then the dealer, then the crib."
-        return f"{names[seat]} counts {what}\u2026", ""
+        return (f"{names[seat]} counts {what}\u2026" if seat is not None else ""), ""
     return "", ""
 
 
@@ -714,7 +724,7 @@ def _table(scene: Scene) -> str:
     v = scene.view
     me = v.seat
     opp = 1 - me
-    board = board_svg(tuple(v.scores), tuple(v.previous_scores), scene.names, scene.orientation, scene.moved)
+    board = board_svg((v.scores[0], v.scores[1]), (v.previous_scores[0], v.previous_scores[1]), scene.names, scene.orientation, scene.moved)
     hand_zone = ""
     if v.phase in (Phase.DISCARD, Phase.CUT_STARTER, Phase.PLAY, Phase.SHOW) or (
             v.phase is Phase.GAME_OVER and (v.hand or v.kept)):
@@ -780,6 +790,8 @@ def _sheet(scene: Scene) -> str:
         if e.kind == "win":
             rows.append(f'<tr class="win-row"><td></td><td colspan="4">{esc(event_sentence(e, names, False, scene.me))}'
                         "</td></tr>")
+            continue
+        if e.seat is None:
             continue
         what = {"show hand": "hand", "show crib": "crib", "heels": "his heels"}.get(e.kind, "pegging")
         items = "".join(f"<li>{esc(i.describe())}</li>" for i in e.items)

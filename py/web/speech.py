@@ -192,7 +192,7 @@ def event_sentence(event: object, names: Sequence[str], spoken: bool = True, me:
         if text.startswith("shuffles"):
             return f"{who('shuffle')}."
         return f"{who('cut')} the pack; six cards each are dealt."
-    if kind == "win":
-        other = 1 - seat if seat in (0, 1) else 0
+    if kind == "win" and seat in (0, 1):
+        other = 1 - seat
         return f"{who('win')}, {scores[seat]} to {scores[other]}!"
     return str(getattr(event, "text", ""))
