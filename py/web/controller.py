@@ -29,7 +29,7 @@ from cribbage.view import SeatView
 if TYPE_CHECKING:
     from cribbage.ai.coach import DiscardChoice
 
-from .modes import MODES, Mode, OpenContext, mode_of
+from .modes import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
 from .render import DELAYS, LEVELS, Rendered, Scene, primary_button, render
 from .seats import ai_available as _ai_available
 from .seats import ai_module as _ai
@@ -74,7 +74,7 @@ class Ui:
     notice: str | None = None
     moved: tuple[bool, bool] = (False, False)
     reviews: dict[int, list[str]] = field(default_factory=dict)
-    new_mode: str = "computer"
+    new_mode: str = DEFAULT_MODE
     new_level: str = "expert"
     focus: str | None = None
 
@@ -139,9 +139,7 @@ class Controller:
         except Exception:  # noqa: BLE001 - a full or blocked storage must not stop the game
             pass
         self._discard_cache.clear()
-        start = getattr(session, "start", None)
-        if callable(start):
-            start()
+        session.start()
 
     def _resume(self, mode: Mode) -> bool:
         """Reopen the saved match of ``mode``. True if loaded (else a notice may explain why not)."""
