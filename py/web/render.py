@@ -849,8 +849,8 @@ def _menu(scene: Scene) -> str:
         "Start a new game</button></div>"
         + (f'<div class="row">{resume}</div>' if resume else "")
         + current
-        + '<h3>This game</h3><div class="row"><button type="button" class="btn" data-action="restart-ask" '
-        'id="btn-restart">Restart (same deals)\u2026</button></div>'
+        + ('<h3>This game</h3><div class="row"><button type="button" class="btn" data-action="restart-ask" '
+           'id="btn-restart">Restart (same deals)\u2026</button></div>' if mode_of(scene.mode).restart else "")
         + keys
     )
     return _dialog("Menu", body, "dlg-menu")

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from table_fakes import FakeHost, play_human_turn
+from table_fakes import FakeHost, play_human_turn, select
 
 from cribbage.actions import Action, Play
 from cribbage.cards import parse_card
@@ -246,6 +246,11 @@ def test_a_fake_remote_mode_plays_through_the_same_controller(remote_mode: list[
     # The mode offers no undo: the shortcut does nothing.
     n = len(controller.match.actions)
     controller.key("z", ctrl=True)
+    assert len(controller.match.actions) == n
+    # Nor a restart; its title comes from the registry.
+    controller.click("menu")
+    assert not select(host.last.overlay, data_action="restart-ask") and "Online" in host.last.table
+    controller.click("restart-confirm")
     assert len(controller.match.actions) == n
 
 
