@@ -1,7 +1,7 @@
 """What one seat may know: the only thing a user interface or a computer player receives.
 
 A :class:`SeatView` holds that seat's own cards, the opponent's hand as a count (until the play is
-over and the hand has been laid on the table), the crib as a count until the show, the starter once
+over and the hand has been laid on the table), the crib as a count until it is counted, the starter once
 cut, the cards of the play, both scores, the public event log and that seat's legal actions. The
 pack order, the random generator and the other hand never appear, not even in a repr.
 """
@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .actions import Action
+from .actions import Action, Play
 from .cards import Card
+from .scoring import ScoreItem
 from .state import Event, GameState, Phase, _cut_depths, other
 
 __all__ = ["SeatView", "view"]
@@ -50,7 +51,7 @@ class SeatView:
     crib_size: int
     """Cards in the crib."""
     crib: tuple[Card, ...]
-    """The crib's cards, only once it is turned over in the show."""
+    """The crib's cards, only once it has been counted in the show."""
     starter: Card | None
     """The starter once cut."""
     pile: tuple[tuple[int, Card], ...]
@@ -75,6 +76,16 @@ class SeatView:
     """The public log, every score item included."""
     legal_actions: tuple[Action, ...]
     """What this seat may do now."""
+    play_outcomes: tuple[tuple[Card, tuple[ScoreItem, ...]], ...] = ()
+    """In the play, for each card this seat may lay now: everything it would certainly score
+    (the count's points, and a go or the last card when they follow at once)."""
+
+    def outcome(self, card: Card) -> tuple[ScoreItem, ...] | None:
+        """What laying ``card`` would score now (None if it cannot be laid)."""
+        for c, items in self.play_outcomes:
+            if c == card:
+                return items
+        return None
 
     @property
     def pone(self) -> int | None:
@@ -114,6 +125,7 @@ def view(state: GameState, seat: int) -> SeatView:
     in_show = state.play_over
     cutting = state.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_PACK, Phase.CUT_STARTER)
     depths = _cut_depths(state.pack_size)
+    legal = tuple(state.legal_actions(seat))
     return SeatView(
         seat=seat,
         phase=state.phase,
@@ -125,11 +137,12 @@ def view(state: GameState, seat: int) -> SeatView:
         hand=tuple(state.hands[seat]),
         kept=tuple(state.kept[seat]),
         discards=tuple(state.discards[seat] or ()),
-        opponent_cards=len(state.hands[opp]),
+        opponent_cards=state.hand_size(opp),
         opponent_discarded=state.discards[opp] is not None,
         opponent_kept=tuple(state.kept[opp]) if in_show else (),
-        crib_size=len(state.crib) if state.crib else sum(2 for d in state.discards if d is not None),
-        crib=tuple(state.crib) if in_show else (),
+        crib_size=sum(2 for d in state.discards if d is not None),
+        # The crib stays face down until it is counted (a game may end before it ever is).
+        crib=tuple(state.crib) if state.crib_counted else (),
         starter=state.starter,
         pile=tuple(state.pile),
         count=state.count,
@@ -142,5 +155,7 @@ def view(state: GameState, seat: int) -> SeatView:
         pack_size=state.pack_size if cutting else 0,
         cut_depths=(depths.start, depths.stop - 1) if cutting else (0, 0),
         events=tuple(state.events),
-        legal_actions=tuple(state.legal_actions(seat)),
+        legal_actions=legal,
+        play_outcomes=tuple((a.card, state.play_outcome(seat, a.card)) for a in legal
+                            if isinstance(a, Play) and not state.unseen[seat]),
     )
