@@ -30,6 +30,10 @@ class ActionError(ValueError):
     """An action string that cannot be read."""
 
 
+HIDDEN = "hidden"
+"""How a discard of unseen cards is written: ``"discard 1 hidden"``."""
+
+
 @dataclass(frozen=True, slots=True)
 class CutForDeal:
     """Cut the shuffled pack to show a card; the lower card deals first."""
@@ -58,10 +62,13 @@ class Discard:
     """Lay two cards away, face down, into the dealer's crib."""
 
     seat: int
-    cards: tuple[Card, Card]
+    cards: tuple[Card, ...]
+    """The two cards; empty for a discard this browser may not see (online: the opponent's)."""
 
     def __str__(self) -> str:
-        return f"discard {self.seat} {self.cards[0]} {self.cards[1]}"
+        if not self.cards:
+            return f"discard {self.seat} {HIDDEN}"
+        return f"discard {self.seat} {' '.join(str(c) for c in self.cards)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +135,8 @@ def parse_action(text: str) -> Action:
             return CutPack(seat, depth) if verb == "cut" else CutStarter(seat, depth)
         if verb == "discard" and len(rest) == 2:
             return Discard(seat, (parse_card(rest[0]), parse_card(rest[1])))
+        if verb == "discard" and rest == [HIDDEN]:
+            return Discard(seat, ())
         if verb == "play" and len(rest) == 1:
             return Play(seat, parse_card(rest[0]))
         if verb == "go" and not rest:

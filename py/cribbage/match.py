@@ -14,6 +14,7 @@ import json
 from typing import Any, Iterable, Sequence
 
 from .actions import Action, ActionError, parse_action
+from .deal import PackSource
 from .state import GameState, IllegalActionError
 from .view import SeatView, view
 
@@ -34,7 +35,8 @@ class Match:
     """A match: its seed, the actions taken, and the actions undone (for redo)."""
 
     def __init__(self, seed: int, humans: Iterable[int] = (0, 1), names: Sequence[str] = ("North", "South"),
-                 options: dict[str, Any] | None = None) -> None:
+                 options: dict[str, Any] | None = None, *, source: PackSource | None = None,
+                 declare_go: bool = False) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
             raise ValueError(f"a seed is an integer from 0 to {MAX_SEED}")
         self.seed = seed
@@ -43,7 +45,10 @@ class Match:
         self.names: tuple[str, str] = (str(names[0]), str(names[1]))
         self.options: dict[str, Any] = dict(options or {})
         """Free-form settings kept with the save (e.g. the computer's level)."""
-        self.state = GameState(seed)
+        self.source = source
+        """Online: the packs the mental-poker deal opens (None: shuffled from the seed)."""
+        self.declare_go = declare_go
+        self.state = GameState(seed, source=source, declare_go=declare_go)
         self.actions: list[Action] = []
         self.undone: list[Action] = []
         """Actions taken back, most recently undone last; redo re-applies them."""
@@ -72,7 +77,9 @@ class Match:
     # --- undo / redo / restart -------------------------------------------------------------------
 
     def _undo_span(self) -> int:
-        """How many trailing actions one undo takes back (0 if none)."""
+        """How many trailing actions one undo takes back (0 if none; online, moves are never taken back)."""
+        if self.source is not None:
+            return 0
         if not self.humans:
             return 1 if self.actions else 0
         n = len(self.actions)
@@ -118,11 +125,17 @@ class Match:
 
     def restart(self) -> None:
         """Start the same match again from the seed: the same deals."""
+        self._need_seed("restart")
         self.state = GameState(self.seed)
         self.actions = []
         self.undone = []
 
+    def _need_seed(self, what: str) -> None:
+        if self.source is not None:
+            raise IllegalActionError(f"an online match cannot {what}: its deals come from both players")
+
     def _replay(self, actions: Sequence[Action]) -> None:
+        self._need_seed("take back moves")
         state = GameState(self.seed)
         for action in actions:
             state.apply(action)
@@ -132,7 +145,8 @@ class Match:
     # --- saves -----------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The save as plain data."""
+        """The save as plain data (a local match only: an online match saves through its protocol)."""
+        self._need_seed("be saved as a local match")
         body = {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,

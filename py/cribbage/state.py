@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Sequence
 
 from .actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from .cards import DECK, Card, Rank, format_cards
-from .rng import Rng
+from .deal import PACK_SIZE, PackSource, SeededPacks
 from .scoring import (
     GO_POINTS,
     HEELS_POINTS,
@@ -115,15 +115,20 @@ class GameState:
     """A whole two-player match, from the cut for deal to 121.
 
     Create it from a seed; all chance (every shuffle) is drawn from that seed in a fixed order, so
-    the same seed and the same actions give the same match on every Python.
+    the same seed and the same actions give the same match on every Python. Online, ``source`` is
+    an :class:`~cribbage.deal.OpenedPacks` that the mental-poker deal fills slot by slot: a seat
+    whose cards this state does not know is a *hidden seat* (its hand is a count, :attr:`unseen`),
+    and ``declare_go=True`` makes every Go a player's own action (see :meth:`_settle_play`).
     """
 
-    def __init__(self, seed: int, stacked: Iterable[Sequence[Card]] | None = None) -> None:
+    def __init__(self, seed: int = 0, stacked: Iterable[Sequence[Card]] | None = None, *,
+                 source: PackSource | None = None, declare_go: bool = False) -> None:
         self.seed = seed
-        self._rng = Rng(seed)
-        # A stacked deck (for tests and teaching positions): each shuffle takes the next pack in
-        # order instead of shuffling, until the supply runs out.
-        self._stacked: Iterator[Sequence[Card]] | None = iter(stacked) if stacked is not None else None
+        self.source: PackSource = source if source is not None else SeededPacks(seed, stacked)
+        """Where each shuffled pack's cards come from (the seed, or the online deal)."""
+        self.declare_go = declare_go
+        """True online: a player who holds cards but cannot play always says Go themselves, so both
+        browsers' action lists agree without either knowing the other's hand."""
         self.phase = Phase.CUT_FOR_DEAL
         self.scores = [0, 0]
         self.previous_scores = [0, 0]
@@ -134,10 +139,21 @@ class GameState:
         self.events: list[Event] = []
         # Cutting for deal.
         self.cut_cards: list[Card | None] = [None, None]
-        # The hand in progress. ``_pack`` is secret: the undealt cards in order.
-        self._pack: list[Card] = []
+        # The hand in progress. ``_pack`` is secret: the undealt slots of the pack, in order.
+        self._pack: list[int] = []
+        self.hand_slots: list[tuple[int, ...]] = [(), ()]
+        """The slots of the pack dealt to each seat this hand (public: positions, not cards)."""
         self.hands: list[list[Card]] = [[], []]
-        """Cards each seat still holds (six after the deal, four after discarding, fewer in play)."""
+        """Cards each seat still holds (six after the deal, four after discarding, fewer in play);
+        empty for a hidden seat, whose cards are counted in :attr:`unseen`."""
+        self.unseen = [0, 0]
+        """Cards each seat holds that this state does not know (online: the opponent's hand)."""
+        self.crib_unseen = 0
+        """Cards of the crib this state does not know (online: the opponent's discards)."""
+        self.crib_counted = False
+        """True once the crib has been counted: only then is it turned face up."""
+        self.passed: set[int] = set()
+        """Seats that have said Go in this count."""
         self.kept: list[tuple[Card, ...]] = [(), ()]
         """The four cards each seat kept for the show."""
         self.discards: list[tuple[Card, ...] | None] = [None, None]
@@ -175,6 +191,49 @@ class GameState:
         """Cards in the pack that is cut now (52 or 51 for the deal, 52 for the pack, 40 for the starter)."""
         return len(self._pack)
 
+    def hand_size(self, seat: int) -> int:
+        """How many cards ``seat`` holds, known or not."""
+        return len(self.hands[seat]) + self.unseen[seat]
+
+    def is_hidden(self, seat: int) -> bool:
+        """True when this state does not know the cards ``seat`` was dealt (online: the opponent)."""
+        return self.unseen[seat] > 0 or (self.discards[seat] == () and bool(self.hand_slots[seat]))
+
+    def slot_at(self, depth: int) -> int:
+        """The slot a cut at ``depth`` turns up now (cut for deal, cut for the starter)."""
+        return self._pack[depth]
+
+    def deal_slots(self, depth: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The slots each seat (index 0, 1) receives if the pone cuts the pack at ``depth``."""
+        pack = self._pack[depth:] + self._pack[:depth]
+        pone = self.pone if self.pone is not None else 0
+        dealt: list[list[int]] = [[], []]
+        for i in range(2 * HAND_SIZE):
+            dealt[pone if i % 2 == 0 else other(pone)].append(pack[i])
+        return tuple(dealt[0]), tuple(dealt[1])
+
+    def known_cards(self) -> set[Card]:
+        """Every card of this hand whose place this state knows: hands, discards, crib, starter, laid."""
+        known: set[Card] = set(self.hands[0]) | set(self.hands[1]) | set(self.crib)
+        known |= set(self.kept[0]) | set(self.kept[1])
+        for d in self.discards:
+            known |= set(d or ())
+        if self.starter is not None:
+            known.add(self.starter)
+        known |= {c for _, c in self.pile}
+        known |= {c for count in self.played for _, c in count}
+        return known
+
+    def _undealt(self) -> list[Card | None]:
+        """The cards of the undealt slots in order (secret: for tests and the audit, never a view)."""
+        return [self.source.card(slot) for slot in self._pack]
+
+    def _card(self, slot: int, what: str) -> Card:
+        card = self.source.card(slot)
+        if card is None:
+            raise IllegalActionError(f"the {what} has not been turned up yet")
+        return card
+
     @property
     def is_over(self) -> bool:
         """True once someone has reached 121."""
@@ -208,10 +267,17 @@ class GameState:
         if self.phase is Phase.CUT_PACK:
             return [CutPack(seat, d) for d in _cut_depths(len(self._pack))]
         if self.phase is Phase.DISCARD:
+            if self.is_hidden(seat):
+                return [Discard(seat, ())]
             return [Discard(seat, pair) for pair in combinations(self.hands[seat], 2)]
         if self.phase is Phase.CUT_STARTER:
             return [CutStarter(seat, d) for d in _cut_depths(len(self._pack))]
         if self.phase is Phase.PLAY:
+            if self.unseen[seat]:
+                # A hidden seat: any card not seen elsewhere that fits might be in its hand.
+                room = PLAY_LIMIT - self.count
+                known = self.known_cards()
+                return [*(Play(seat, c) for c in DECK if c not in known and c.value <= room), Go(seat)]
             playable = self.playable(seat)
             return [Play(seat, c) for c in playable] if playable else [Go(seat)]
         if self.phase is Phase.SHOW:
@@ -253,8 +319,10 @@ class GameState:
 
     def _check(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` with the reason if ``action`` is not legal now."""
-        seat = getattr(action, "seat", None)
-        if seat not in (0, 1):
+        if not isinstance(action, _ALL_ACTIONS):
+            raise IllegalActionError(f"that is not an action of the game: {action!r}")
+        seat = action.seat
+        if type(seat) is not int or seat not in (0, 1):
             raise IllegalActionError(f"there is no seat {seat!r}")
         if self.phase is Phase.GAME_OVER:
             raise IllegalActionError("the game is over")
@@ -267,20 +335,34 @@ class GameState:
             raise IllegalActionError("it is not your turn")
         if isinstance(action, (CutForDeal, CutPack, CutStarter)):
             depths = _cut_depths(len(self._pack))
-            if action.depth not in depths:
+            if type(action.depth) is not int or action.depth not in depths:
                 raise IllegalActionError(
                     f"cut somewhere between {depths.start} and {depths.stop - 1} cards deep "
                     f"(each packet keeps at least {MIN_CUT} cards)"
                 )
         elif isinstance(action, Discard):
-            a, b = action.cards
+            cards = action.cards
+            if not isinstance(cards, tuple) or not all(isinstance(c, Card) for c in cards):
+                raise IllegalActionError(f"a discard names two cards, not {cards!r}")
+            if self.is_hidden(seat):
+                if cards:
+                    raise IllegalActionError("this browser cannot know the cards of that discard")
+                return
+            if len(cards) != 2:
+                raise IllegalActionError(f"lay away exactly two cards to the crib, not {len(cards)}")
+            a, b = cards
             if a == b:
                 raise IllegalActionError("choose two different cards for the crib")
             for c in (a, b):
                 if c not in self.hands[seat]:
                     raise IllegalActionError(f"you do not hold {c.pretty}")
         elif isinstance(action, Play):
-            if action.card not in self.hands[seat]:
+            if not isinstance(action.card, Card):
+                raise IllegalActionError(f"not a card: {action.card!r}")
+            if self.unseen[seat]:
+                if action.card in self.known_cards():
+                    raise IllegalActionError(f"{action.card.pretty} cannot be in that hand: it is elsewhere")
+            elif action.card not in self.hands[seat]:
                 raise IllegalActionError(f"you do not hold {action.card.pretty}")
             if self.count + action.card.value > PLAY_LIMIT:
                 raise IllegalActionError(
@@ -292,18 +374,15 @@ class GameState:
                 raise IllegalActionError(
                     f"you can still play ({format_cards(playable)}): Go is only for when no card fits"
                 )
+        elif isinstance(action, Count):
+            if self.show_step == 2 and self.crib_unseen:
+                raise IllegalActionError("the crib has not been turned over yet")
 
     # --- phases ---------------------------------------------------------------------------------
 
     def _shuffle_pack(self) -> None:
-        pack = next(self._stacked, None) if self._stacked is not None else None
-        if pack is not None:
-            if sorted(pack) != sorted(DECK):
-                raise ValueError("a stacked pack must hold each of the 52 cards once")
-            self._pack = list(pack)
-            return
-        self._pack = list(DECK)
-        self._rng.shuffle(self._pack)
+        self.source.shuffle()
+        self._pack = list(range(PACK_SIZE))
 
     def _log(self, seat: int | None, kind: str, text: str, cards: Sequence[Card] = (),
              items: Sequence[ScoreItem] = ()) -> Event:
@@ -329,7 +408,8 @@ class GameState:
             self._log(seat, "win", f"wins {self.scores[seat]} to {self.scores[other(seat)]}")
 
     def _cut_for_deal(self, action: CutForDeal) -> None:
-        card = self._pack.pop(action.depth)
+        card = self._card(self._pack[action.depth], "cut card")
+        self._pack.pop(action.depth)
         self.cut_cards[action.seat] = card
         self._log(action.seat, "cut for deal", f"cuts {card.pretty}", [card])
         first, second = self.cut_cards
@@ -348,6 +428,11 @@ class GameState:
         self.hand_number += 1
         self.phase = Phase.CUT_PACK
         self.hands = [[], []]
+        self.hand_slots = [(), ()]
+        self.unseen = [0, 0]
+        self.crib_unseen = 0
+        self.crib_counted = False
+        self.passed = set()
         self.kept = [(), ()]
         self.discards = [None, None]
         self.crib = []
@@ -367,8 +452,14 @@ class GameState:
         pack = self._pack[d:] + self._pack[:d]
         pone = action.seat
         # Six cards each, one at a time, alternately, starting with the pone.
-        for i in range(2 * HAND_SIZE):
-            self.hands[pone if i % 2 == 0 else other(pone)].append(pack[i])
+        self.hand_slots = list(self.deal_slots(d))
+        for seat in (0, 1):
+            for slot in self.hand_slots[seat]:
+                card = self.source.card(slot)
+                if card is None:
+                    self.unseen[seat] += 1  # a hidden seat: this browser may not see these cards
+                else:
+                    self.hands[seat].append(card)
         for h in self.hands:
             h.sort(key=_display_order)
         self._pack = pack[2 * HAND_SIZE:]
@@ -377,6 +468,9 @@ class GameState:
 
     def _discard(self, action: Discard) -> None:
         seat = action.seat
+        if not action.cards:  # a hidden seat's discard: two unknown cards go face down
+            self.unseen[seat] -= 2
+            self.crib_unseen += 2
         for c in action.cards:
             self.hands[seat].remove(c)
         self.discards[seat] = tuple(action.cards)
@@ -389,7 +483,7 @@ class GameState:
             self.phase = Phase.CUT_STARTER
 
     def _cut_starter(self, action: CutStarter) -> None:
-        self.starter = self._pack[action.depth]
+        self.starter = self._card(self._pack[action.depth], "starter")
         dealer = self.dealer
         assert dealer is not None
         self._log(action.seat, "starter", f"cuts; the starter is {self.starter.pretty}", [self.starter])
@@ -405,7 +499,10 @@ class GameState:
 
     def _play(self, action: Play) -> None:
         seat, card = action.seat, action.card
-        self.hands[seat].remove(card)
+        if self.unseen[seat]:
+            self.unseen[seat] -= 1  # a hidden seat's card, opened as it is laid
+        else:
+            self.hands[seat].remove(card)
         self.pile.append((seat, card))
         self.last_layer = seat
         count = self.count
@@ -413,7 +510,7 @@ class GameState:
         self._peg(seat, "play", f"plays {card.pretty} ({count})", [card], items, "pegging")
         if self.is_over:
             return
-        if not self.hands[0] and not self.hands[1]:
+        if not self.hand_size(0) and not self.hand_size(1):
             # The very last card: 1, unless it made 31 and so already scored 2.
             if count != PLAY_LIMIT:
                 item = ScoreItem(ScoreKind.LAST_CARD, (card,), LAST_CARD_POINTS)
@@ -429,22 +526,42 @@ class GameState:
         self._settle_play()
 
     def _go(self, action: Go) -> None:
-        self.go_said = action.seat
+        if self.go_said is None:
+            self.go_said = action.seat
+        self.passed.add(action.seat)
         self._log(action.seat, "go", "says Go")
         self.to_play = other(action.seat)
         self._settle_play()
 
+    def _may_play(self, seat: int) -> bool | None:
+        """Can ``seat`` add a card to this count? None when this state cannot tell (a hidden hand)."""
+        if seat in self.passed or not self.hand_size(seat):
+            return False
+        if self.unseen[seat]:
+            return None
+        return bool(self.playable(seat))
+
     def _settle_play(self) -> None:
-        """Move the turn on until someone must decide: skip empty hands, end counts nobody can add to."""
+        """Move the turn on until someone must decide: skip empty hands, end counts nobody can add to.
+
+        A hidden seat decides for itself (it lays a card or says Go). With ``declare_go`` every
+        player who holds cards and cannot play says Go; otherwise the engine settles the go as soon
+        as neither can play, and Go is said only while the opponent may still play.
+        """
         while self.phase is Phase.PLAY:
             p = self.to_play
             o = other(p)
-            if self.playable(p):
-                return  # p must play a card
-            if self.hands[p] and self.hands[o] and self.go_said is None:
+            may = self._may_play(p)
+            if may is None or may:
+                return  # p must (or may) play a card
+            if self.declare_go:
+                if self.hand_size(p) and p not in self.passed:
+                    return  # p holds cards and none fits: p says Go
+            elif self.hand_size(p) and self.hand_size(o) and self.go_said is None:
                 return  # p holds cards, none fits, and the opponent may still play: p says Go
-            if self.playable(o):
-                self.to_play = o  # p is out or has said Go: the other plays on alone
+            may = self._may_play(o)
+            if may is None or may or (self.declare_go and self.hand_size(o) and o not in self.passed):
+                self.to_play = o  # p is out or has said Go: the other plays on alone (or says Go)
                 return
             # Neither can add to the count: the go to whoever laid the last card.
             last = self.last_layer
@@ -461,9 +578,10 @@ class GameState:
         self.played.append(self.pile)
         self.pile = []
         self.go_said = None
+        self.passed = set()
         last = self.last_layer
         assert last is not None
-        self.to_play = other(last) if self.hands[other(last)] else last
+        self.to_play = other(last) if self.hand_size(other(last)) else last
 
     def _end_play(self) -> None:
         self.played.append(self.pile)
@@ -471,7 +589,35 @@ class GameState:
         self.phase = Phase.SHOW
         self.show_step = 0
         self.play_over = True
+        for seat in (0, 1):
+            if self.discards[seat] == ():
+                # A hidden seat laid all four of its kept cards: its hand is now known.
+                laid = [c for count in self.played for s, c in count if s == seat]
+                self.kept[seat] = tuple(sorted(laid, key=_display_order))
+                self.unseen[seat] = 0
         self.hands = [list(self.kept[0]), list(self.kept[1])]
+
+    def reveal_crib(self, cards: Sequence[Card]) -> None:
+        """Turn over a crib holding cards this state does not know (online: both open their discards)."""
+        if self.phase is not Phase.SHOW or self.show_step != 2 or not self.crib_unseen:
+            raise IllegalActionError("there is no face-down crib to turn over now")
+        cards = tuple(cards)
+        if len(cards) != 4 or not all(isinstance(c, Card) for c in cards) or len(set(cards)) != 4:
+            raise IllegalActionError("a crib is four different cards")
+        missing = [c for c in self.crib if c not in cards]
+        if missing:
+            raise IllegalActionError(f"the crib holds {format_cards(missing)}, which this one leaves out")
+        new = [c for c in cards if c not in self.crib]
+        elsewhere = [c for c in new if c in self.known_cards()]
+        if elsewhere:
+            raise IllegalActionError(f"{format_cards(elsewhere)} cannot be in the crib: already elsewhere")
+        dealer, pone = self.dealer, self.pone
+        assert dealer is not None and pone is not None
+        for seat in (pone, dealer):
+            if self.discards[seat] == ():
+                self.discards[seat] = (new.pop(0), new.pop(0))
+        self.crib = [*(self.discards[pone] or ()), *(self.discards[dealer] or ())]
+        self.crib_unseen = 0
 
     def _count(self, action: Count) -> None:
         assert self.starter is not None and self.dealer is not None
@@ -479,6 +625,7 @@ class GameState:
         if self.show_step == 2:
             result = score_hand(self.crib, self.starter, crib=True)
             kind, what = "show crib", "crib"
+            self.crib_counted = True
         else:
             result = score_hand(self.kept[seat], self.starter)
             kind, what = "show hand", "hand"
@@ -509,6 +656,7 @@ _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
     Phase.SHOW: (Count,),
 }
 """Which kinds of action each phase takes."""
+_ALL_ACTIONS = (CutForDeal, CutPack, Discard, CutStarter, Play, Go, Count)
 
 
 def _cut_depths(pack_size: int) -> range:

@@ -1,7 +1,7 @@
 """What one seat may know: the only thing a user interface or a computer player receives.
 
 A :class:`SeatView` holds that seat's own cards, the opponent's hand as a count (until the play is
-over and the hand has been laid on the table), the crib as a count until the show, the starter once
+over and the hand has been laid on the table), the crib as a count until it is counted, the starter once
 cut, the cards of the play, both scores, the public event log and that seat's legal actions. The
 pack order, the random generator and the other hand never appear, not even in a repr.
 """
@@ -50,7 +50,7 @@ class SeatView:
     crib_size: int
     """Cards in the crib."""
     crib: tuple[Card, ...]
-    """The crib's cards, only once it is turned over in the show."""
+    """The crib's cards, only once it has been counted in the show."""
     starter: Card | None
     """The starter once cut."""
     pile: tuple[tuple[int, Card], ...]
@@ -125,11 +125,12 @@ def view(state: GameState, seat: int) -> SeatView:
         hand=tuple(state.hands[seat]),
         kept=tuple(state.kept[seat]),
         discards=tuple(state.discards[seat] or ()),
-        opponent_cards=len(state.hands[opp]),
+        opponent_cards=state.hand_size(opp),
         opponent_discarded=state.discards[opp] is not None,
         opponent_kept=tuple(state.kept[opp]) if in_show else (),
-        crib_size=len(state.crib) if state.crib else sum(2 for d in state.discards if d is not None),
-        crib=tuple(state.crib) if in_show else (),
+        crib_size=sum(2 for d in state.discards if d is not None),
+        # The crib stays face down until it is counted (a game may end before it ever is).
+        crib=tuple(state.crib) if state.crib_counted else (),
         starter=state.starter,
         pile=tuple(state.pile),
         count=state.count,

@@ -37,7 +37,7 @@ def secret_cards(state: GameState, seat: int) -> set[Card]:
     """Cards ``seat`` may not know: the pack (but the starter once cut), the opponent's unplayed
     hand and discards until the show."""
     opp = 1 - seat
-    secret = set(state._pack)
+    secret = set(state._undealt())
     if state.starter is not None:
         secret.discard(state.starter)
     if not state.play_over:
@@ -48,14 +48,14 @@ def secret_cards(state: GameState, seat: int) -> set[Card]:
 
 def accounted(state: GameState) -> list[Card]:
     if state.phase is Phase.CUT_FOR_DEAL or state.dealer is None:
-        return state._pack + [c for c in state.cut_cards if c is not None]
+        return state._undealt() + [c for c in state.cut_cards if c is not None]
     crib = [c for d in state.discards if d for c in d]
     if state.play_over:
         held = state.kept[0] + state.kept[1]
     else:
         held = state.hands[0] + state.hands[1] + [c for _, c in state.pile]
         held += [c for count in state.played for _, c in count]
-    return list(held) + crib + state._pack
+    return list(held) + crib + state._undealt()
 
 
 def check_invariants(state: GameState, previous_scores: list[int]) -> None:

@@ -24,19 +24,55 @@ def test_a_view_shows_own_hand_and_only_a_count_of_the_other():
         assert hidden.code not in repr(v)
 
 
-def test_hands_and_crib_are_public_in_the_show():
-    state = setup_hand("4C 5D 9H KS 2C 7C", "6D KH 3S 3H QC 8C", "AD")
+def _play_out(state):
     for seat, code in [(PONE, "4C"), (DEALER, "6D"), (PONE, "5D"), (DEALER, "KH")]:
         state.apply(Play(seat, parse_card(code)))
     state.apply(Go(PONE))
     for seat, code in [(DEALER, "3S"), (DEALER, "3H"), (PONE, "KS"), (PONE, "9H")]:
         state.apply(Play(seat, parse_card(code)))
+
+
+def test_hands_are_public_in_the_show_but_the_crib_stays_face_down_until_counted():
+    state = setup_hand("4C 5D 9H KS 2C 7C", "6D KH 3S 3H QC 8C", "AD")
+    _play_out(state)
     v = view(state, PONE)
     assert v.phase is Phase.SHOW
     assert set(v.opponent_kept) == set(parse_cards("6D KH 3S 3H"))
-    assert set(v.crib) == set(parse_cards("2C 7C QC 8C"))
     assert v.legal_actions == (Count(PONE),)
     assert len(v.played) == 2 and v.pile == ()
+    crib = set(parse_cards("2C 7C QC 8C"))
+    state.apply(Count(PONE))
+    state.apply(Count(DEALER))
+    for seat in (PONE, DEALER):
+        v = view(state, seat)
+        assert v.show_step == 2 and v.crib == () and v.crib_size == 4
+        # The dealer's own two discards are known to the dealer, the pone's are not.
+        assert not (crib - set(v.discards)) & v.known_cards()
+    state.apply(Count(DEALER))
+    counted = [e for e in state.events if e.kind == "show crib"]
+    assert len(counted) == 1 and set(counted[0].cards) == crib | {parse_card("AD")}
+
+
+def test_a_game_won_before_the_crib_is_counted_never_turns_it_up():
+    state = setup_hand("4C 5D 9H KS 2C 7C", "6D KH 3S 3H QC 8C", "AD", scores=(0, 110))
+    _play_out(state)
+    if not state.is_over:
+        state.apply(Count(PONE))
+    assert state.is_over and state.winner == PONE
+    for seat in (PONE, DEALER):
+        assert view(state, seat).crib == ()
+
+
+def test_a_crib_counted_as_the_game_ends_is_face_up():
+    state = setup_hand("4C 5D 9H KS 2C 7C", "6D KH 3S 3H QC 8C", "AD", scores=(113, 0))
+    _play_out(state)
+    state.apply(Count(PONE))
+    state.apply(Count(DEALER))
+    assert not state.is_over and state.scores[DEALER] == 119  # 113 + 4 pegged + 2 for the hand
+    assert view(state, PONE).crib == ()
+    state.apply(Count(DEALER))  # the crib's 2 make 121
+    assert state.is_over and state.winner == DEALER
+    assert state.crib_counted and set(view(state, PONE).crib) == set(parse_cards("2C 7C QC 8C"))
 
 
 def test_known_cards_and_unseen_count():

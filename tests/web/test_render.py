@@ -218,7 +218,7 @@ def test_a_tie_in_the_cut_for_deal_says_cut_again() -> None:
     from cribbage.actions import CutForDeal
 
     match = Match(21, humans=(0,), names=NAMES)
-    pack = match.state._pack  # the test peeks to arrange equal ranks; the table never does
+    pack = match.state._undealt()  # the test peeks to arrange equal ranks; the table never does
     lo = match.view(0).cut_depths[0]
     rank = pack[lo].rank
     rest = pack[:lo] + pack[lo + 1:]
