@@ -42,6 +42,9 @@ __all__ = [
     "ELEMENT_TEXT_LENGTH",
     "CARD_POINTS",
     "PACK_SIZE",
+    "Group",
+    "GROUP_14",
+    "TEST_GROUP",
     "Work",
     "Tally",
     "run",
@@ -89,15 +92,40 @@ ELEMENT_TEXT_LENGTH = 344
 PACK_SIZE = len(DECK)
 
 
-def _card_point(index: int) -> int:
-    """Hash the card's index into the group: SHAKE-256 to 2304 bits, reduced mod P, squared."""
-    digest = hashlib.shake_256(f"cribbage card point {index}".encode("ascii")).digest(288)
-    return pow(int.from_bytes(digest, "big") % P, 2, P)
+def _card_point(index: int, p: int) -> int:
+    """Hash the card's index into the group: SHAKE-256 to 256 bits more than p, reduced mod p, squared."""
+    digest = hashlib.shake_256(f"cribbage card point {index}".encode("ascii")).digest((p.bit_length() + 263) // 8)
+    return pow(int.from_bytes(digest, "big") % p, 2, p)
 
 
-CARD_POINTS: tuple[int, ...] = tuple(_card_point(i) for i in range(PACK_SIZE))
-"""The plaintext of ``DECK[i]``: a quadratic residue with no known relation to the others."""
-assert len(set(CARD_POINTS)) == PACK_SIZE and 1 not in CARD_POINTS
+@dataclass(frozen=True)
+class Group:
+    """A safe-prime group for the deal: the prime, the subgroup order and the 52 card points."""
+
+    p: int
+    q: int
+    points: tuple[int, ...]
+    """The plaintext of ``DECK[i]``: a quadratic residue with no known relation to the others."""
+    element_bytes: int
+    text_length: int
+    """Characters of one element on the wire: base64 of its big-endian bytes."""
+
+    @classmethod
+    def of(cls, p: int) -> "Group":
+        """The group of the safe prime ``p`` (``(p-1)/2`` prime; not checked here)."""
+        points = tuple(_card_point(i, p) for i in range(PACK_SIZE))
+        assert len(set(points)) == PACK_SIZE and 1 not in points
+        size = (p.bit_length() + 7) // 8
+        return cls(p, (p - 1) // 2, points, size, 4 * ((size + 2) // 3))
+
+
+GROUP_14 = Group.of(P)
+"""RFC 3526 group 14: the group of every real deal."""
+CARD_POINTS = GROUP_14.points
+"""The card points of group 14."""
+TEST_GROUP = Group.of(int("f7e12f10702f5e910cbec741e84e2608d29d655c81bf7bf093b38ed4267537c9249c8fe3a20a0c68"
+                          "153e6daa5f9a23f3", 16))
+"""A 384-bit safe-prime group, far too small for play: it lets tests run many whole matches fast."""
 
 
 @dataclass
@@ -141,43 +169,43 @@ def jacobi(a: int, n: int) -> int:
     return result if n == 1 else 0
 
 
-def is_element(x: object, tally: Tally | None = None) -> bool:
+def is_element(x: object, tally: Tally | None = None, group: Group = GROUP_14) -> bool:
     """True when ``x`` is an int in the subgroup of order Q, other than 1.
 
     Membership is Euler's criterion ``x^Q == 1``, computed as the Jacobi symbol, which is the same
     test for a prime modulus at about 1/75 of the cost of the power.
     """
-    if type(x) is not int or not 1 < x < P:
+    if type(x) is not int or not 1 < x < group.p:
         return False
     if tally is not None:
         tally.checks += 1
-    return jacobi(x, P) == 1
+    return jacobi(x, group.p) == 1
 
 
-def encode_element(x: int) -> str:
+def encode_element(x: int, group: Group = GROUP_14) -> str:
     """A group element as text: base64 of its 256 big-endian bytes."""
-    return base64.b64encode(x.to_bytes(ELEMENT_BYTES, "big")).decode("ascii")
+    return base64.b64encode(x.to_bytes(group.element_bytes, "big")).decode("ascii")
 
 
-def decode_element(text: object, what: str, tally: Tally | None = None) -> int:
+def decode_element(text: object, what: str, tally: Tally | None = None, group: Group = GROUP_14) -> int:
     """Read a group element sent by the other browser; refuse anything else with :class:`ProtocolError`."""
-    if not isinstance(text, str) or len(text) != ELEMENT_TEXT_LENGTH:
-        raise ProtocolError(f"{what} is not a group element ({ELEMENT_TEXT_LENGTH} base64 characters)")
+    if not isinstance(text, str) or len(text) != group.text_length:
+        raise ProtocolError(f"{what} is not a group element ({group.text_length} base64 characters)")
     try:
         raw = base64.b64decode(text.encode("ascii"), validate=True)
     except (binascii.Error, UnicodeEncodeError) as exc:
         raise ProtocolError(f"{what} is not valid base64") from exc
     value = int.from_bytes(raw, "big")
-    if len(raw) != ELEMENT_BYTES or not is_element(value, tally):
+    if len(raw) != group.element_bytes or not is_element(value, tally, group):
         raise ProtocolError(f"{what} is not in the group of the deal (it could leak a key bit)")
     return value
 
 
-def decode_pack_list(values: object, what: str, tally: Tally | None = None) -> list[int]:
+def decode_pack_list(values: object, what: str, tally: Tally | None = None, group: Group = GROUP_14) -> list[int]:
     """Read a shuffled pack: 52 distinct group elements, else :class:`ProtocolError`."""
     if not isinstance(values, list) or len(values) != PACK_SIZE:
         raise ProtocolError(f"{what} must hold exactly {PACK_SIZE} values")
-    decoded = [decode_element(v, f"{what}, position {i}", tally) for i, v in enumerate(values)]
+    decoded = [decode_element(v, f"{what}, position {i}", tally, group) for i, v in enumerate(values)]
     seen: dict[int, int] = {}
     for i, v in enumerate(decoded):
         if v in seen:
@@ -192,12 +220,12 @@ def encode_key(key: int) -> str:
     return f"{key:064x}"
 
 
-def decode_key(text: object, what: str = "the key") -> int:
+def decode_key(text: object, what: str = "the key", group: Group = GROUP_14) -> int:
     """Read a revealed pack key: 64 hex digits for a number in [2, Q)."""
     if not isinstance(text, str) or len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
         raise ProtocolError(f"{what} is not 64 lower-case hex digits")
     key = int(text, 16)
-    if not 2 <= key < Q:
+    if not 2 <= key < group.q:
         raise ProtocolError(f"{what} is out of range")
     return key
 
@@ -213,9 +241,9 @@ def new_key(randbelow: RandBelow = secrets.randbelow) -> int:
     return 2 + randbelow((1 << KEY_BITS) - 2)
 
 
-def inverse(key: int) -> int:
+def inverse(key: int, group: Group = GROUP_14) -> int:
     """The decryption exponent ``1/key mod Q`` (full size)."""
-    return pow(key, -1, Q)
+    return pow(key, -1, group.q)
 
 
 def random_permutation(n: int, randbelow: RandBelow = secrets.randbelow) -> list[int]:
@@ -230,41 +258,42 @@ def random_permutation(n: int, randbelow: RandBelow = secrets.randbelow) -> list
 # --- shuffling ------------------------------------------------------------------------------
 
 
-def card_table(key: int, tally: Tally | None = None) -> Work[list[int]]:
+def card_table(key: int, tally: Tally | None = None, group: Group = GROUP_14) -> Work[list[int]]:
     """``[m_i^key]`` for the 52 cards in DECK order: one peer's lookup table for a pack."""
     table: list[int] = []
-    for point in CARD_POINTS:
-        table.append(pow(point, key, P))
+    for point in group.points:
+        table.append(pow(point, key, group.p))
         if tally is not None:
             tally.short += 1
         yield
     return table
 
 
-def shuffle_first(key: int, order: Sequence[int], tally: Tally | None = None) -> Work[tuple[list[int], list[int]]]:
+def shuffle_first(key: int, order: Sequence[int], tally: Tally | None = None,
+                  group: Group = GROUP_14) -> Work[tuple[list[int], list[int]]]:
     """The first shuffle: (own table, the table in the secret ``order``: position j holds card order[j])."""
-    table = yield from card_table(key, tally)
+    table = yield from card_table(key, tally, group)
     return table, [table[i] for i in order]
 
 
 def shuffle_second(first: Sequence[int], key: int, order: Sequence[int],
-                   tally: Tally | None = None) -> Work[tuple[list[int], list[int]]]:
+                   tally: Tally | None = None, group: Group = GROUP_14) -> Work[tuple[list[int], list[int]]]:
     """The second shuffle: (own table, the pack: slot s holds ``first[order[s]]^key``)."""
-    table = yield from card_table(key, tally)
+    table = yield from card_table(key, tally, group)
     raised: list[int] = []
     for value in first:
-        raised.append(pow(value, key, P))
+        raised.append(pow(value, key, group.p))
         if tally is not None:
             tally.short += 1
         yield
     return table, [raised[j] for j in order]
 
 
-def make_share(pack_value: int, key_inverse: int, tally: Tally | None = None) -> int:
+def make_share(pack_value: int, key_inverse: int, tally: Tally | None = None, group: Group = GROUP_14) -> int:
     """A decryption share: remove this peer's layer from one slot of the pack (one full power)."""
     if tally is not None:
         tally.full += 1
-    return pow(pack_value, key_inverse, P)
+    return pow(pack_value, key_inverse, group.p)
 
 
 def open_share(share: int, table: dict[int, int]) -> int | None:
@@ -297,6 +326,7 @@ def audit_pack(
     shares: dict[int, int],
     pack: int = 0,
     tally: Tally | None = None,
+    group: Group = GROUP_14,
 ) -> Work[PackAudit]:
     """Check a finished pack with both keys; return every slot's card, or raise :class:`AuditFailure`.
 
@@ -309,7 +339,7 @@ def audit_pack(
     def fail(message: str, **evidence: object) -> AuditFailure:
         return AuditFailure(f"pack {pack + 1}: {message}", {"pack": pack, **evidence})
 
-    if not (2 <= first_key < Q and 2 <= second_key < Q):
+    if not (2 <= first_key < group.q and 2 <= second_key < group.q):
         raise fail("a revealed key is out of range")
     # The first list against the cards under the first key.
     if own_is_first:
@@ -317,7 +347,7 @@ def audit_pack(
         if len(first) != PACK_SIZE or set(first) != set(table_first):
             raise fail("this browser's own first shuffle does not match its key (corrupt save?)")
     else:
-        table_first = yield from card_table(first_key, tally)
+        table_first = yield from card_table(first_key, tally, group)
     index_first = {v: i for i, v in enumerate(table_first)}
     first_cards: list[int] = []
     for j, value in enumerate(first):
@@ -335,7 +365,7 @@ def audit_pack(
     else:
         index_raised: dict[int, int] = {}
         for j, value in enumerate(first):
-            index_raised[pow(value, second_key, P)] = j
+            index_raised[pow(value, second_key, group.p)] = j
             if tally is not None:
                 tally.short += 1
             yield
