@@ -51,8 +51,10 @@ class Table:
                 return
 
 
-def make_table(group: sra.Group = sra.TEST_GROUP) -> Table:
-    return Table([OnlineGame(s, ("North", "South"), group=group) for s in (0, 1)])
+def make_table(group: sra.Group = sra.TEST_GROUP, seed: int = 0) -> Table:
+    """Two fresh peers; their secret draws come from ``seed`` so a failing run can be replayed."""
+    return Table([OnlineGame(s, ("North", "South"), group=group, randbelow=random.Random(seed * 2 + s).randrange)
+                  for s in (0, 1)])
 
 
 def choose(peer: OnlineGame, rng: random.Random) -> Action | None:

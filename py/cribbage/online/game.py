@@ -30,7 +30,7 @@ from typing import Any, Callable
 from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play, parse_action
 from ..cards import DECK, Card, parse_card
 from ..deal import OpenedPacks
-from ..match import Match
+from ..match import Match, SaveError
 from ..state import IllegalActionError, Phase, other
 from ..view import SeatView
 from . import sra
@@ -126,6 +126,10 @@ class OnlineGame:
         self.tally = sra.Tally()
         """Big-integer work done by this browser (for the benchmark)."""
         self.match_number = 0
+        self.sent = 0
+        """Payloads sent in this match (the next one's ``n``)."""
+        self.received = 0
+        """Payloads taken from the other browser in this match (the ``n`` expected next)."""
         self.failure: str | None = None
         """Why the match stopped (an audit caught a cheat, or the other browser stopped it)."""
         self.evidence: dict[str, object] = {}
@@ -140,6 +144,8 @@ class OnlineGame:
         self.source = OpenedPacks()
         self.match = Match(0, humans=(self.seat,), names=self.names, source=self.source, declare_go=True)
         self.records: list[PackRecord] = []
+        self.learned: list[tuple[int, int, Card]] = []
+        """(action index, slot, card) for every slot opened here, so a reload replays what was known when."""
         self.pending: _Pending | None = None
         self.accepted = [False, False]
         self._jobs = []
@@ -202,6 +208,110 @@ class OnlineGame:
         out, self._outbox = self._outbox, []
         return out
 
+    # --- saves ---------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything this browser needs to continue after a reload, as plain JSON-able data.
+
+        It holds this browser's own keys of unfinished packs, but never a seed and never a card of
+        the other's hand before the rules make it public (only the cards opened here are kept).
+        """
+        g = self.group
+
+        def elements(values: list[int] | None) -> list[str] | None:
+            return None if values is None else [sra.encode_element(v, g) for v in values]
+
+        records = []
+        for rec in self.records:
+            records.append({
+                "first_seat": rec.first_seat, "start_action": rec.start_action,
+                "key": sra.encode_key(rec.key) if rec.key else None, "order": list(rec.order),
+                "table": elements(rec.table), "first": elements(rec.first), "second": elements(rec.second),
+                "shares_in": [[s, sra.encode_element(v, g)] for s, v in sorted(rec.shares_in.items())],
+                "shares_out": list(rec.shares_out), "discard_slots": [d and list(d) for d in rec.discard_slots],
+                "laid": [list(x) for x in rec.laid], "ended": rec.ended, "end_action": rec.end_action,
+                "other_key": sra.encode_key(rec.other_key) if rec.other_key is not None else None,
+                "cards": [c.code for c in rec.cards] if rec.cards is not None else None,
+            })
+        return {
+            "format": SAVE_FORMAT, "version": SAVE_VERSION, "seat": self.seat, "names": list(self.names),
+            "group_bits": g.p.bit_length(), "match_number": self.match_number, "failure": self.failure,
+            "evidence": json.loads(json.dumps(self.evidence, default=str)),
+            "new_match_offer": self.new_match_offer, "sent": self.sent, "received": self.received, "accepted": list(self.accepted),
+            "actions": [str(a) for a in self.match.actions],
+            "learned": [[i, s, c.code] for i, s, c in self.learned],
+            "records": records,
+            "pending": None if self.pending is None else {"action": str(self.pending.action),
+                                                          "slots": list(self.pending.slots)},
+            "jobs": json.loads(json.dumps(self._jobs)), "outbox": json.loads(json.dumps(self._outbox)),
+            "tally": [self.tally.short, self.tally.full, self.tally.checks],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, *, randbelow: Callable[[int], int] = secrets.randbelow,
+                  clock: Clock = time.perf_counter) -> "OnlineGame":
+        """Rebuild a peer from :meth:`to_dict`; refuse anything doubtful with SaveError."""
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise SaveError("this is not a save of an online match")
+        if data.get("version") != SAVE_VERSION:
+            raise SaveError("this online save is from another version of the game")
+        try:
+            group = {g.p.bit_length(): g for g in (sra.GROUP_14, sra.TEST_GROUP)}[data["group_bits"]]
+            game = cls(data["seat"], tuple(data["names"]), randbelow=randbelow, clock=clock,
+                       group=group)
+            game.match_number = int(data["match_number"])
+            game.failure = data["failure"]
+            game.evidence = dict(data["evidence"])
+            game.new_match_offer = data["new_match_offer"]
+            game.sent = int(data["sent"])
+            game.received = int(data["received"])
+            game.accepted = [bool(a) for a in data["accepted"]]
+            game.records = []
+            for r in data["records"]:
+                rec = PackRecord(first_seat=int(r["first_seat"]), start_action=int(r["start_action"]))
+                rec.key = int(r["key"], 16) if r["key"] else 0
+                rec.order = [int(x) for x in r["order"]]
+                rec.table = _elements(r["table"], group) or []
+                rec.first = _elements(r["first"], group)
+                rec.second = _elements(r["second"], group)
+                rec.shares_in = {int(s): sra.decode_element(v, "a saved share", None, group) for s, v in r["shares_in"]}
+                rec.shares_out = [int(x) for x in r["shares_out"]]
+                rec.discard_slots = [None if d is None else [int(x) for x in d] for d in r["discard_slots"]]
+                rec.laid = [[int(x) for x in seat] for seat in r["laid"]]
+                rec.ended = bool(r["ended"])
+                rec.end_action = int(r["end_action"])
+                rec.other_key = int(r["other_key"], 16) if r["other_key"] is not None else None
+                rec.cards = [parse_card(c) for c in r["cards"]] if r["cards"] is not None else None
+                game.records.append(rec)
+            game.learned = [(int(i), int(s), parse_card(c)) for i, s, c in data["learned"]]
+            game.source = OpenedPacks()
+            game.match = Match(0, humans=(game.seat,), names=game.names, source=game.source, declare_go=True)
+            at = 0
+            for n, text in enumerate(data["actions"]):
+                action = parse_action(text)
+                while at < len(game.learned) and game.learned[at][0] == n:
+                    game.source.learn(game.learned[at][1], game.learned[at][2])
+                    at += 1
+                st = game.match.state
+                if isinstance(action, Count) and st.show_step == 2 and st.crib_unseen:
+                    rec = game.records[game.source.current]
+                    crib = [game._known(s) for seat in (0, 1) for s in rec.discard_slots[seat] or []]
+                    st.reveal_crib(crib)
+                game.match.apply(action)
+            if at != len(game.learned):
+                raise SaveError("this online save holds cards learned after its last action")
+            pending = data["pending"]
+            game.pending = None if pending is None else _Pending(parse_action(pending["action"]),
+                                                                 [int(x) for x in pending["slots"]])
+            game._jobs = list(data["jobs"])
+            game._outbox = list(data["outbox"])
+            game.tally = sra.Tally(*(int(x) for x in data["tally"]))
+        except SaveError:
+            raise
+        except (KeyError, TypeError, ValueError, AssertionError, IndexError) as exc:
+            raise SaveError(f"this online save cannot be loaded: {exc!r}"[:300]) from exc
+        return game
+
     # --- local intents -------------------------------------------------------------------------
 
     def act(self, action: Action) -> None:
@@ -235,10 +345,10 @@ class OnlineGame:
             self.pending = _Pending(action, [slot])
             self._queue_send({**base, "t": "starter", "depth": action.depth}, [slot])
         elif isinstance(action, Discard):
-            slots = [self._own_slot(c) for c in action.cards]
+            laid_away = [self._own_slot(c) for c in action.cards]
             self._apply(action)
-            rec.discard_slots[self.seat] = slots
-            self._queue_send({**base, "t": "discard", "slots": slots}, None)
+            rec.discard_slots[self.seat] = laid_away
+            self._queue_send({**base, "t": "discard", "slots": laid_away}, None)
         elif isinstance(action, Play):
             slot = self._own_slot(action.card)
             self._apply(action)
@@ -275,20 +385,21 @@ class OnlineGame:
         if self.new_match_offer is not None:
             raise IllegalActionError("an offer of a new match is already waiting for an answer")
         self.new_match_offer = self.seat
-        self._outbox.append({"t": "newmatch", "m": self.match_number, "op": "offer"})
+        self._emit({"t": "newmatch", "m": self.match_number, "op": "offer"})
 
     def answer_new_match(self, accept: bool) -> None:
         """Accept or decline the other player's offer of a new match."""
         if self.new_match_offer != other(self.seat):
             raise IllegalActionError("there is no offer of a new match to answer")
         self.new_match_offer = None
-        self._outbox.append({"t": "newmatch", "m": self.match_number, "op": "accept" if accept else "decline"})
+        self._emit({"t": "newmatch", "m": self.match_number, "op": "accept" if accept else "decline"})
         if accept:
             self._new_match()
 
     def _new_match(self) -> None:
         # The abandoned hand is not audited: both agreed to drop it, and it decides nothing.
         self.match_number += 1
+        self.sent = self.received = 0
         self.failure = None
         self.evidence = {}
         self._reset_match()
@@ -319,6 +430,11 @@ class OnlineGame:
         while self.step(1e9):
             pass
 
+    def _emit(self, message: dict[str, Any]) -> None:
+        """Put a payload in the outbox, numbered: each is unique, so a replayed one is refused."""
+        self._outbox.append({**message, "n": self.sent})
+        self.sent += 1
+
     def _queue_send(self, message: dict[str, Any], share_slots: list[int] | None) -> None:
         self._jobs.append({"kind": "send", "message": message, "slots": share_slots})
 
@@ -347,11 +463,11 @@ class OnlineGame:
                 shares.append([s, sra.encode_element(share, self.group)])
                 yield
             message = {**message, "shares": shares}
-        self._outbox.append(message)
+        self._emit(message)
         return None
 
     def _job_reveal(self, k: int) -> sra.Work[None]:
-        self._outbox.append({"t": "reveal", "m": self.match_number, "pack": k,
+        self._emit({"t": "reveal", "m": self.match_number, "pack": k,
                              "key": sra.encode_key(self.records[k].key)})
         return None
         yield  # a generator with no power to compute
@@ -362,7 +478,7 @@ class OnlineGame:
         table, first = yield from sra.shuffle_first(key, order, self.tally, self.group)
         rec = self.records[k]
         rec.key, rec.order, rec.table, rec.first = key, order, table, first
-        self._outbox.append({"t": "shuffle", "m": self.match_number, "pack": k, "step": 1,
+        self._emit({"t": "shuffle", "m": self.match_number, "pack": k, "step": 1,
                              "cards": [sra.encode_element(v, self.group) for v in first]})
 
     def _job_shuffle_second(self, k: int) -> sra.Work[None]:
@@ -372,7 +488,7 @@ class OnlineGame:
         order = sra.random_permutation(sra.PACK_SIZE, self.randbelow)
         table, second = yield from sra.shuffle_second(rec.first, key, order, self.tally, self.group)
         rec.key, rec.order, rec.table, rec.second = key, order, table, second
-        self._outbox.append({"t": "shuffle", "m": self.match_number, "pack": k, "step": 2,
+        self._emit({"t": "shuffle", "m": self.match_number, "pack": k, "step": 2,
                              "cards": [sra.encode_element(v, self.group) for v in second]})
 
     def _job_audit(self, k: int) -> sra.Work[None]:
@@ -431,7 +547,7 @@ class OnlineGame:
         self._jobs = []
         self._work = None
         self.pending = None
-        self._outbox.append({"t": "abort", "m": self.match_number, "reason": reason[:MAX_REASON]})
+        self._emit({"t": "abort", "m": self.match_number, "reason": reason[:MAX_REASON]})
 
     # --- receiving -----------------------------------------------------------------------------
 
@@ -442,7 +558,7 @@ class OnlineGame:
         kind = message.get("t")
         if not isinstance(kind, str) or kind not in _FIELDS:
             raise ProtocolError(f"unknown message kind {str(kind)[:40]!r}")
-        expected = _FIELDS[kind] | {"t", "m"}
+        expected = _FIELDS[kind] | {"t", "m", "n"}
         if set(message) != expected:
             extra = sorted(str(k)[:20] for k in set(message) - expected)
             missing = sorted(expected - set(message))
@@ -452,6 +568,15 @@ class OnlineGame:
             return  # sent before the other saw the new match begin: it no longer matters
         if m != self.match_number:
             raise ProtocolError(f"a message for match {m}, but this is match {self.match_number}")
+        n = _int(message["n"], "the message number", 1 << 40)
+        if n != self.received:
+            raise ProtocolError(f"message number {n} where {self.received} was expected (replayed or lost)")
+        number = self.match_number
+        self._receive(kind, message)
+        if self.match_number == number:
+            self.received += 1
+
+    def _receive(self, kind: str, message: dict[str, Any]) -> None:
         if kind == "abort":
             reason = message["reason"]
             if not isinstance(reason, str):
@@ -503,7 +628,7 @@ class OnlineGame:
         if reason is not None:
             raise ProtocolError(f"the other player's '{action}' is not legal now: {reason}")
 
-    def _open(self, rec: PackRecord, k: int, shares: object, slots: list[int]) -> dict[int, Card]:
+    def _open(self, rec: PackRecord, k: int, shares: object, slots: list[int]) -> dict[int, tuple[Card, int]]:
         """Check shares for exactly ``slots``; return the cards they open (nothing is changed)."""
         if not isinstance(shares, list) or len(shares) != len(slots):
             raise ProtocolError(f"expected decryption shares for {len(slots)} slots")
@@ -531,26 +656,31 @@ class OnlineGame:
                 raise ProtocolError(f"the share for slot {slot} opens {card.code}, already elsewhere in the pack")
         if len(set(opened.values())) != len(opened):
             raise ProtocolError("two shares open the same card")
-        self._opened_values = values
-        return opened
+        return {slot: (card, values[slot]) for slot, card in opened.items()}
 
-    def _learn(self, rec: PackRecord, opened: dict[int, Card]) -> None:
-        for slot, card in opened.items():
+    def _learn(self, rec: PackRecord, opened: dict[int, tuple[Card, int]]) -> None:
+        for slot, (card, value) in opened.items():
             self.source.learn(slot, card)
-            rec.shares_in[slot] = self._opened_values[slot]
+            self.learned.append((len(self.match.actions), slot, card))
+            rec.shares_in[slot] = value
 
     def _on_shuffle(self, message: dict[str, Any]) -> None:
         k, rec = self._current(message, ready=False)
         step = _int(message["step"], "the shuffle step")
         mine_first = rec.first_seat == self.seat
         if step == 1 and not mine_first and rec.first is None:
-            rec.first = sra.decode_pack_list(message["cards"], "the first shuffle", self.tally, self.group)
+            checks = sra.Tally()
+            rec_first = sra.decode_pack_list(message["cards"], "the first shuffle", checks, self.group)
+            rec.first = rec_first
+            self.tally.checks += checks.checks
             self._jobs.append({"kind": "shuffle2", "pack": k})
         elif step == 2 and mine_first and rec.first is not None and rec.second is None and rec.table:
-            second = sra.decode_pack_list(message["cards"], "the second shuffle", self.tally, self.group)
+            checks = sra.Tally()
+            second = sra.decode_pack_list(message["cards"], "the second shuffle", checks, self.group)
             if set(second) & set(rec.first):
                 raise ProtocolError("the second shuffle left cards unencrypted")
             rec.second = second
+            self.tally.checks += checks.checks
         else:
             raise ProtocolError(f"a shuffle (step {str(step)[:5]}) that is not expected now")
 
@@ -617,7 +747,7 @@ class OnlineGame:
         if st.phase is not Phase.PLAY or st.to_play != them:
             raise ProtocolError("the other player lays a card out of turn")
         opened = self._open(rec, k, message["shares"], [slot])
-        action = Play(them, opened[slot])
+        action = Play(them, opened[slot][0])
         self._check_turn(action)
         self._learn(rec, opened)
         self._apply(action)
@@ -645,7 +775,7 @@ class OnlineGame:
             mine = rec.discard_slots[self.seat]
             assert theirs is not None and mine is not None
             opened = self._open(rec, k, message["shares"], list(theirs))
-            crib = [self._known(s) for s in mine] + [opened[s] for s in theirs]
+            crib = [self._known(s) for s in mine] + [opened[s][0] for s in theirs]
             self._learn(rec, opened)
             st.reveal_crib(crib)
             self._reply(rec, k, list(mine))
@@ -668,7 +798,7 @@ class OnlineGame:
         if isinstance(action, Count):
             mine = rec.discard_slots[self.seat]
             assert mine is not None
-            st.reveal_crib([self._known(s) for s in mine] + [opened[s] for s in pending.slots])
+            st.reveal_crib([self._known(s) for s in mine] + [opened[s][0] for s in pending.slots])
         self._apply(action)
         self._after_apply(k)
 
@@ -725,7 +855,7 @@ class OnlineGame:
             return
         if self._needs_acceptance() and not all(self.accepted):
             return
-        first = 0 if st.phase is Phase.CUT_FOR_DEAL else st.pone
+        first = st.pone if st.phase is Phase.CUT_PACK and st.pone is not None else 0
         start = self.records[-1].end_action if self.records else 0
         self.records.append(PackRecord(first_seat=first, start_action=start))
         self.accepted = [False, False]
@@ -742,6 +872,12 @@ class OnlineGame:
         card = self.source.card(slot)
         assert card is not None
         return card
+
+
+def _elements(values: Any, group: sra.Group) -> list[int] | None:
+    if values is None:
+        return None
+    return [sra.decode_element(v, "a saved value", None, group) for v in values]
 
 
 def _refusal(state: Any, action: Action) -> str | None:
