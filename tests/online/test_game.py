@@ -204,8 +204,8 @@ def test_a_go_said_while_a_card_fits_is_caught_by_the_audit() -> None:
         except AssertionError:
             pass
         assert honest.failure is not None, "the audit missed a false Go"
-        assert "go 1" in honest.failure and "Go is only for when no card fits" in honest.failure
-        assert honest.evidence["seat"] == 1
+        assert "the other player said Go at the count of" in honest.failure and "which fitted" in honest.failure
+        assert honest.evidence["seat"] == 1 and honest.evidence["action"] == "go 1"
         return
     pytest.fail("no position to cheat in")
 
@@ -494,3 +494,14 @@ def test_play_is_a_card_laid_only_with_its_slot() -> None:
     sent = cheater.take_outbox()[-1]
     assert sent["t"] == "play" and set(sent) == {"t", "m", "n", "pack", "slot", "shares"}
     assert card.code not in json.dumps(sent)
+
+
+def test_work_is_sliced_one_power_at_a_time() -> None:
+    ticks = iter(range(10**9))
+    peer = OnlineGame(0, group=sra.TEST_GROUP, clock=lambda: float(next(ticks)))
+    calls = 0
+    while peer.step(0.0):
+        calls += 1
+        assert not peer.take_outbox() or calls >= 52
+    assert calls >= 52  # the first shuffle: one call per power of its table
+    assert peer.records[0].first is not None

@@ -220,3 +220,29 @@ def test_work_yields_between_powers() -> None:
             assert len(stop.value) == 52
             break
     assert steps == 52
+
+
+def _probable_prime(n: int) -> bool:
+    d, r = n - 1, 0
+    while d % 2 == 0:
+        d //= 2
+        r += 1
+    for a in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37):
+        x = pow(a, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(r - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def test_the_test_group_is_a_safe_prime_group_with_its_own_points() -> None:
+    g = sra.TEST_GROUP
+    assert _probable_prime(g.p) and _probable_prime(g.q) and g.p == 2 * g.q + 1
+    assert len(set(g.points)) == 52 and all(sra.is_element(m, None, g) for m in g.points)
+    assert g.text_length == len(sra.encode_element(g.points[0], g))
+    assert _probable_prime(sra.Q)  # group 14's subgroup order too

@@ -31,7 +31,7 @@ from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, G
 from ..cards import DECK, Card, parse_card
 from ..deal import OpenedPacks
 from ..match import Match, SaveError
-from ..state import IllegalActionError, Phase, other
+from ..state import GameState, IllegalActionError, Phase, other
 from ..view import SeatView
 from . import sra
 from .errors import AuditFailure, ProtocolError
@@ -155,7 +155,7 @@ class OnlineGame:
     # --- queries -------------------------------------------------------------------------------
 
     @property
-    def state(self) -> Any:
+    def state(self) -> GameState:
         """The engine state (this browser's knowledge only)."""
         return self.match.state
 
@@ -535,9 +535,15 @@ class OnlineGame:
                 probe.apply(action)
             except IllegalActionError as exc:
                 who = "the other player" if action.seat == them else "this browser"
+                st = probe.state
+                if isinstance(action, Go) and st.phase is Phase.PLAY:
+                    fits = st.playable(action.seat)
+                    what = (f"said Go at the count of {st.count} while holding "
+                            f"{' '.join(c.code for c in fits)}, which fitted")
+                else:
+                    what = f"played '{action}', which the rules refuse with every card known ({exc})"
                 raise AuditFailure(
-                    f"pack {j + 1}: {who}'s action '{action}' (action {i + 1} of the match) was not legal "
-                    f"with every card known: {exc}",
+                    f"pack {j + 1}: {who} {what} (action {i + 1} of the match)",
                     {"pack": j, "action": str(action), "index": i, "seat": action.seat, "reason": str(exc)},
                 ) from exc
 
