@@ -179,7 +179,10 @@ def run_until(table: Table, rng: random.Random, condition: Any, limit: int = 300
 
 
 def test_a_go_said_while_a_card_fits_is_caught_by_the_audit() -> None:
-    for seed in range(20, 40):
+    caught = 0
+    for seed in range(20, 60):
+        if caught == 3:
+            return
         table = make_table(seed=seed)
         rng = random.Random(seed)
         cheater = table.peers[1]
@@ -206,8 +209,8 @@ def test_a_go_said_while_a_card_fits_is_caught_by_the_audit() -> None:
         assert honest.failure is not None, "the audit missed a false Go"
         assert "the other player said Go at the count of" in honest.failure and "which fitted" in honest.failure
         assert honest.evidence["seat"] == 1 and honest.evidence["action"] == "go 1"
-        return
-    pytest.fail("no position to cheat in")
+        caught += 1
+    assert caught == 3, "too few positions to cheat in"
 
 
 def at_play(seed: int) -> tuple[Table, random.Random]:

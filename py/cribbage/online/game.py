@@ -16,7 +16,18 @@ The message kinds (``"t"``): ``shuffle`` (a pack list, step 1 or 2), the actions
 ``cut``, ``discard``, ``starter``, ``play``, ``go``, ``count`` (with the sender's decryption
 shares for the slots the action opens), ``shares`` (the reply that opens them for the actor),
 ``reveal`` (a pack key once the pack is over), ``next`` (accept the next hand), ``newmatch`` and
-``abort`` (an audit caught the other browser). Every one carries the match number ``m``.
+``abort`` (an audit caught the other browser). Every one carries the match number ``m`` and its
+sender's message number ``n`` (0, 1, 2... per match), so a replayed or lost payload is refused even
+if the link let it through.
+
+A browser drives it like this (the link carries the payloads)::
+
+    game = OnlineGame(seat)                 # or OnlineGame.from_dict(saved)
+    game.act(action)                        # the local player's move (IllegalActionError if not now)
+    game.receive(payload)                   # ProtocolError: refused, nothing changed
+    game.step(budget_ms=30)                 # once a frame while game.busy
+    for payload in game.take_outbox(): link.send(payload)
+    save(game.to_dict())                    # after each change
 """
 
 from __future__ import annotations
@@ -578,7 +589,13 @@ class OnlineGame:
         if n != self.received:
             raise ProtocolError(f"message number {n} where {self.received} was expected (replayed or lost)")
         number = self.match_number
-        self._receive(kind, message)
+        try:
+            self._receive(kind, message)
+        except ProtocolError:
+            raise
+        except Exception as exc:  # a bug here must not crash the page: stop the match, say why
+            self._stop(f"this browser could not process a {kind!r} message ({type(exc).__name__}: {exc})", {})
+            raise ProtocolError(f"the match has stopped: {self.failure}") from exc
         if self.match_number == number:
             self.received += 1
 
