@@ -508,3 +508,25 @@ def test_work_is_sliced_one_power_at_a_time() -> None:
         assert not peer.take_outbox() or calls >= 52
     assert calls >= 52  # the first shuffle: one call per power of its table
     assert peer.records[0].first is not None
+
+
+def test_a_damaged_save_is_refused_with_a_clear_message() -> None:
+    from cribbage.match import SaveError
+
+    table = make_table(seed=63)
+    run_until(table, random.Random(63), lambda: table.peers[0].match.state.phase is Phase.PLAY)
+    data = table.peers[0].to_dict()
+    assert OnlineGame.from_dict(json.loads(json.dumps(data))).to_dict() == data
+    for damage in ({"actions": data["actions"][:-1]}, {"seat": 5}, {"records": 3}, {"checksum": "0"},
+                   {"version": 99}, {"format": "x"}):
+        bad = {**data, **damage}
+        with pytest.raises(SaveError):
+            OnlineGame.from_dict(bad)
+    # Damage under a recomputed checksum (a save edited by hand) is still refused, never a crash.
+    from cribbage.online.game import _checksum
+    for damage in ({"actions": data["actions"] + ["go 1"]}, {"learned": [[0, 99, "5H"]]}, {"records": [{}]},
+                   {"seat": 5}, {"group_bits": 7}):
+        bad = {**data, **damage}
+        bad["checksum"] = _checksum(bad)
+        with pytest.raises(SaveError):
+            OnlineGame.from_dict(bad)

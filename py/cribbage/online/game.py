@@ -32,6 +32,7 @@ A browser drives it like this (the link carries the payloads)::
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import time
@@ -244,7 +245,7 @@ class OnlineGame:
                 "other_key": sra.encode_key(rec.other_key) if rec.other_key is not None else None,
                 "cards": [c.code for c in rec.cards] if rec.cards is not None else None,
             })
-        return {
+        body: dict[str, Any] = {
             "format": SAVE_FORMAT, "version": SAVE_VERSION, "seat": self.seat, "names": list(self.names),
             "group_bits": g.p.bit_length(), "match_number": self.match_number, "failure": self.failure,
             "evidence": json.loads(json.dumps(self.evidence, default=str)),
@@ -257,6 +258,8 @@ class OnlineGame:
             "jobs": json.loads(json.dumps(self._jobs)), "outbox": json.loads(json.dumps(self._outbox)),
             "tally": [self.tally.short, self.tally.full, self.tally.checks],
         }
+        body["checksum"] = _checksum(body)
+        return body
 
     @classmethod
     def from_dict(cls, data: Any, *, randbelow: Callable[[int], int] = secrets.randbelow,
@@ -266,6 +269,8 @@ class OnlineGame:
             raise SaveError("this is not a save of an online match")
         if data.get("version") != SAVE_VERSION:
             raise SaveError("this online save is from another version of the game")
+        if data.get("checksum") != _checksum(data):
+            raise SaveError("this online save has been altered or damaged (its checksum does not match)")
         try:
             group = {g.p.bit_length(): g for g in (sra.GROUP_14, sra.TEST_GROUP)}[data["group_bits"]]
             game = cls(data["seat"], tuple(data["names"]), randbelow=randbelow, clock=clock,
@@ -895,6 +900,13 @@ class OnlineGame:
         card = self.source.card(slot)
         assert card is not None
         return card
+
+
+def _checksum(body: dict[str, Any]) -> str:
+    """SHA-256 of the canonical JSON of the save without its checksum (catches damage)."""
+    payload = {k: v for k, v in body.items() if k != "checksum"}
+    canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:32]
 
 
 def _elements(values: Any, group: sra.Group) -> list[int] | None:
