@@ -5,6 +5,7 @@
 - ``peg [--json] C C C…``: what the last card scores, given the cards of the current count in the
   order laid; with no cards, one sequence a line from standard input.
 - ``play [--level L] [--seed S]``: a match against the computer in the terminal (:mod:`cribbage.terminal`).
+- ``stats FILE``: the statistics of an exported file (:mod:`cribbage.record`).
 - ``analyze`` and ``simulate`` come from :mod:`cribbage.ai.cli`.
 
 Bad input gets a message on stderr naming the line or the token, and exit status 2.
@@ -70,6 +71,25 @@ def _run(cards: list[str], one: Callable[[str | Sequence[str]], str], stdin: Tex
     return status
 
 
+def _stats(path: str, out: TextIO, err: TextIO) -> int:
+    """Print the statistics of an export file; a file that cannot be used gets exit status 2."""
+    from .record import HISTORY_KEY, History, RecordError, format_stats, read_bundle
+
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+        entries = read_bundle(raw)
+        history = History.from_json(entries[HISTORY_KEY]) if HISTORY_KEY in entries else History()
+    except OSError as exc:
+        print(f"error: cannot read {path}: {exc.strerror or exc}", file=err)
+        return USAGE_ERROR
+    except RecordError as exc:
+        print(f"error: {path}: {exc}", file=err)
+        return USAGE_ERROR
+    print(format_stats(history.stats()), file=out)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(prog="cribbage", description="Two-player six-card cribbage tools.")
@@ -84,6 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     game = sub.add_parser("play", help="play a match against the computer in the terminal")
     game.add_argument("--level", default="expert", help="easy, medium or expert (default expert)")
     game.add_argument("--seed", type=int, default=None, help="the match seed (default: random)")
+    stats = sub.add_parser("stats", help="print the statistics of an exported file")
+    stats.add_argument("file", help="a file exported by the game (cribbage-export JSON)")
     from .ai import cli as ai_cli
 
     ai_cli.add_subcommands(sub)
@@ -115,6 +137,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
             return USAGE_ERROR
         seed = args.seed if args.seed is not None else random.randrange(2**63)
         return play(args.level, seed, stdin, out)
+    if args.command == "stats":
+        return _stats(args.file, out, err)
     handler = getattr(args, "handler", None)
     if handler is not None:
         return int(handler(args))

@@ -11,6 +11,7 @@ What one seat may know is :func:`cribbage.view.view`, never this object.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
@@ -638,6 +639,41 @@ class GameState:
         if self.show_step == 3:
             self.dealer = other(self.dealer)
             self._start_hand()
+
+    # --- previews -------------------------------------------------------------------------------
+
+    def play_outcome(self, seat: int, card: Card) -> tuple[ScoreItem, ...]:
+        """Everything laying ``card`` now would certainly score for ``seat``, by the rules of the play:
+        fifteen, pairs, runs, 31, and a go or last card when the play settles them at once.
+
+        Points that hang on the opponent's unseen cards (a go they may or may not answer) are
+        not promised: the preview plays the card on a copy in which the opponent's hand is hidden.
+        """
+        trial = self._copy()
+        opp = other(seat)
+        if trial.hands[opp]:
+            trial.unseen[opp] += len(trial.hands[opp])
+            trial.hands[opp] = []
+        before = len(trial.events)
+        trial.apply(Play(seat, card))
+        return tuple(i for e in trial.events[before:] if e.seat == seat for i in e.items)
+
+    def _copy(self) -> "GameState":
+        """A copy to try an action on (shares the immutable cards, events and the pack source)."""
+        c = copy.copy(self)
+        c.scores, c.previous_scores = list(self.scores), list(self.previous_scores)
+        c.events = list(self.events)
+        c.cut_cards = list(self.cut_cards)
+        c._pack = list(self._pack)
+        c.hand_slots = list(self.hand_slots)
+        c.hands = [list(h) for h in self.hands]
+        c.unseen = list(self.unseen)
+        c.kept, c.discards, c.crib = list(self.kept), list(self.discards), list(self.crib)
+        c.pile = list(self.pile)
+        c.played = [list(p) for p in self.played]
+        c.passed = set(self.passed)
+        c.hand_scores = [dict(h) for h in self.hand_scores]
+        return c
 
     # --- copying --------------------------------------------------------------------------------
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .actions import Action
+from .actions import Action, Play
 from .cards import Card
+from .scoring import ScoreItem
 from .state import Event, GameState, Phase, _cut_depths, other
 
 __all__ = ["SeatView", "view"]
@@ -75,6 +76,16 @@ class SeatView:
     """The public log, every score item included."""
     legal_actions: tuple[Action, ...]
     """What this seat may do now."""
+    play_outcomes: tuple[tuple[Card, tuple[ScoreItem, ...]], ...] = ()
+    """In the play, for each card this seat may lay now: everything it would certainly score
+    (the count's points, and a go or the last card when they follow at once)."""
+
+    def outcome(self, card: Card) -> tuple[ScoreItem, ...] | None:
+        """What laying ``card`` would score now (None if it cannot be laid)."""
+        for c, items in self.play_outcomes:
+            if c == card:
+                return items
+        return None
 
     @property
     def pone(self) -> int | None:
@@ -114,6 +125,7 @@ def view(state: GameState, seat: int) -> SeatView:
     in_show = state.play_over
     cutting = state.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_PACK, Phase.CUT_STARTER)
     depths = _cut_depths(state.pack_size)
+    legal = tuple(state.legal_actions(seat))
     return SeatView(
         seat=seat,
         phase=state.phase,
@@ -143,5 +155,7 @@ def view(state: GameState, seat: int) -> SeatView:
         pack_size=state.pack_size if cutting else 0,
         cut_depths=(depths.start, depths.stop - 1) if cutting else (0, 0),
         events=tuple(state.events),
-        legal_actions=tuple(state.legal_actions(seat)),
+        legal_actions=legal,
+        play_outcomes=tuple((a.card, state.play_outcome(seat, a.card)) for a in legal
+                            if isinstance(a, Play) and not state.unseen[seat]),
     )

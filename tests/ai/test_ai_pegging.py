@@ -102,15 +102,22 @@ def test_does_not_lead_a_five_with_a_sensible_alternative():
     assert state.actors() == [1]
     assert _choose(state, 1).card.rank != 5
     notes = {c.card.code: c.note for c in analyze_plays(view(state, 1))}
-    assert "5" in notes["5H"]
+    assert "leading a 5 invites a ten-card" in notes["5H"]
+    assert not any("leading a 5" in notes[code] for code in ("4C", "KS", "9D"))
 
 
 def test_does_not_leave_twenty_one_when_avoidable():
-    # Count 11: a ten makes 21 (a ten-card then makes 31); the 3 makes 14, the 7 makes 18.
-    state = at_play("AC 2C 3H 7S TD 4D", "9S 2H 8D 6C QH QD", "KC", plays="AC 9S")
-    assert state.count == 10 and state.actors() == [1]
+    # Count 11 (AC TS): the pone holds TD 3H 7S. The ten pairs the dealer's ten for 2 but makes 21,
+    # where any ten-card makes 31 (and a third ten a pair royal); the 3 makes 14, the 7 makes 18.
+    state = at_play("AC TD 3H 7S 2C 4D", "TS 2H 8D 6C QH QD", "KC", plays="AC TS")
+    ten = parse_cards("TD")[0]
+    assert state.count == 11 and state.actors() == [1]
+    assert Play(1, ten) in state.legal_actions()  # the trap is on offer
+    assert _choose(state, 1, "greedy") == Play(1, ten)  # and grabbing the pair walks into it
     card = _choose(state, 1).card
-    assert card.value != 10 or state.count + card.value != 21
+    assert card != ten and card in parse_cards("3H 7S")
+    notes = {c.card: c.note for c in analyze_plays(view(state, 1))}
+    assert "leaves 21" in notes[ten]
 
 
 def test_pegs_out_to_win():

@@ -7,7 +7,10 @@ import json
 import pytest
 
 from cribbage.ai.cli import main as ai_main
-from cribbage.ai.simulate import SOURCES, simulate, wilson_interval
+from cribbage.ai import make_player
+from cribbage.ai.simulate import SOURCES, completed_hands, simulate, wilson_interval
+from cribbage.state import GameState
+from cribbage.view import view
 
 
 def test_wilson_interval():
@@ -33,8 +36,25 @@ def test_simulate_smoke_numbers_add_up():
             assert ph[role]["total"] == pytest.approx(sum(ph[role][s] for s in SOURCES))
         assert ph["pone"]["crib"] == 0 and ph["pone"]["heels"] == 0
         assert r.decision_ms(label)["discard"]["n"] > 0
-    # Each player dealt as often as it was pone, give or take one hand a game.
-    assert abs(r.hands["greedy"]["dealer"] - r.hands["random"]["pone"]) == 0
+    # The deal alternates: each player dealt as often as it was pone, give or take one hand a game.
+    for label in r.players:
+        assert abs(r.hands[label]["dealer"] - r.hands[label]["pone"]) <= r.games
+
+
+def test_completed_hands_name_the_dealer_of_each_hand():
+    # The dealers recorded while the game is played, against what the tally works out afterwards.
+    players = (make_player("greedy", seed=1), make_player("random", seed=2))
+    state = GameState(17)
+    dealers: dict[int, int] = {}
+    while not state.is_over:
+        if state.dealer is not None:
+            dealers.setdefault(state.hand_number, state.dealer)
+        seat = state.actors()[0]
+        state.apply(players[seat].choose(view(state, seat)))
+    hands = completed_hands(state)
+    assert len(hands) == state.hand_number - 1 >= 3
+    assert [dealer for dealer, _ in hands] == [dealers[n] for n in range(1, state.hand_number)]
+    assert [scores for _, scores in hands] == state.hand_scores[:-1]
 
 
 def test_simulate_self_play_labels_both_sides():

@@ -13,11 +13,18 @@ def test_parse_card_accepts_every_notation(text, code):
     assert parse_card(text).code == code
 
 
-@pytest.mark.parametrize("bad", ["1H", "5X", "11S", "", "H", "10", "JJ", "5HH", "♠J"])
-def test_parse_card_rejects_bad_tokens_naming_them(bad):
+@pytest.mark.parametrize("bad,reason", [
+    ("1H", "unknown rank '1'"), ("5X", "unknown suit 'X'"), ("11S", "unknown rank '11'"),
+    ("", "write rank then suit"), ("H", "write rank then suit"), ("10", "unknown rank '1'"),
+    ("JJ", "unknown suit 'J'"), ("5HH", "unknown rank '5H'"), ("♠J", "unknown rank '♠'"),
+    (" 5x ", "unknown suit 'x'"),
+])
+def test_parse_card_rejects_bad_tokens_naming_them(bad, reason):
     with pytest.raises(CardError) as info:
         parse_card(bad)
-    assert repr(bad.strip()) in str(info.value) or "not a card" in str(info.value)
+    msg = str(info.value)
+    assert msg.startswith(f"not a card: {bad.strip()!r}"), msg  # the token, as typed, is named
+    assert reason in msg, msg  # and what is wrong with it
 
 
 def test_parse_cards_names_the_bad_token():

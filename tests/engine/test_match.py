@@ -56,6 +56,10 @@ def test_hot_seat_undo_takes_back_one_action_and_redo_replays_it():
     before = snapshot(m)
     last = m.actions[-1]
     assert m.undo() and len(m.actions) == 29
+    replay = Match(7, humans=(0, 1))
+    for action in m.actions:
+        replay.apply(action)
+    assert snapshot(m) == snapshot(replay)  # the state itself is taken back, not only the record
     assert m.can_redo and m.redo()
     assert m.actions[-1] == last and snapshot(m) == before
 
@@ -71,12 +75,23 @@ def test_against_the_computer_one_undo_also_takes_back_its_replies():
     while m.actions[-1].seat == 0:  # end on computer replies
         m.apply(rng.choice(m.legal_actions()))
     states = snapshot(m)
-    m.undo()
-    assert m.actions == [] or m.actions[-1].seat in (0, 1)
+    played = list(m.actions)
+    last_human = max(i for i, a in enumerate(played) if a.seat == 0)
+    replies = played[last_human + 1:]
+    assert replies and all(a.seat == 1 for a in replies)
+    assert m.undo()
+    # Exactly the human's last decision and the computer's replies to it are taken back, no more.
+    assert m.actions == played[:last_human]
+    assert m.undone == list(reversed(played[last_human:]))
     assert m.undone[-1].seat == 0  # the human's decision is the next to redo
-    assert all(a.seat == 1 for a in m.undone[:-1])  # and the computer replies after it
-    m.redo()
-    assert snapshot(m) == states
+    # The state is the one before that decision, not merely the record shortened.
+    before = Match(11, humans=(0,))
+    for action in played[:last_human]:
+        before.apply(action)
+    assert snapshot(m)[:-1] == snapshot(before)[:-1]
+    assert m.legal_actions() == before.legal_actions() and played[last_human] in m.legal_actions()
+    assert m.redo()
+    assert snapshot(m) == states and not m.can_redo
 
 
 def test_undo_to_the_start_and_redo_to_the_end_return_identical_states():

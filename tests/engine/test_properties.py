@@ -96,21 +96,33 @@ def run_random_match(seed: int, rng: random.Random, check_every_step: bool = Tru
     return match
 
 
+def record(state: GameState) -> tuple:
+    """What a finished match must come back to: phase, scores, events, hands, winner."""
+    return (state.phase, list(state.scores), list(state.events), [list(h) for h in state.hands], state.winner)
+
+
 def check_record(match: Match) -> None:
-    s = match.state
-    final = (s.phase, list(s.scores), list(s.events), [list(h) for h in s.hands], s.winner)
-    loaded = Match.from_json(match.to_json())
-    ls = loaded.state
-    assert (ls.phase, list(ls.scores), list(ls.events), [list(h) for h in ls.hands], ls.winner) == final
+    final = record(match.state)
+    actions = list(match.actions)
+    assert record(Match.from_json(match.to_json()).state) == final
     replay = GameState(match.seed)
-    for a in match.actions:
+    for a in actions:
         replay.apply(a)
-    assert (replay.phase, replay.scores, replay.events) == (s.phase, s.scores, s.events)
+    assert record(replay) == final
     while match.undo():
         pass
+    # Back at the start: only the computer's actions before the human's first decision remain.
+    first_human = next(i for i, a in enumerate(actions) if a.seat in match.humans)
+    assert match.actions == actions[:first_human]
+    start = GameState(match.seed)
+    for a in actions[:first_human]:
+        start.apply(a)
+    assert record(match.state) == record(start)
     while match.redo():
         pass
-    assert (s.phase, list(match.state.scores), list(match.state.events)) == (final[0], final[1], final[2])
+    # Read the match's state again: undo and redo replace the state object.
+    assert match.actions == actions
+    assert record(match.state) == final
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -88,17 +88,32 @@ def test_the_show_counts_pone_then_dealer_then_crib_and_the_deal_passes():
     state.apply(Go(PONE))
     for seat, code in [(DEALER, "3S"), (DEALER, "3H"), (PONE, "KS"), (PONE, "9H")]:
         state.apply(Play(seat, c(code)))
+    assert state.scores[PONE] == 6 and state.scores[DEALER] == 4  # the pegging, as in the rule book
     assert state.legal_actions() == [Count(PONE)]
     with pytest.raises(IllegalActionError, match="not your turn"):
         state.apply(Count(DEALER))
-    state.apply(Count(PONE))  # 4C 5D 9H KS + AD: 5+K... fifteens 4+A+K? 15 -> see total below
-    assert state.events[-1].kind == "show hand" and state.events[-1].seat == PONE
+    # Totals worked out by hand, not by the scorer:
+    # pone 4C 5D 9H KS + AD: fifteens 5+K, 4+A+K, 5+9+A = 6;
+    # dealer 6D KH 3S 3H + AD: pair of 3s = 2 (no fifteen: 6+3+3+A = 13, K+3+A = 14);
+    # crib 2C 7C QC 8C + AD: fifteen 7+8 = 2; four clubs with a diamond starter is no crib flush.
+    state.apply(Count(PONE))
+    pone = state.events[-1]
+    assert (pone.kind, pone.seat, pone.points) == ("show hand", PONE, 6)
+    assert state.scores == [4, 12]
     assert state.legal_actions() == [Count(DEALER)]
     state.apply(Count(DEALER))
+    dealer = state.events[-1]
+    assert (dealer.kind, dealer.seat, dealer.points) == ("show hand", DEALER, 2)
+    assert state.scores == [6, 12]
+    assert state.legal_actions() == [Count(DEALER)]  # the dealer counts the crib too
     state.apply(Count(DEALER))
     crib = [e for e in state.events if e.kind == "show crib"][-1]
+    assert (crib.seat, crib.points) == (DEALER, 2)
     assert set(crib.cards) == set(parse_cards("2C 7C QC 8C AD"))
-    assert crib.points == sum(i.points for i in crib.items)
+    assert [i.kind for i in crib.items] == [ScoreKind.FIFTEEN]
+    assert state.scores == [8, 12]
+    shows = [(e.kind, e.seat) for e in state.events if e.kind.startswith("show")]
+    assert shows == [("show hand", PONE), ("show hand", DEALER), ("show crib", DEALER)]
     assert state.phase is Phase.CUT_PACK and state.dealer == PONE and state.hand_number == 2
 
 

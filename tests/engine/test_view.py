@@ -2,6 +2,7 @@
 
 from cribbage.actions import Count, Go, Play
 from cribbage.cards import DECK, parse_card, parse_cards
+from cribbage.scoring import ScoreKind
 from cribbage.state import Phase
 from cribbage.view import view
 
@@ -88,3 +89,35 @@ def test_cut_views_give_the_depth_range_not_the_pack():
     v = view(state, 0)
     assert v.phase is Phase.CUT_FOR_DEAL and v.pack_size == 52 and v.cut_depths == (4, 48)
     assert not any(card.code in repr(v) for card in DECK)
+
+
+def test_the_play_preview_includes_the_last_card_and_the_go_that_follow_at_once():
+    state = setup_hand("4C 5D 9H KS 2C 7C", "6D KH 3S 3H QC 8C", "AD")
+    for seat, code in [(PONE, "4C"), (DEALER, "6D"), (PONE, "5D"), (DEALER, "KH")]:
+        state.apply(Play(seat, parse_card(code)))
+    state.apply(Go(PONE))
+    for seat, code in [(DEALER, "3S"), (DEALER, "3H")]:
+        state.apply(Play(seat, parse_card(code)))
+    # The dealer is out; the pone leads KS then lays the last card of the hand, 9H.
+    v = view(state, PONE)
+    assert v.outcome(parse_card("KS")) == ()  # 10 with the 9H still to come: nothing yet
+    state.apply(Play(PONE, parse_card("KS")))
+    v = view(state, PONE)
+    last = v.outcome(parse_card("9H"))
+    assert last is not None and sum(i.points for i in last) == 1
+    assert [i.kind for i in last] == [ScoreKind.LAST_CARD]
+    before = state.scores[PONE]
+    state.apply(Play(PONE, parse_card("9H")))
+    assert state.scores[PONE] - before == 1  # the preview said exactly what was pegged
+
+
+def test_the_play_preview_never_promises_a_go_the_opponent_may_answer():
+    state = setup_hand("4C 5D 9H KS 2C 7C", "6D KH 3S 3H QC 8C", "AD")
+    state.apply(Play(PONE, parse_card("KS")))
+    state.apply(Play(DEALER, parse_card("KH")))
+    # 20: the pone's 9H makes 29, and then neither 4C nor 5D fits; the dealer's cards decide the go.
+    v = view(state, PONE)
+    assert v.outcome(parse_card("9H")) == ()  # the dealer may still lay a 2 or an ace: no go promised
+    assert v.outcome(parse_card("QC")) is None  # not in the hand
+    assert view(state, DEALER).play_outcomes == ()  # not the dealer's turn
+    assert {c.code for c, _ in v.play_outcomes} == {"4C", "5D", "9H"}

@@ -10,6 +10,7 @@ from table_fakes import FakeHost, play_human_turn, select
 from cribbage.actions import CutForDeal, Discard, Play
 from cribbage.match import Match
 from cribbage.state import Phase
+from cribbage.view import SeatView
 from web.cardfaces import card_name
 from web.controller import MODE_KEY, SAVE_KEYS, SETTINGS_KEY, Controller, MemoryStorage
 
@@ -66,10 +67,35 @@ def test_the_computer_only_ever_sees_its_own_view(monkeypatch: pytest.MonkeyPatc
         seen.append(seat)
         return real(self, seat)
 
+    views: list[SeatView] = []
+    real_player = wc.Controller._player
+
+    def spy_player(self):  # noqa: ANN001, ANN202
+        player = real_player(self)
+        state = self.match.state
+
+        class Spy:
+            def choose(self, view: SeatView):  # noqa: ANN202
+                views.append(view)
+                assert isinstance(view, SeatView) and view.seat == 1
+                if not state.play_over:  # the human's unplayed cards are never in it
+                    assert not set(state.hands[0]) & view.known_cards()
+                action = player.choose(view)
+                chosen.append(action)
+                return action
+
+        return Spy()
+
+    chosen: list = []
     monkeypatch.setattr(wc.Controller, "_choose", spy)
+    monkeypatch.setattr(wc.Controller, "_player", spy_player)
     controller, host, _ = make()
     advance(controller, host, lambda c: c.match.state.hand_number == 3)
     assert seen and set(seen) == {1}
+    # Every computer decision came from its player and its view: none fell back after an error.
+    assert len(views) == len(seen) == len(chosen)
+    computer_actions = [a for a in controller.match.actions if a.seat == 1]
+    assert chosen == computer_actions[:len(chosen)] and len(chosen) >= 10
 
 
 def test_reload_continues_the_match_in_its_mode() -> None:

@@ -1,0 +1,722 @@
+"""The link between two browsers: envelopes, sequence numbers, seat proofs, heartbeat, resume.
+
+No I/O and no clock: the caller feeds what the channel does and the time, then drains the results.
+
+    link = Link.host(new_room_id(), new_seat_key(), now)     # the room's opener, seat 0
+    link = Link.join(room_id, new_seat_key(), now)            # the friend, seat 1 (keep the key!)
+    link = Link.from_dict(saved)                              # after a reload: same seat, same counters
+    is_room_id(text_from_url)                                 # check a room id before Link.join
+    link.connected(now) / link.disconnected(now)              # the channel opened / closed
+    link.receive(text, now)                                   # a string that came over the channel
+    link.tick(now)                                            # call every ~0.5 s: heartbeat, retries
+    link.send(payload, now)                                   # a JSON-able dict for the peer (queued)
+    link.pop_outgoing() -> list[str]                          # write these to the channel, in order
+    link.pop_events() -> list[LinkEvent]                      # Delivered / Problem / StateChanged / HangUp
+    link.state, link.can_act, link.status_text                # live/waiting/offline, or final: refused/expired
+    link.to_dict()                                            # save it with the game state after each batch
+
+``now`` is Unix time in seconds (wall clock: rooms expire after seven days of disuse). Every payload
+is delivered exactly once, in order, across reconnects and reloads, provided the caller saves
+``to_dict()`` together with the game state after every call that returned events or queued a
+payload (the game state that consumed the delivered payloads and produced the sent ones).
+Bad input from the peer (not JSON, unknown kind, wrong types, oversized or nested too deep, a gap
+in the sequence, a failed seat proof) is never raised: it gives one ``Problem``, nothing is
+delivered, and the link waits (``can_act`` false) until a new hello/proof handshake succeeds, which
+it asks for itself (at most every 3 s). Duplicates and replays of payloads already delivered are
+ignored silently: a resend after a reconnect is normal. ``Delivered`` events are the only way peer
+data reaches the game; ``Problem.text`` and ``StateChanged.text`` are our own plain text (never the
+peer's) to show as text, not HTML. On ``HangUp`` the caller closes the channel (~200 ms later, so the
+refusal gets through). A host that gets a second connection while one is open asks
+``screen(first_text, now)``: a refusal to send, or ``None`` when it claims the friend's seat (then
+the caller may move the link to it: ``connected``, then ``receive`` that text; the proof decides).
+
+Seat proof: a seat key never leaves its browser. Its commitment ``SHA-256(label, room, key)`` is
+given once, at the first join (the guest's in its hello, the host's in its answer: trust on first
+use); afterwards each side proves its seat on every (re)connection and resync by an HMAC-SHA256,
+keyed by its commitment, over a fresh 256-bit nonce chosen by the other side. Only the two seats
+know the commitments; the proofs are not bound to the DTLS channel, so a signalling server that
+relays both sides live could still sit in the middle (WebRTC's own fingerprints are the guard there).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import math
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any, Literal, Union
+
+__all__ = [
+    "PROTOCOL",
+    "MAX_ENVELOPE",
+    "PING_INTERVAL",
+    "LOSS_TIMEOUT",
+    "ROOM_LIFETIME",
+    "Link",
+    "LinkError",
+    "LinkState",
+    "LinkEvent",
+    "Delivered",
+    "Problem",
+    "StateChanged",
+    "HangUp",
+    "new_room_id",
+    "is_room_id",
+    "new_seat_key",
+    "seat_commitment",
+]
+
+PROTOCOL = 1
+"""The envelope version; a peer speaking another one is refused with a plain message."""
+MAX_ENVELOPE = 192 * 1024
+"""Longest envelope accepted or sent, in characters (a 2048-bit encrypted pack is ~35 000); sent as
+ASCII, so also bytes, under the 256 KiB a Chromium data channel message may carry."""
+MAX_DEPTH = 32
+"""Deepest nesting of lists and objects accepted or sent (deeper JSON overflows Pyodide's stack)."""
+PING_INTERVAL = 2.0
+"""Seconds between heartbeats."""
+LOSS_TIMEOUT = 10.0
+"""Seconds of silence after which the peer is considered lost (WebRTC never says so itself)."""
+HELLO_RETRY = 3.0
+"""Seconds after which an unanswered hello is sent again with a fresh nonce."""
+ROOM_LIFETIME = 7 * 24 * 3600.0
+"""A room unused for this long has expired."""
+MAX_COUNTER = 2**53 - 1
+"""Sequence numbers stay exact in JavaScript too."""
+
+LinkState = Literal["offline", "waiting", "live", "refused", "expired"]
+JsonDict = dict[str, Any]
+
+_LABEL = b"cribbage-seat-v1"
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_ROOM = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{3,63}")
+# a JSON string (to its closing quote, or to the end: never backtracks) or a bracket
+_TOKENS = re.compile(r'"(?:[^"\\]+|\\[\s\S])*(?:"|\\?$)|[\[\]{}]')
+_REFUSALS = {
+    "full": "This room is full: two players are already seated.",
+    "expired": "This room has expired (unused for seven days). Start a new one.",
+    "key": "The other browser could not prove its seat, so the connection was refused.",
+    "seat": "This seat is already open in another tab or browser.",
+    "room": "The other browser is in a different room.",
+    "unknown": "The other browser does not recognise this seat in its room.",
+    "version": "The other browser runs a different version of the game; reload both pages.",
+}
+
+
+class LinkError(ValueError):
+    """A local misuse of the link (an unsendable payload) or a damaged saved link."""
+
+
+class _Violation(Exception):
+    """Bad input from the peer; the text is shown to the local player."""
+
+
+@dataclass(frozen=True, slots=True)
+class Delivered:
+    """The peer's payload number ``n``, delivered exactly once and in order."""
+
+    n: int
+    payload: JsonDict
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """The peer sent something bad; it was ignored (plain text for the player)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class StateChanged:
+    """The link's state changed (plain text for the player)."""
+
+    state: LinkState
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class HangUp:
+    """We refused the peer on this channel: close it once the refusal has been sent."""
+
+    reason: str
+    text: str
+
+
+LinkEvent = Union[Delivered, Problem, StateChanged, HangUp]
+
+
+def new_room_id() -> str:
+    """A fresh random room id (URL- and PeerJS-safe)."""
+    return "r" + secrets.token_hex(10)
+
+
+def is_room_id(text: object) -> bool:
+    """Whether a room id read from a link is well formed (else the page says the link is broken)."""
+    return _room(text)
+
+
+def new_seat_key() -> str:
+    """A fresh random seat key (256 bits, hex); keep it in this browser's storage only."""
+    return secrets.token_hex(32)
+
+
+def seat_commitment(room: str, key: str) -> str:
+    """The commitment to a seat key in a room (given to the other side once, at the first join)."""
+    return hashlib.sha256(_LABEL + b"\0" + room.encode() + b"\0" + key.encode()).hexdigest()
+
+
+def _mac(commitment: str, room: str, seat: int, nonce: str) -> str:
+    """The proof of a seat: HMAC-SHA256 keyed by its commitment over the verifier's nonce."""
+    message = b"%s|proof|%s|%d|%s" % (_LABEL, room.encode(), seat, nonce.encode())
+    return hmac.new(bytes.fromhex(commitment), message, hashlib.sha256).hexdigest()
+
+
+def _dump(obj: JsonDict) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> JsonDict:
+    out: JsonDict = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate field {key!r}")
+        out[key] = value
+    return out
+
+
+def _too_deep(text: str) -> bool:
+    """Whether the JSON text nests lists and objects deeper than ``MAX_DEPTH`` (checked without parsing)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False  # the common case, found fast
+    depth = 0
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif token in "]}":
+            depth -= 1
+    return False
+
+
+def _parse(text: object) -> JsonDict:
+    """The envelope as a dict, or a violation; the size is checked before parsing."""
+    if not isinstance(text, str):
+        raise _Violation("The other browser sent something that is not text; it was ignored.")
+    if len(text) > MAX_ENVELOPE:
+        raise _Violation(f"The other browser sent an oversized message ({len(text)} characters); it was ignored.")
+    if _too_deep(text):
+        raise _Violation("The other browser sent a message nested too deeply; it was ignored.")
+    try:
+        obj = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+    except (ValueError, RecursionError):
+        raise _Violation("The other browser sent a message that is not valid JSON; it was ignored.") from None
+    if not isinstance(obj, dict):
+        raise _Violation("The other browser sent a message of the wrong shape; it was ignored.")
+    version = obj.get("v")
+    if type(version) is not int:
+        raise _Violation("The other browser sent a message without a version; it was ignored.")
+    if version != PROTOCOL:
+        raise _Violation(_REFUSALS["version"])
+    kind = obj.get("k")
+    if not isinstance(kind, str) or kind not in _SCHEMAS:
+        raise _Violation("The other browser sent a message of an unknown kind; it was ignored.")
+    schema = _SCHEMAS[kind]
+    required = {name for name, (_, optional) in schema.items() if not optional}
+    if not required <= obj.keys() - {"v", "k"} <= schema.keys():
+        raise _Violation(f"The other browser sent a malformed {kind} message; it was ignored.")
+    for name, value in obj.items():
+        if name in ("v", "k"):
+            continue
+        check, _ = schema[name]
+        if not check(value):
+            raise _Violation(f"The other browser sent a {kind} message with a bad {name!r}; it was ignored.")
+    return obj
+
+
+def _count(value: object) -> bool:
+    return type(value) is int and 0 <= value <= MAX_COUNTER
+
+
+def _positive(value: object) -> bool:
+    return _count(value) and value != 0
+
+
+def _hex64(value: object) -> bool:
+    return isinstance(value, str) and _HEX64.fullmatch(value) is not None
+
+
+def _room(value: object) -> bool:
+    return isinstance(value, str) and _ROOM.fullmatch(value) is not None
+
+
+def _seat(value: object) -> bool:
+    return type(value) is int and value in (0, 1)
+
+
+def _flag(value: object) -> bool:
+    return type(value) is bool
+
+
+def _payload(value: object) -> bool:
+    return isinstance(value, dict)
+
+
+def _reason(value: object) -> bool:
+    return isinstance(value, str) and len(value) <= 32
+
+
+_Field = tuple[Any, bool]  # (check, optional)
+_SCHEMAS: dict[str, dict[str, _Field]] = {
+    "hello": {"room": (_room, False), "seat": (_seat, False), "nonce": (_hex64, False),
+              "recv": (_count, False), "sent": (_count, False), "join": (_hex64, True)},
+    "proof": {"for": (_hex64, False), "mac": (_hex64, False), "commit": (_hex64, True)},
+    "data": {"n": (_positive, False), "ack": (_count, False), "p": (_payload, False)},
+    "ack": {"ack": (_count, False)},
+    "ping": {"ack": (_count, False), "sent": (_count, False), "live": (_flag, False)},
+    "refuse": {"reason": (_reason, False)},
+}
+
+
+class Link:
+    """One seat's end of the link to the other seat of a room."""
+
+    def __init__(self, room: str, seat: int, key: str, now: float, *, peer_commit: str | None = None,
+                 sent: int = 0, recv: int = 0, outbox: list[tuple[int, JsonDict]] | None = None) -> None:
+        if not _room(room):
+            raise LinkError(f"bad room id {room!r}")
+        if not _seat(seat):
+            raise LinkError(f"bad seat {seat!r}")
+        if not _hex64(key):
+            raise LinkError("a seat key is 64 lowercase hex digits")
+        if peer_commit is not None and not _hex64(peer_commit):
+            raise LinkError("bad peer commitment")
+        self.room = room
+        """The room id (in the link the host shares)."""
+        self.seat = seat
+        """0 for the room's opener (the host), 1 for the friend who joined."""
+        self.key = key
+        """This seat's secret key: never sent, kept in this browser's storage."""
+        self.commit = seat_commitment(room, key)
+        """This seat's commitment, given to the other side once at the first join."""
+        self.peer_commit = peer_commit
+        """The other seat's commitment (None until the first join binds it)."""
+        self.last_used = float(now)
+        """When the room was last used (Unix seconds); seven days later it has expired."""
+        self.sent = sent
+        """Payloads queued for the peer so far (the last ``n`` given)."""
+        self.recv = recv
+        """Payloads delivered from the peer so far (the last ``n`` accepted)."""
+        self.outbox: list[tuple[int, JsonDict]] = list(outbox or [])
+        """Sent payloads not yet acknowledged, oldest first, resent after a reconnect."""
+        self.duplicates = 0
+        """Payloads received again and ignored (a resend after a reconnect, or a replay)."""
+        self._out: list[str] = []
+        self._events: list[LinkEvent] = []
+        self._connected = False
+        self._authed = False  # the peer proved its seat on this connection
+        self._trusted = True  # no bad input since the last completed handshake
+        self._lost = False
+        self._closed: LinkState | None = None  # "refused" / "expired" once final
+        self._closed_text = ""
+        self._challenge: str | None = None  # our nonce awaiting the peer's proof
+        self._challenge_at = float("-inf")
+        self._resync_due = False  # a new handshake is wanted once the retry interval allows
+        self._proven = False  # the peer's proof for this round checked out
+        self._peer_hello: tuple[int, int] | None = None  # (recv, sent) from the peer's hello this round
+        self._give_commit = False
+        self._last_heard = 0.0
+        self._last_ping = float("-inf")
+        self._reported = False  # a Problem was shown since trust was lost
+        self._hung_up = False  # we refused whoever is on this channel
+        self._state: LinkState = "offline"
+
+    # ---- construction and persistence -------------------------------------------------------
+
+    @classmethod
+    def host(cls, room: str, key: str, now: float) -> Link:
+        """The link of the player who opened the room (seat 0)."""
+        return cls(room, 0, key, now)
+
+    @classmethod
+    def join(cls, room: str, key: str, now: float) -> Link:
+        """The link of the friend who opened the room's link (seat 1)."""
+        return cls(room, 1, key, now)
+
+    def to_dict(self) -> JsonDict:
+        """Everything needed to resume after a reload (JSON-able; holds the seat key)."""
+        return {"format": 1, "room": self.room, "seat": self.seat, "key": self.key,
+                "peer_commit": self.peer_commit, "last_used": self.last_used, "sent": self.sent,
+                "recv": self.recv, "outbox": [[n, json.loads(_dump(p))] for n, p in self.outbox]}
+
+    @classmethod
+    def from_dict(cls, data: object) -> Link:
+        """A link restored from ``to_dict()``; ``LinkError`` if the record is damaged."""
+        if not isinstance(data, dict) or data.get("format") != 1:
+            raise LinkError("the saved online link is damaged or from another version")
+        try:
+            sent, recv, outbox_raw = data["sent"], data["recv"], data["outbox"]
+            last_used = data["last_used"]
+            if not (_count(sent) and _count(recv) and isinstance(outbox_raw, list)):
+                raise LinkError("bad counters")
+            if type(last_used) not in (int, float) or not math.isfinite(last_used):
+                raise LinkError("bad date")
+            outbox: list[tuple[int, JsonDict]] = []
+            for item in outbox_raw:
+                if not (isinstance(item, list) and len(item) == 2 and _positive(item[0])
+                        and isinstance(item[1], dict)):
+                    raise LinkError("bad outbox entry")
+                outbox.append((item[0], item[1]))
+            numbers = [n for n, _ in outbox]
+            if numbers != list(range(sent - len(outbox) + 1, sent + 1)):
+                raise LinkError("the outbox does not end at the last payload sent")
+            link = cls(data["room"], data["seat"], data["key"], last_used, peer_commit=data["peer_commit"],
+                       sent=sent, recv=recv, outbox=outbox)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise LinkError(f"the saved online link is damaged: {exc}") from None
+        return link
+
+    # ---- what the caller reads ----------------------------------------------------------------
+
+    @property
+    def state(self) -> LinkState:
+        """``live`` (both here and proven), ``waiting``, ``offline``, or final: ``refused``/``expired``."""
+        if self._closed is not None:
+            return self._closed
+        if not self._connected:
+            return "offline"
+        if self._authed and self._trusted and not self._lost:
+            return "live"
+        return "waiting"
+
+    @property
+    def can_act(self) -> bool:
+        """Whether the local player may act: both players connected and the peer proven."""
+        return self.state == "live"
+
+    @property
+    def status_text(self) -> str:
+        """The state in a few plain words for the table."""
+        state = self.state
+        if state in ("refused", "expired"):
+            return self._closed_text
+        if state == "offline":
+            return "Not connected to the other player."
+        if state == "live":
+            return "Connected to the other player."
+        if self._hung_up:
+            return "Refused a browser that cannot take the other seat; waiting for the other player."
+        if self._lost:
+            return "Lost contact with the other player: waiting for them to come back."
+        if not self._trusted:
+            return "The other browser sent bad data: waiting for it to resynchronise."
+        return "Connecting to the other player…"
+
+    def expired(self, now: float) -> bool:
+        """Whether the room has gone unused for seven days."""
+        return now - self.last_used >= ROOM_LIFETIME
+
+    def pop_outgoing(self) -> list[str]:
+        """The envelopes to write to the channel, in order (and forget them)."""
+        out, self._out = self._out, []
+        return out
+
+    def pop_events(self) -> list[LinkEvent]:
+        """What happened since the last call, in order (and forget it)."""
+        events, self._events = self._events, []
+        return events
+
+    # ---- what the caller tells us ------------------------------------------------------------------
+
+    def connected(self, now: float) -> None:
+        """The channel to the peer opened: say hello (or refuse, if the room expired)."""
+        self._reset_connection()
+        self._connected = True
+        self._last_heard = now
+        self._last_ping = now
+        if self._closed is None and self.expired(now):
+            self._close("expired")
+        if self._closed is None:
+            self._start_round(now)
+        self._after()
+
+    def disconnected(self, now: float) -> None:
+        """The channel closed (or the transport gave up on it)."""
+        self._reset_connection()
+        self._after()
+
+    def send(self, payload: JsonDict, now: float) -> int:
+        """Queue a payload for the peer (sent now if live, else after the next handshake); its ``n``."""
+        if not isinstance(payload, dict):
+            raise LinkError("a payload is a dict")
+        n = self.sent + 1
+        try:
+            text = _dump({"v": PROTOCOL, "k": "data", "n": n, "ack": MAX_COUNTER, "p": payload})
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise LinkError(f"the payload is not plain JSON: {exc}") from None
+        if len(text) > MAX_ENVELOPE:
+            raise LinkError(f"the payload is too large to send ({len(text)} characters)")
+        if _too_deep(text):
+            raise LinkError(f"the payload nests deeper than {MAX_DEPTH - 1} levels")
+        copy = json.loads(text)["p"]  # our own copy: later changes by the caller do not leak in
+        self.sent = n
+        self.outbox.append((n, copy))
+        self.last_used = max(self.last_used, now)
+        if self._connected and self._authed and self._trusted and self._closed is None:
+            self._send_data(n, copy)
+        return n
+
+    def tick(self, now: float) -> None:
+        """Let time pass: heartbeat, loss of a silent peer, retry of an unanswered hello."""
+        if self._connected and self._closed is None:
+            if now - self._last_ping >= PING_INTERVAL:
+                self._last_ping = now
+                self._emit({"k": "ping", "ack": self.recv, "sent": self.sent, "live": self.state == "live"})
+            if not self._lost and now - self._last_heard >= LOSS_TIMEOUT:
+                self._lost = True
+            # a hello unanswered, a resync wanted, or a handshake that never completed: try again
+            retry = self._challenge is not None or self._resync_due or not (self._authed and self._trusted)
+            if retry and now - self._challenge_at >= HELLO_RETRY:
+                self._start_round(now)
+        self._after()
+
+    def receive(self, text: object, now: float) -> None:
+        """A string from the channel; bad input is reported and ignored, never raised."""
+        if not self._connected:
+            return
+        try:
+            msg = _parse(text)
+            self._last_heard = max(self._last_heard, now)
+            self._lost = False
+            self._dispatch(msg, now)
+        except _Violation as bad:
+            self._violation(str(bad), now)
+        self._after()
+
+    def screen(self, text: object, now: float) -> str | None:
+        """For a second connection: the refusal to send it, or None if it claims this link's peer seat."""
+        try:
+            msg = _parse(text)
+        except _Violation:
+            return self._refusal("key")
+        if self._closed == "expired" or self.expired(now):
+            return self._refusal("expired")
+        if msg["k"] != "hello" or msg["room"] != self.room:
+            return self._refusal("room" if msg["k"] == "hello" else "key")
+        if msg["seat"] == self.seat:
+            return self._refusal("seat")
+        join = msg.get("join")
+        if self.seat == 0 and join is not None and self.peer_commit is not None and join != self.peer_commit:
+            return self._refusal("full")
+        return None
+
+    # ---- inside ---------------------------------------------------------------------------------------
+
+    def _reset_connection(self) -> None:
+        self._connected = False
+        self._authed = False
+        self._trusted = True
+        self._lost = False
+        self._challenge = None
+        self._challenge_at = float("-inf")
+        self._resync_due = False
+        self._proven = False
+        self._peer_hello = None
+        self._give_commit = False
+        self._reported = False
+        self._hung_up = False
+
+    def _emit(self, obj: JsonDict) -> None:
+        self._out.append(_dump({"v": PROTOCOL, **obj}))
+
+    def _refusal(self, reason: str) -> str:
+        return _dump({"v": PROTOCOL, "k": "refuse", "reason": reason})
+
+    def _after(self) -> None:
+        state = self.state
+        if state != self._state:
+            self._state = state
+            self._events.append(StateChanged(state, self.status_text))
+
+    def _close(self, state: LinkState, text: str | None = None) -> None:
+        self._closed = state
+        self._closed_text = text or _REFUSALS["expired"]
+
+    def _hang_up(self, reason: str) -> None:
+        """Refuse the peer on this channel."""
+        self._out.append(self._refusal(reason))
+        self._events.append(HangUp(reason, _REFUSALS.get(reason, "The connection was refused.")))
+        self._authed = False
+        self._trusted = False
+        self._challenge = None
+        self._hung_up = True
+
+    def _violation(self, text: str, now: float) -> None:
+        """Bad input: tell the player once, distrust the peer, and ask for a resync."""
+        if not self._reported:
+            self._events.append(Problem(text))
+            self._reported = True
+        self._trusted = False
+        if self._challenge is None and self._closed is None:
+            self._resync_soon(now)
+
+    def _resync_soon(self, now: float) -> None:
+        """Start a handshake now, or at the next tick if one was started less than a retry ago."""
+        if now - self._challenge_at >= HELLO_RETRY:
+            self._start_round(now)
+        else:
+            self._resync_due = True
+
+    def _start_round(self, now: float) -> None:
+        """Send a hello with a fresh nonce; the peer must answer with a proof of its seat."""
+        self._challenge = secrets.token_hex(32)
+        self._challenge_at = now
+        self._resync_due = False
+        self._proven = False
+        self._peer_hello = None
+        hello: JsonDict = {"k": "hello", "room": self.room, "seat": self.seat, "nonce": self._challenge,
+                           "recv": self.recv, "sent": self.sent}
+        if self.seat == 1 and self.peer_commit is None:
+            hello["join"] = self.commit  # first join: bind this seat at the host
+        self._emit(hello)
+
+    def _dispatch(self, msg: JsonDict, now: float) -> None:
+        kind = msg["k"]
+        if self._closed is not None:
+            if kind == "hello" and self._closed == "expired":  # an expired room says so to whoever asks
+                self._out.append(self._refusal("expired"))
+            return
+        if kind == "hello":
+            self._on_hello(msg, now)
+        elif kind == "proof":
+            self._on_proof(msg, now)
+        elif kind == "refuse":
+            reason = msg["reason"]
+            if reason == "expired":
+                self._close("expired")
+            else:
+                self._close("refused", _REFUSALS.get(reason, "The other browser refused the connection."))
+        elif not (self._authed and self._trusted):
+            return  # not proven on this connection yet, or distrusted: ignore until a handshake
+        elif kind == "data":
+            self._on_data(msg, now)
+        elif kind == "ack":
+            self._on_ack(msg["ack"])
+        elif kind == "ping":
+            self._on_ack(msg["ack"])
+            if msg["sent"] < self.recv:
+                raise _Violation("The other browser forgot messages it had sent; the connection is paused.")
+            if msg["live"] and msg["sent"] > self.recv and self.state == "live" and self._challenge is None:
+                self._resync_soon(now)  # a message went missing: resynchronise quietly
+
+    def _on_hello(self, msg: JsonDict, now: float) -> None:
+        if msg["room"] != self.room:
+            self._hang_up("room")
+            return
+        if msg["seat"] == self.seat:
+            self._hang_up("seat")
+            return
+        if self.expired(now):
+            self._hang_up("expired")
+            self._close("expired")
+            return
+        join = msg.get("join")
+        self._give_commit = False
+        if self.seat == 0:
+            if join is not None:
+                if self.peer_commit is None:
+                    self.peer_commit = join  # the first friend to open the link takes seat 1
+                elif join != self.peer_commit:
+                    self._hang_up("full")
+                    return
+                self._give_commit = True
+            elif self.peer_commit is None:
+                self._hang_up("unknown")
+                return
+        elif join is not None:
+            raise _Violation("The host's browser sent a malformed hello; it was ignored.")
+        if self._challenge is None and not self._proven:  # (proven: its proof came first)
+            self._start_round(now)
+        self._peer_hello = (msg["recv"], msg["sent"])
+        proof: JsonDict = {"k": "proof", "for": msg["nonce"], "mac": _mac(self.commit, self.room, self.seat,
+                                                                            msg["nonce"])}
+        if self._give_commit:
+            proof["commit"] = self.commit
+        self._emit(proof)
+        self._finish_round(now)
+
+    def _on_proof(self, msg: JsonDict, now: float) -> None:
+        if msg["for"] != self._challenge:
+            return  # an answer to an older hello of ours (or a replay): stale, ignore
+        commit = msg.get("commit")
+        if self.seat == 1 and self.peer_commit is None:
+            if commit is None:
+                raise _Violation("The host's browser did not identify its seat; it was ignored.")
+            self.peer_commit = commit  # the host's commitment, learnt once at the first join
+        if self.peer_commit is None:
+            self._hang_up("unknown")
+            return
+        expected = _mac(self.peer_commit, self.room, 1 - self.seat, msg["for"])
+        if not hmac.compare_digest(expected, msg["mac"]):
+            self._events.append(Problem("The other browser could not prove its seat key; it was refused."))
+            self._hang_up("key")
+            return
+        self._challenge = None
+        self._proven = True
+        self._finish_round(now)
+
+    def _finish_round(self, now: float) -> None:
+        """Once the peer is proven and its counters are known: check them and resend what it lacks."""
+        if not self._proven or self._peer_hello is None:
+            return
+        peer_recv, peer_sent = self._peer_hello
+        self._proven = False
+        self._peer_hello = None
+        base = self.sent - len(self.outbox)  # payloads the peer acknowledged before
+        if peer_recv > self.sent:
+            raise _Violation("The other browser claims messages this one never sent; the connection is paused.")
+        if peer_recv < base:
+            raise _Violation("The other browser lost messages it had acknowledged; the match cannot resume.")
+        if peer_sent < self.recv:
+            raise _Violation("The other browser forgot messages it had sent; the match cannot resume.")
+        self._authed = True
+        self._trusted = True
+        self._reported = False
+        self._hung_up = False
+        self._lost = False
+        self.last_used = max(self.last_used, now)
+        self._on_ack(peer_recv)
+        for n, payload in self.outbox:
+            self._send_data(n, payload)
+
+    def _on_ack(self, ack: int) -> None:
+        if ack > self.sent:
+            raise _Violation("The other browser acknowledged messages never sent; the connection is paused.")
+        while self.outbox and self.outbox[0][0] <= ack:
+            self.outbox.pop(0)
+
+    def _on_data(self, msg: JsonDict, now: float) -> None:
+        n = msg["n"]
+        self._on_ack(msg["ack"])
+        if n <= self.recv:
+            self.duplicates += 1  # already applied: a resend or a replay
+            self._emit({"k": "ack", "ack": self.recv})
+            return
+        if n != self.recv + 1:
+            raise _Violation(f"The other browser's message {n} arrived out of order (expected {self.recv + 1});"
+                             " it was refused and the link is resynchronising.")
+        self.recv = n
+        self.last_used = max(self.last_used, now)
+        self._events.append(Delivered(n, msg["p"]))
+        self._emit({"k": "ack", "ack": self.recv})
+
+    def _send_data(self, n: int, payload: JsonDict) -> None:
+        self._emit({"k": "data", "n": n, "ack": self.recv, "p": payload})

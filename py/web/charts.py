@@ -1,0 +1,307 @@
+"""Charts of the player's record as SVG strings: pure functions, no browser imports.
+
+API (each returns one ``<svg>`` element as a string, with ``role="img"``, an ``aria-label``, a
+``<title>`` and a ``<desc>`` that say in words what the picture shows; it scales to its container
+through its ``viewBox`` and has no fixed pixel width, so it reads at 360 px):
+
+- ``race_chart(steps, names)``: the race to 121. ``steps`` is ``cribbage.record.race(events)``
+  (every scoring event with both scores after it); both scores step up event by event (the pegging
+  inside each hand), a dot marks each seat's score after each hand, a ring each lead change.
+  ``hand_ends(steps)`` and ``lead_changes(steps)`` give the same numbers as data.
+- ``sources_chart(rows)``: points a hand by source (pegging, hand, crib, heels) as stacked bars;
+  ``source_rows(group, player, opponent)`` builds the rows from a ``cribbage.record.GroupStats``:
+  the player's, the computer's (or opponents') and the published expert figures, as dealer and pone.
+- ``histogram_chart(counts)``: how many hands counted 0, 1, ... 29 points
+  (``GroupStats.player.shows``).
+- ``trend_chart(trend)``: the coach's view match by match (``GroupStats.trend``): expected points lost
+  a discard and a play, oldest match first.
+
+Every text that reaches the markup is escaped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from typing import Mapping, Sequence
+
+from cribbage.record import EXPERT_DEALER, EXPERT_PONE, SOURCES, GroupStats, RaceStep, TrendPoint
+
+__all__ = ["race_chart", "hand_ends", "lead_changes", "sources_chart", "source_rows", "SourceRow",
+           "histogram_chart", "trend_chart", "SEAT_COLOURS", "SOURCE_COLOURS"]
+
+WIDTH = 360
+"""The viewBox width: drawn for a phone and scaled up elsewhere."""
+SEAT_COLOURS = ("#1f5fbf", "#b3261e")
+"""Seat 0 blue, seat 1 red (seat 1 is also dashed, so colour is never the only cue)."""
+SOURCE_COLOURS = {"pegging": "#2e7d32", "hand": "#1f5fbf", "crib": "#8e44ad", "heels": "#b7791f"}
+FONT = 'font-family="system-ui, sans-serif" font-size="11"'
+
+
+def _e(text: object) -> str:
+    """Escape text for an element or an attribute."""
+    return escape(str(text), quote=True)
+
+
+def _svg(height: int, title: str, desc: str, body: list[str]) -> str:
+    label = f"{title}. {desc}"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" width="100%" '
+            f'role="img" aria-label="{_e(label)}" class="chart" {FONT}>'
+            f"<title>{_e(title)}</title><desc>{_e(desc)}</desc>{''.join(body)}</svg>")
+
+
+def _short(name: str, limit: int = 18) -> str:
+    """A name cut to fit the legend on a phone (the title and description keep it whole)."""
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def _n(x: float) -> str:
+    """A coordinate, short."""
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+# --- the race to 121 ----------------------------------------------------------------------------
+
+
+def hand_ends(steps: Sequence[RaceStep]) -> list[tuple[int, tuple[int, int]]]:
+    """(hand number, both scores) after the last scoring event of each hand that scored."""
+    out: list[tuple[int, tuple[int, int]]] = []
+    for s in steps:
+        if out and out[-1][0] == s.hand:
+            out[-1] = (s.hand, s.scores)
+        else:
+            out.append((s.hand, s.scores))
+    return out
+
+
+def lead_changes(steps: Sequence[RaceStep]) -> list[tuple[int, int]]:
+    """(index in ``steps``, new leader) each time the lead passes to the other seat (ties keep it)."""
+    leader: int | None = None
+    out: list[tuple[int, int]] = []
+    for i, s in enumerate(steps):
+        a, b = s.scores
+        now = 0 if a > b else 1 if b > a else leader
+        if now is not None and leader is not None and now != leader:
+            out.append((i, now))
+        leader = now
+    return out
+
+
+def race_chart(steps: Sequence[RaceStep], names: tuple[str, str], target: int = 121) -> str:
+    """The race to 121 (see the module docstring)."""
+    height = 230
+    left, right, top, bottom = 30.0, WIDTH - 8.0, 30.0, height - 28.0
+    n = max(len(steps), 1)
+    final = steps[-1].scores if steps else (0, 0)
+    ymax = max(target, *final)
+
+    def x(i: int) -> float:
+        return left + (right - left) * i / n
+
+    def y(score: int) -> float:
+        return bottom - (bottom - top) * score / ymax
+
+    body: list[str] = []
+    for mark in (0, 30, 60, 90, target):
+        dash = "" if mark in (0, target) else ' stroke-dasharray="2 3"'
+        body.append(f'<line x1="{_n(left)}" x2="{_n(right)}" y1="{_n(y(mark))}" y2="{_n(y(mark))}" '
+                    f'stroke="#999" stroke-width="{1 if mark == target else 0.5}"{dash}/>'
+                    f'<text x="{_n(left - 4)}" y="{_n(y(mark) + 4)}" text-anchor="end" fill="#555">{mark}</text>')
+    ends = hand_ends(steps)
+    end_index = {}
+    for i, s in enumerate(steps):
+        end_index[s.hand] = i
+    every = 1 if len(ends) <= 12 else 2
+    for k, (hand, _) in enumerate(ends):
+        xe = x(end_index[hand] + 1)
+        body.append(f'<line x1="{_n(xe)}" x2="{_n(xe)}" y1="{_n(top)}" y2="{_n(bottom)}" stroke="#ddd" '
+                    f'stroke-width="0.5"/>')
+        if k % every == 0 or k == len(ends) - 1:
+            body.append(f'<text x="{_n(xe)}" y="{_n(bottom + 12)}" text-anchor="end" fill="#555">{hand}</text>')
+    body.append(f'<text x="{_n(right)}" y="{_n(height - 3)}" text-anchor="end" fill="#555">hand</text>')
+    for seat in (0, 1):
+        path = [f"M{_n(x(0))} {_n(y(0))}"]
+        for i, s in enumerate(steps):
+            path.append(f"H{_n(x(i + 1))}V{_n(y(s.scores[seat]))}")
+        dash = ' stroke-dasharray="5 3"' if seat else ""
+        body.append(f'<path d="{"".join(path)}" fill="none" stroke="{SEAT_COLOURS[seat]}" stroke-width="2"'
+                    f'{dash} data-seat="{seat}"/>')
+    for hand, scores in ends:
+        for seat in (0, 1):
+            tip = f"After hand {hand}: {names[0]} {scores[0]}, {names[1]} {scores[1]}"
+            body.append(f'<circle cx="{_n(x(end_index[hand] + 1))}" cy="{_n(y(scores[seat]))}" r="2.5" '
+                        f'fill="{SEAT_COLOURS[seat]}" class="hand-end" data-hand="{hand}" data-seat="{seat}" '
+                        f'data-score="{scores[seat]}"><title>{_e(tip)}</title></circle>')
+    changes = lead_changes(steps)
+    for i, leader in changes:
+        s = steps[i]
+        tip = f"Hand {s.hand}: {names[leader]} takes the lead, {s.scores[leader]} to {s.scores[1 - leader]}"
+        body.append(f'<circle cx="{_n(x(i + 1))}" cy="{_n(y(s.scores[leader]))}" r="5" fill="none" '
+                    f'stroke="#222" stroke-width="1.2" class="lead-change" data-step="{i}" data-leader="{leader}">'
+                    f'<title>{_e(tip)}</title></circle>')
+    # Legend: name, line style and final score of each seat.
+    for seat in (0, 1):
+        lx = left + seat * 165
+        dash = ' stroke-dasharray="5 3"' if seat else ""
+        body.append(f'<line x1="{_n(lx)}" x2="{_n(lx + 18)}" y1="12" y2="12" stroke="{SEAT_COLOURS[seat]}" '
+                    f'stroke-width="2"{dash}/><text x="{_n(lx + 22)}" y="16">{_e(_short(names[seat]))} '
+                    f'{final[seat]}</text>')
+    if steps:
+        w = 0 if final[0] > final[1] else 1
+        title = f"Race to {target}: {names[w]} won {final[w]} to {final[1 - w]}"
+    else:
+        title = f"Race to {target}: no points yet"
+    after = "; ".join(f"{h}: {a}–{b}" for h, (a, b) in ends)
+    lead = (f"The lead changed {len(changes)} time{'s' if len(changes) != 1 else ''}"
+            + (": " + "; ".join(f"hand {steps[i].hand}, {names[s]}" for i, s in changes) if changes else "")
+            + ".")
+    desc = (f"{len(ends)} hands, {len(steps)} scoring events. Scores after each hand "
+            f"({names[0]}–{names[1]}): {after}. {lead}")
+    return _svg(height, title, desc, body)
+
+
+# --- points a hand by source --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SourceRow:
+    """One bar: who, as dealer or pone, and average points a hand by source."""
+
+    label: str
+    values: Mapping[str, float]
+    hands: int | None = None
+    """Hands averaged (None for published figures)."""
+
+
+def source_rows(group: GroupStats, player: str = "You", opponent: str = "Computer") -> list[SourceRow]:
+    """The rows of :func:`sources_chart` for one group: player, opponent, expert; dealer then pone."""
+    rows: list[SourceRow] = []
+    for role, expert in (("dealer", EXPERT_DEALER), ("pone", EXPERT_PONE)):
+        for name, side in ((player, group.player), (opponent, group.opponent)):
+            n = side.dealer_hands if role == "dealer" else side.pone_hands
+            if n:
+                rows.append(SourceRow(f"{name} as {role}",
+                                      {s: side.average(role, s) or 0.0 for s in SOURCES}, n))
+        rows.append(SourceRow(f"Expert as {role}", dict(expert)))
+    return rows
+
+
+def sources_chart(rows: Sequence[SourceRow], title: str = "Points a hand by source") -> str:
+    """Stacked bars of average points a hand by source, one row each, with the total at the end."""
+    label_w, bar_h, gap, top = 118.0, 16.0, 8.0, 30.0
+    height = int(top + len(rows) * (bar_h + gap) + 8)
+    scale_max = max([20.0, *(sum(r.values.values()) for r in rows)])
+    span = WIDTH - label_w - 40.0
+    body: list[str] = []
+    for k, s in enumerate(SOURCES):
+        lx = 8 + k * 86
+        body.append(f'<rect x="{lx}" y="6" width="10" height="10" fill="{SOURCE_COLOURS[s]}"/>'
+                    f'<text x="{lx + 14}" y="15">{s}</text>')
+    parts = []
+    for r, row in enumerate(rows):
+        y0 = top + r * (bar_h + gap)
+        total = sum(row.values.values())
+        body.append(f'<text x="{_n(label_w - 6)}" y="{_n(y0 + bar_h - 4)}" text-anchor="end">{_e(_short(row.label, 18))}</text>')
+        x0 = label_w
+        for s in SOURCES:
+            v = row.values.get(s, 0.0)
+            if v <= 0:
+                continue
+            w = span * v / scale_max
+            body.append(f'<rect x="{_n(x0)}" y="{_n(y0)}" width="{_n(w)}" height="{_n(bar_h)}" '
+                        f'fill="{SOURCE_COLOURS[s]}" data-source="{s}" data-value="{v:.2f}">'
+                        f'<title>{_e(f"{row.label}: {s} {v:.1f}")}</title></rect>')
+            x0 += w
+        body.append(f'<text x="{_n(x0 + 4)}" y="{_n(y0 + bar_h - 4)}">{total:.1f}</text>')
+        each = ", ".join(f"{s} {row.values.get(s, 0.0):.1f}" for s in SOURCES if row.values.get(s, 0.0) > 0)
+        hands = f" over {row.hands} hands" if row.hands is not None else " (published)"
+        parts.append(f"{row.label}: {total:.1f} a hand{hands} ({each})")
+    desc = "; ".join(parts) + "." if parts else "No complete hands yet."
+    return _svg(height, title, desc, body)
+
+
+# --- the hand histogram -------------------------------------------------------------------------
+
+
+def histogram_chart(counts: Mapping[int, int], title: str = "Your hand counts") -> str:
+    """How many hands counted each number of points, 0 to 29."""
+    height = 170
+    left, right, top, bottom = 26.0, WIDTH - 6.0, 24.0, height - 22.0
+    total = sum(counts.values())
+    peak = max([1, *counts.values()])
+    slot = (right - left) / 30
+    body: list[str] = []
+    for tick in sorted({0, peak // 2, peak}):
+        ty = bottom - (bottom - top) * tick / peak
+        body.append(f'<line x1="{_n(left)}" x2="{_n(right)}" y1="{_n(ty)}" y2="{_n(ty)}" stroke="#ccc" '
+                    f'stroke-width="0.5"/><text x="{_n(left - 3)}" y="{_n(ty + 4)}" text-anchor="end" '
+                    f'fill="#555">{tick}</text>')
+    for points in range(30):
+        n = counts.get(points, 0)
+        bx = left + points * slot
+        if n:
+            h = (bottom - top) * n / peak
+            body.append(f'<rect x="{_n(bx + 1)}" y="{_n(bottom - h)}" width="{_n(slot - 2)}" height="{_n(h)}" '
+                        f'fill="{SOURCE_COLOURS["hand"]}" data-points="{points}" data-count="{n}">'
+                        f'<title>{points} points: {n} hand{"s" if n != 1 else ""}</title></rect>')
+        if points % 5 == 0 or points == 29:
+            body.append(f'<text x="{_n(bx + slot / 2)}" y="{_n(bottom + 12)}" text-anchor="middle" '
+                        f'fill="#555">{points}</text>')
+    body.append(f'<text x="{_n(right)}" y="{_n(height - 1)}" text-anchor="end" fill="#555">points</text>')
+    if total:
+        mean = sum(p * n for p, n in counts.items()) / total
+        common = max(sorted(counts), key=lambda p: counts[p])
+        desc = (f"{total} hands counted, {mean:.1f} points on average; most often {common} points "
+                f"({counts[common]} hands); best {max(p for p, n in counts.items() if n)}.")
+    else:
+        desc = "No hands counted yet."
+    return _svg(height, title, desc, body)
+
+
+# --- the coach's trend ---------------------------------------------------------------------------
+
+
+def trend_chart(trend: Sequence[TrendPoint], title: str = "Points lost to the expert's choices") -> str:
+    """Expected points lost a discard and a play, match by match (oldest first)."""
+    height = 170
+    left, right, top, bottom = 30.0, WIDTH - 8.0, 26.0, height - 22.0
+    values = [v for t in trend for v in (t.per_discard, t.per_play) if v is not None]
+    ymax = max([1.0, *values])
+    n = max(len(trend) - 1, 1)
+
+    def x(i: int) -> float:
+        return left + (right - left) * i / n if len(trend) > 1 else (left + right) / 2
+
+    def y(v: float) -> float:
+        return bottom - (bottom - top) * v / ymax
+
+    body: list[str] = []
+    for tick in (0.0, ymax / 2, ymax):
+        body.append(f'<line x1="{_n(left)}" x2="{_n(right)}" y1="{_n(y(tick))}" y2="{_n(y(tick))}" '
+                    f'stroke="#ccc" stroke-width="0.5"/><text x="{_n(left - 3)}" y="{_n(y(tick) + 4)}" '
+                    f'text-anchor="end" fill="#555">{tick:.1f}</text>')
+    series = (("per_discard", "a discard", SEAT_COLOURS[0], ""), ("per_play", "a play", SEAT_COLOURS[1], "5 3"))
+    for k, (attr, label, colour, dash) in enumerate(series):
+        points = [(i, getattr(t, attr)) for i, t in enumerate(trend) if getattr(t, attr) is not None]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        if len(points) > 1:
+            d = " ".join(f"{'M' if j == 0 else 'L'}{_n(x(i))} {_n(y(v))}" for j, (i, v) in enumerate(points))
+            body.append(f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="2"{dash_attr}/>')
+        for i, v in points:
+            body.append(f'<circle cx="{_n(x(i))}" cy="{_n(y(v))}" r="2.5" fill="{colour}" data-series="{attr}" '
+                        f'data-match="{i}" data-value="{v:.3f}"><title>Match {i + 1}: {v:.2f} points lost '
+                        f'{label}</title></circle>')
+        lx = left + k * 150
+        body.append(f'<line x1="{_n(lx)}" x2="{_n(lx + 18)}" y1="12" y2="12" stroke="{colour}" stroke-width="2"'
+                    f'{dash_attr}/>'
+                    f'<text x="{_n(lx + 22)}" y="16">lost {label}</text>')
+    body.append(f'<text x="{_n(right)}" y="{_n(height - 3)}" text-anchor="end" fill="#555">match</text>')
+    if trend:
+        def first_last(attr: str) -> str:
+            vs = [getattr(t, attr) for t in trend if getattr(t, attr) is not None]
+            return f"{vs[0]:.2f} in the first, {vs[-1]:.2f} in the latest" if vs else "none yet"
+        desc = (f"{len(trend)} matches reviewed by the coach. Points lost a discard: {first_last('per_discard')}; "
+                f"a play: {first_last('per_play')}.")
+    else:
+        desc = "No match reviewed by the coach yet."
+    return _svg(height, title, desc, body)
