@@ -1,0 +1,93 @@
+"""Two online peers in one process, over an in-memory exchange that round-trips every payload as JSON."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from cribbage.actions import Action
+from cribbage.online import sra
+from cribbage.online.game import OnlineGame
+from cribbage.state import other
+
+
+@dataclass
+class Logged:
+    """One payload as delivered: who received it and what the receiver knew of the pack just before."""
+
+    receiver: int
+    message: dict[str, Any]
+
+
+@dataclass
+class Table:
+    """Two peers and the wires between them."""
+
+    peers: list[OnlineGame]
+    wires: list[list[dict[str, Any]]] = field(default_factory=lambda: [[], []])
+    """wires[s]: payloads on their way to seat s, in order."""
+    log: list[Logged] = field(default_factory=list)
+    on_deliver: Callable[[int, dict[str, Any]], None] | None = None
+
+    def pump(self) -> None:
+        """Run both peers' work and carry the payloads until everything is quiet."""
+        while True:
+            moved = False
+            for seat, peer in enumerate(self.peers):
+                peer.run_all()
+                for message in peer.take_outbox():
+                    self.wires[other(seat)].append(json.loads(json.dumps(message)))
+            for seat in (0, 1):
+                while self.wires[seat]:
+                    message = self.wires[seat].pop(0)
+                    if self.on_deliver is not None:
+                        self.on_deliver(seat, message)
+                    self.log.append(Logged(seat, message))
+                    self.peers[seat].receive(message)
+                    moved = True
+            if not moved and not any(p.busy for p in self.peers):
+                return
+
+
+def make_table(group: sra.Group = sra.TEST_GROUP, seed: int = 0) -> Table:
+    """Two fresh peers; their secret draws come from ``seed`` so a failing run can be replayed."""
+    return Table([OnlineGame(s, ("North", "South"), group=group, randbelow=random.Random(seed * 2 + s).randrange)
+                  for s in (0, 1)])
+
+
+def choose(peer: OnlineGame, rng: random.Random) -> Action | None:
+    legal = peer.legal_actions()
+    return rng.choice(legal) if legal else None
+
+
+def play_match(table: Table, rng: random.Random, max_steps: int = 5000,
+               before_act: Callable[[Table], None] | None = None) -> None:
+    """Play until the game is over on both sides, each peer choosing at random among its legal actions."""
+    for _ in range(max_steps):
+        table.pump()
+        if all(p.match.state.is_over for p in table.peers):
+            table.pump()
+            return
+        if any(p.failure for p in table.peers):
+            return
+        moved = False
+        for seat in rng.sample((0, 1), 2):
+            peer = table.peers[seat]
+            if peer.can_accept_next_hand():
+                peer.accept_next_hand()
+                moved = True
+                continue
+            action = choose(peer, rng)
+            if action is not None:
+                if before_act is not None:
+                    before_act(table)
+                peer.act(action)
+                moved = True
+                if rng.random() < 0.5:
+                    break
+        if not moved and not any(p.busy for p in table.peers) and not any(table.wires):
+            raise AssertionError(f"stuck: {[p.waiting_for() for p in table.peers]} "
+                                 f"{[p.match.state for p in table.peers]}")
+    raise AssertionError("the match did not finish")

@@ -1,0 +1,77 @@
+"""The game protocol over the real link: two peers, two links, one in-memory channel, a whole match."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from cribbage.online import sra
+from cribbage.online.game import OnlineGame
+from cribbage.online.link import Delivered, Link, Problem, new_room_id, new_seat_key
+
+T0 = 1_800_000_000.0
+
+
+def test_a_whole_match_over_two_links_with_reloads() -> None:
+    rng = random.Random(70)
+    room = new_room_id()
+    links = [Link.host(room, new_seat_key(), T0), Link.join(room, new_seat_key(), T0)]
+    games = [OnlineGame(link.seat, group=sra.TEST_GROUP, randbelow=random.Random(link.seat).randrange)
+             for link in links]
+    now = T0
+    for link in links:
+        link.connected(now)
+    problems: list[str] = []
+    reloads = 0
+
+    def pump() -> None:
+        nonlocal now
+        for _ in range(10_000):
+            moved = False
+            now += 0.01
+            for seat in (0, 1):
+                games[seat].run_all()
+                for payload in games[seat].take_outbox():
+                    links[seat].send(payload, now)
+                for text in links[seat].pop_outgoing():
+                    links[1 - seat].receive(text, now)
+                    moved = True
+                for event in links[seat].pop_events():
+                    if isinstance(event, Delivered):
+                        games[seat].receive(event.payload)
+                        moved = True
+                    elif isinstance(event, Problem):
+                        problems.append(event.text)
+            if not moved:
+                return
+        raise AssertionError("the two links never went quiet")
+
+    for _ in range(5000):
+        pump()
+        if all(g.match.state.is_over for g in games):
+            break
+        for seat in rng.sample((0, 1), 2):
+            game = games[seat]
+            if game.can_accept_next_hand():
+                game.accept_next_hand()
+            elif game.legal_actions():
+                game.act(rng.choice(game.legal_actions()))
+                break
+        if rng.random() < 0.03:
+            # A reload: the page keeps the link and the game together, and rebuilds both.
+            seat = rng.randrange(2)
+            pump()
+            saved = json.dumps({"link": links[seat].to_dict(), "game": games[seat].to_dict()})
+            data = json.loads(saved)
+            links[seat] = Link.from_dict(data["link"])
+            games[seat] = OnlineGame.from_dict(data["game"])
+            links[seat].connected(now)
+            links[1 - seat].disconnected(now)
+            links[1 - seat].connected(now)
+            reloads += 1
+    pump()
+    assert not problems, problems
+    assert reloads > 0
+    assert all(g.match.state.is_over and g.failure is None for g in games)
+    assert games[0].match.state.scores == games[1].match.state.scores
+    assert all(r.cards is not None for g in games for r in g.records)
