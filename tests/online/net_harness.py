@@ -85,11 +85,11 @@ class Players:
         self.request = request
         self.all: list[Player] = []
 
-    def new(self, name: str, ready: bool = False) -> Player:
+    def new(self, name: str, ready: bool = False, media: bool = True) -> Player:
         """A fresh context on the built page, once ``window.cribbageNet`` exists (the app keeps
-        starting meanwhile); ``ready``: also wait until the app has started."""
-        # Without media permission Chromium gathers no ICE candidate on loopback.
-        context = self.browser.new_context(permissions=["camera", "microphone"])
+        starting meanwhile); ``ready``: also wait until the app has started. ``media``: grant
+        camera and microphone (without, Chromium gathers no ICE candidate on loopback)."""
+        context = self.browser.new_context(permissions=["camera", "microphone"] if media else [])
         page = context.new_page()
         watch = watch_console(page, self.request)
         page.goto(self.url)

@@ -192,3 +192,20 @@ def test_errors_arrive_as_codes(players):
         taken.open("x", signal=bad_signal)
         assert taken.wait_event("error")["detail"] == "bad-signal"
         assert json.loads(taken.page.evaluate("() => window.cribbageNet.status()"))["registered"] is False
+
+
+def test_without_media_permission_only_our_timeout_reports_the_failure(players):
+    """Chromium gathers no ICE candidate on loopback unless the page has media permission; PeerJS
+    then waits forever. net.js's connect timeout is what reports it, on both sides."""
+    host, guest = players.new("host", media=False), players.new("guest", media=False)
+    host.open("nomedia-host", busy=ROOM_FULL, connectTimeoutMs=3000)
+    guest.open("nomedia-guest", busy=ROOM_FULL, connectTimeoutMs=3000)
+    host.wait_event("open")
+    guest.wait_event("open")
+    guest.connect("nomedia-host")
+    error = guest.wait_event("error")
+    assert (error["peer"], error["detail"]) == ("nomedia-host", "connect-timeout")
+    assert not guest.events("connect")
+    # the host heard the offer, never got a channel, and gave the seat back after its timeout
+    assert host.wait_event("error")["detail"] == "connect-timeout"
+    assert not host.events("connect") and host.status()["channel"] == "none"
