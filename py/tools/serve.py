@@ -291,14 +291,23 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback (best effort, no packet sent)."""
-    found: list[str] = []
+    """This machine's IPv4 addresses other than loopback, read from its interfaces (Linux
+    ioctl SIOCGIFADDR; no packet is sent). Empty where that is not available."""
+    found: set[str] = set()
     try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-        found = [str(info[4][0]) for info in infos]
-    except OSError:
-        pass
-    return sorted({a for a in found if not a.startswith("127.")})
+        import fcntl
+        import struct
+
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            for _, name in socket.if_nameindex():
+                try:
+                    answer = fcntl.ioctl(sock, 0x8915, struct.pack("256s", name.encode()[:15]))
+                except OSError:
+                    continue  # no IPv4 address on this interface
+                found.add(socket.inet_ntoa(answer[20:24]))
+    except (ImportError, OSError, AttributeError):
+        return []
+    return sorted(a for a in found if not a.startswith("127."))
 
 
 if __name__ == "__main__":
