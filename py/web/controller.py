@@ -240,9 +240,7 @@ class Controller:
         if kind == "applied":
             st = self.match.state
             old = change.scores_before
-            self.ui.selected = []
-            self.ui.cut_pick = None
-            self.ui.hint = None
+            self._keep_choice_if_still_open()
             self.ui.moved = (st.scores[0] != old[0], st.scores[1] != old[1])
             said = [event_sentence(e, self.names, me=self.perspective) for e in change.events
                     if not (e.kind == "deal" and e.text.startswith("shuffles"))]
@@ -274,7 +272,26 @@ class Controller:
         else:
             self.refresh()
 
-    # --- drawing -------------------------------------------------------------------------------
+    def _keep_choice_if_still_open(self) -> None:
+        """After a move: keep what the player is choosing unless the choice is over (the opponent's move never clears it)."""
+        if self.cover_for() is not None:
+            self.ui.selected, self.ui.cut_pick, self.ui.hint = [], None, None
+            return
+        view = self._view()
+        hand = {c.code for c in view.hand}
+        still = (view.phase is Phase.DISCARD and any(isinstance(a, Discard) for a in view.legal_actions)) or (
+            view.phase is Phase.PLAY and bool(view.legal_actions))
+        if still and view.phase is Phase.PLAY:
+            playable = {a.card.code for a in view.legal_actions if isinstance(a, Play)}
+            still = set(self.ui.selected) <= playable
+        if not still or not set(self.ui.selected) <= hand:
+            self.ui.selected = []
+            self.ui.hint = None
+        if self.ui.cut_pick is not None:
+            lo, hi = view.cut_depths
+            if not self._cut_actions() or not lo <= self.ui.cut_pick <= hi:
+                self.ui.cut_pick = None
+
     # --- drawing -------------------------------------------------------------------------------
 
     def scene(self) -> Scene:

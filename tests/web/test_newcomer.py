@@ -1,0 +1,64 @@
+"""What a newcomer tripped over (issue 8), under CPython: choices kept, the crib face down, the full
+play preview, Enter after a dialog, the cut for deal held, wording, the menu, hot-seat undo, the rules."""
+
+from __future__ import annotations
+
+import pytest
+from table_fakes import FakeHost, play_human_turn, select, text_of
+
+from cribbage.actions import Discard, Play
+from cribbage.state import Phase
+from web.controller import Controller, MemoryStorage
+
+
+def make(params: dict[str, str] | None = None, seed: int = 99) -> tuple[Controller, FakeHost]:
+    host = FakeHost()
+    controller = Controller(host, MemoryStorage(), {"delay": "0", **(params or {})}, seed_source=lambda: seed)
+    controller.boot()
+    return controller, host
+
+
+def drive(controller: Controller, host: FakeHost, until, limit: int = 3000) -> None:  # noqa: ANN001
+    """Play (computer on its timers, people by clicks) until ``until(controller)``, checked between steps."""
+    for _ in range(limit):
+        if until(controller):
+            return
+        if host.timers:
+            key = min(host.timers)
+            host.timers.pop(key)()
+            continue
+        if not play_human_turn(controller, controller.active_seat()):
+            raise AssertionError("nobody can move")
+    raise AssertionError("the condition never came")
+
+
+def my_discard_due(c: Controller) -> bool:
+    v = c.match.view(0)
+    return v.phase is Phase.DISCARD and any(isinstance(a, Discard) for a in v.legal_actions) \
+        and not v.opponent_discarded
+
+
+def test_the_computer_laying_away_keeps_my_selection_and_preview() -> None:
+    controller, host = make({"delay": "1200"})
+    drive(controller, host, my_discard_due)
+    assert host.timers, "the computer should still be about to lay away"
+    controller.click("card", {"index": "0"})
+    controller.click("card", {"index": "3"})
+    host.run_timers()
+    assert controller.match.view(0).opponent_discarded
+    assert len(controller.ui.selected) == 2
+    html = host.last.table
+    assert select(html, cls="keep-points"), "the discard preview vanished"
+    assert "Choose two cards" not in text_of(html)
+    controller.click("discard")
+    assert controller.match.view(0).discards
+
+
+def test_keys_1_2_enter_with_the_computer_laying_away_in_between() -> None:
+    controller, host = make({"delay": "1200"})
+    drive(controller, host, my_discard_due)
+    controller.key("1")
+    host.run_timers()
+    controller.key("2")
+    assert controller.key("Enter")
+    assert len(controller.match.view(0).discards) == 2
