@@ -296,7 +296,11 @@ def _opp_hand(scene: Scene) -> str:
     v = scene.view
     opp = 1 - v.seat
     name = scene.names[opp]
-    if v.opponent_kept and (v.phase is Phase.SHOW or v.phase is Phase.GAME_OVER):
+    if v.phase is Phase.SHOW or (v.phase is Phase.GAME_OVER and any(
+            e.seat == opp and e.kind == "show hand" for e in show_panels_from_events(v.events, v.hand_number))):
+        # Laid on the table: drawn once, in its panel of the show.
+        return f'<div class="hand hand-opp shown" aria-hidden="true"></div>'
+    if v.opponent_kept and v.phase is Phase.GAME_OVER:
         cards = "".join(card_html(c, classes="opp-card") for c in v.opponent_kept)
         return f'<div class="hand hand-opp" role="group" aria-label="{esc(_poss(scene, opp))} hand">{cards}</div>'
     n = v.opponent_cards
@@ -440,8 +444,11 @@ def show_panels_from_events(events: Sequence[Event], hand: int) -> list[Event]:
 
 
 def _show_panel(title: str, cards: Sequence[Card], starter: Card | None, items: Sequence[ScoreItem] | None,
-                total: int | None, seat: int, current: bool) -> str:
+                total: int | None, seat: int, current: bool, face_down: int = 0) -> str:
     minis = "".join(_mini(c) for c in cards)
+    if face_down:
+        backs = "".join(back_html("mini crib-back") for _ in range(face_down))
+        minis += f'<span class="face-down" role="img" aria-label="{face_down} cards, face down">{backs}</span>'
     if starter is not None:
         minis += f'<span class="plus" aria-hidden="true">+</span>{_mini(starter, "starter-mini")}'
     body = (f'<ul class="items">{_items_html(items)}</ul>' if items is not None
@@ -474,12 +481,14 @@ def _show(scene: Scene, hand_number: int, live: bool) -> str:
         for step in range(len(counted), 3):
             seat, what = steps[step]
             cards: Sequence[Card]
+            face_down = 0
             if what == "crib":
-                cards = v.crib
+                cards = v.crib  # empty until counted: the crib stays face down
+                face_down = 0 if cards else v.crib_size
             else:
                 cards = v.kept if seat == v.seat else v.opponent_kept
             title = f"{_poss(scene, seat)} {what}"
-            panels.append(_show_panel(title, cards, v.starter, None, None, seat, step == v.show_step))
+            panels.append(_show_panel(title, cards, v.starter, None, None, seat, step == v.show_step, face_down))
     return f'<div class="show">{"".join(panels)}</div>'
 
 

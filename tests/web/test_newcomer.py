@@ -62,3 +62,24 @@ def test_keys_1_2_enter_with_the_computer_laying_away_in_between() -> None:
     controller.key("2")
     assert controller.key("Enter")
     assert len(controller.match.view(0).discards) == 2
+
+
+def test_in_the_show_the_crib_stays_face_down_and_the_computers_hand_is_drawn_once() -> None:
+    controller, host = make()
+    drive(controller, host, lambda c: c.match.state.phase is Phase.SHOW and c.match.state.show_step == 0)
+    controller.refresh()
+    html = host.last.table
+    st = controller.match.state
+    crib = [c.code for c in st.crib]
+    faces = [e.attrs.get("data-card") for e in select(html) if e.attrs.get("data-card")]
+    assert not set(crib) & set(faces), "a crib card is face up before the crib is counted"
+    panels = html.split('<section class="show-panel')
+    crib_panel = next(p for p in panels if "crib</h3>" in p).split("</section>")[0]
+    assert crib_panel.count("card back") == 4 and "Not counted yet" in crib_panel
+    for card in controller.match.view(1).kept:
+        assert faces.count(card.code) == 1, f"{card.code} drawn {faces.count(card.code)} times"
+    # Counting everything turns the crib over.
+    drive(controller, host, lambda c: c.summary_hand() is not None or c.match.state.is_over)
+    faces = [e.attrs.get("data-card") for e in select(host.last.table) if e.attrs.get("data-card")]
+    if not controller.match.state.is_over:
+        assert set(crib) <= set(faces)
