@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Callable, Protocol
 
 from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from cribbage.match import Match
-from cribbage.scoring import score_play
 from cribbage.state import Phase
 from cribbage.view import SeatView
 
@@ -307,9 +306,10 @@ class Controller:
             keep_ev = self._keep_ev(view, selected)
         if private and view.phase is Phase.PLAY and len(selected) == 1:
             card = next((c for c in view.hand if c.code == selected[0]), None)
-            if card is not None and Play(view.seat, card) in view.legal_actions:
-                pile = [c for _, c in view.pile] + [card]
-                play_preview = (view.count + card.value, tuple(score_play(pile)))
+            items = view.outcome(card) if card is not None else None
+            if card is not None and items is not None:
+                # Everything the card certainly scores, by the engine's rules (go and last card included).
+                play_preview = (view.count + card.value, items)
         saved = tuple(key for key, m in MODES.items() if self.storage.get(m.save_key))
         return Scene(
             view=view,

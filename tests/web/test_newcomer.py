@@ -83,3 +83,26 @@ def test_in_the_show_the_crib_stays_face_down_and_the_computers_hand_is_drawn_on
     faces = [e.attrs.get("data-card") for e in select(host.last.table) if e.attrs.get("data-card")]
     if not controller.match.state.is_over:
         assert set(crib) <= set(faces)
+
+
+def test_the_play_preview_includes_the_last_card_point() -> None:
+    for seed in range(1, 60):
+        controller, host = make(seed=seed)
+
+        def last_card_due(c: Controller) -> bool:
+            v = c.match.view(0)
+            return (v.phase is Phase.PLAY and len(v.hand) == 1 and v.opponent_cards == 0
+                    and any(isinstance(a, Play) for a in v.legal_actions)
+                    and v.count + v.hand[0].value < 31) or c.match.state.hand_number > 3 or c.match.state.is_over
+
+        drive(controller, host, last_card_due)
+        v = controller.match.view(0)
+        if v.phase is not Phase.PLAY or len(v.hand) != 1:
+            continue
+        controller.click("card", {"index": "0"})
+        assert "last card" in text_of(host.last.table).split("Tap it again")[0], text_of(host.last.table)[:400]
+        before = controller.match.state.scores[0]
+        controller.click("card", {"index": "0"})
+        assert controller.match.state.scores[0] > before
+        return
+    pytest.fail("no seed reached a last card")
