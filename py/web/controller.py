@@ -613,7 +613,12 @@ class Controller:
     def _on_close(self, data: dict[str, str]) -> None:
         previous = self.ui.dialog
         self._set_dialog(None)
-        self.ui.focus = {"sheet": "tool-sheet", "menu": "tool-menu", "restart": "tool-menu"}.get(previous or "")
+        # Back to the table's pending choice (Enter then confirms it), else to the tool that opened it.
+        scene = self.scene()
+        pending = primary_button(scene) is not None or (
+            scene.private and bool(scene.view.legal_actions) and scene.view.phase in (Phase.DISCARD, Phase.PLAY))
+        self.ui.focus = "primary" if pending else {
+            "sheet": "tool-sheet", "menu": "tool-menu", "restart": "tool-menu"}.get(previous or "")
         self.refresh()
 
     def _on_close_backdrop(self, data: dict[str, str]) -> None:
@@ -776,7 +781,7 @@ class Controller:
         if key in ("ArrowLeft", "ArrowRight"):
             step = -1 if key == "ArrowLeft" else 1
             if self._cut_actions() and self._can_act_privately():
-                self.move_cut(step)
+                self.move_cut(step, focus="btn-cut")  # Enter then cuts, wherever the focus was
                 return True
             return self._arrow_cards(view, step)
         if lower == "g":

@@ -106,3 +106,24 @@ def test_the_play_preview_includes_the_last_card_point() -> None:
         assert controller.match.state.scores[0] > before
         return
     pytest.fail("no seed reached a last card")
+
+
+def test_closing_a_dialog_gives_the_focus_back_to_the_pending_choice() -> None:
+    controller, host = make()
+    drive(controller, host, lambda c: c.match.view(0).phase is Phase.PLAY
+          and any(isinstance(a, Play) for a in c.match.view(0).legal_actions))
+    controller.key("1")
+    assert controller.key("s") and controller.ui.dialog == "sheet"
+    assert controller.key("Escape") and controller.ui.dialog is None
+    assert host.focus[-1] == "primary"
+
+
+def test_the_arrow_keys_at_the_cut_for_deal_put_the_focus_on_cut() -> None:
+    controller, host = make()
+    assert controller.match.view(0).phase is Phase.CUT_FOR_DEAL
+    controller.key("ArrowLeft")
+    controller.key("ArrowLeft")
+    assert host.focus[-1] == "btn-cut"
+    # Enter from the focused Cut button (the browser presses it) cuts.
+    controller.click("cut")
+    assert controller.match.state.events and controller.match.state.events[0].kind == "cut for deal"
