@@ -35,7 +35,7 @@ from .seats import ai_module as _ai
 from .seats import fallback_choose as _fallback_choose
 from .seats import keep_points as _keep_points
 from .seats import LocalHuman
-from .session import Change, LocalSession, Offer, Session, summary_hand
+from .session import Change, LocalSession, Offer, Session, deal_cut_held, summary_hand
 from .speech import event_sentence, who_verb
 from .storage import MemoryStorage, Storage
 
@@ -204,6 +204,14 @@ class Controller:
         """The hand whose show stays on the table: just counted, not yet dismissed."""
         return summary_hand(self.match, self.session.acked_hand)
 
+    def deal_cut_shown(self) -> bool:
+        """The result of the cut for deal waits on the table for the player to move on."""
+        return self.summary_hand() is None and deal_cut_held(self.match, self.session.acked_hand, self.session.seats)
+
+    def waiting_to_move_on(self) -> bool:
+        """The table waits for "Next hand" (a finished show, or the result of the cut for deal)."""
+        return self.summary_hand() is not None or self.deal_cut_shown()
+
     def active_seat(self) -> int:
         """The seat drawn at the bottom: "you", or in hot-seat the seat that acts now."""
         if self.perspective is not None:
@@ -331,6 +339,7 @@ class Controller:
             level=self.level,
             delay=self.delay,
             summary=self.summary_hand(),
+            deal_cut_shown=self.deal_cut_shown(),
             dialog=self.ui.dialog if cover is None else None,
             notice=self.ui.notice,
             orientation=self.orientation,
@@ -524,8 +533,7 @@ class Controller:
         self.host.announce(f"Cut {self.ui.cut_pick} cards deep.")
 
     def _on_next_hand(self, data: dict[str, str]) -> None:
-        hand = self.summary_hand()
-        if hand is None:
+        if not self.waiting_to_move_on() or self.ui.dialog:
             return
         self.session.request(Offer.NEXT_HAND)
 

@@ -81,6 +81,8 @@ class Scene:
     delay: int = 600
     summary: int | None = None
     """Hand number whose finished show stays on the table until "Next hand"."""
+    deal_cut_shown: bool = False
+    """The cut for deal is decided; its two cards stay until the player moves on."""
     dialog: str | None = None
     """``sheet``, ``menu``, ``restart`` or None."""
     notice: str | None = None
@@ -179,6 +181,9 @@ def buttons_for(scene: Scene) -> list[Button]:
         return out
     if scene.summary is not None:
         out.append(Button("btn-next", "Next hand", "next-hand", primary=True, key="Enter"))
+        return out
+    if scene.deal_cut_shown:
+        out.append(Button("btn-next", "Deal", "next-hand", primary=True, key="Enter"))
         return out
     if _is_cut_phase(v) and v.legal_actions:
         out.append(Button("btn-cut-left", "\u25c0", "cut-step", data=(("step", "-1"),)))
@@ -602,6 +607,8 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         if v.hand_number == 1 and len(cuts) == 2:
             a, b = cuts[0], cuts[1]
             detail = f"{names[0]} cut {a.pretty}, {names[1]} cut {b.pretty}: {dealer} {deal} first"
+        if scene.deal_cut_shown:
+            return f"{dealer} {deal} first", detail.split(": ")[0] + "."
         return ("Cut the pack for the deal" if mine else waiting), detail + "."
     if phase is Phase.DISCARD:
         if mine:
@@ -904,12 +911,13 @@ def render(scene: Scene) -> Rendered:
     elif scene.dialog == "restart":
         overlay = _restart(scene)
     meta = {
-        "phase": str(v.phase) if scene.summary is None else "hand over",
+        "phase": str(v.phase) if scene.summary is None and not scene.deal_cut_shown else "hand over",
         "hand": str(v.hand_number),
         "mode": scene.mode,
         "covered": "true" if scene.cover_for is not None else "false",
         "busy": "true" if scene.busy else "false",
-        "turn": "me" if (v.legal_actions and scene.private and scene.summary is None) else "other",
+        "turn": "me" if ((v.legal_actions and scene.private and scene.summary is None)
+                         or scene.deal_cut_shown) else "other",
         "seat": str(v.seat),
         "dialog": scene.dialog or "",
     }

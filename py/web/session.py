@@ -28,7 +28,8 @@ from cribbage.state import Event, IllegalActionError, Phase
 from .seats import Propose, Seat
 from .storage import Storage
 
-__all__ = ["Link", "Offer", "Question", "Change", "Session", "LocalSession", "Listener", "summary_hand"]
+__all__ = ["Link", "Offer", "Question", "Change", "Session", "LocalSession", "Listener", "summary_hand",
+           "deal_cut_held"]
 
 Link = Literal["live", "waiting", "offline"]
 """live: both sides can act; waiting: the other side is connecting; offline: it is gone."""
@@ -137,6 +138,15 @@ def summary_hand(match: Match, acked: int) -> int | None:
     return done
 
 
+def deal_cut_held(match: Match, acked: int, seats: Sequence[Seat]) -> bool:
+    """The cut for deal is decided and the computer would cut the pack at once: the two cut cards stay
+    on the table until the player moves on ("Next hand" acknowledges hand 0; ``acked`` -1 until then)."""
+    st = match.state
+    if acked >= 0 or st.phase is not Phase.CUT_PACK or st.hand_number != 1 or st.dealer is None:
+        return False
+    return seats[1 - st.dealer].kind == "computer" and any(s.kind != "computer" for s in seats)
+
+
 class LocalSession:
     """Both seats on this device: proposals apply at once, offers are granted at once, saved on change."""
 
@@ -229,7 +239,8 @@ class LocalSession:
         if offer is Offer.REDO:
             return self._match.can_redo
         if offer is Offer.NEXT_HAND:
-            return summary_hand(self._match, self.acked_hand) is not None
+            return (summary_hand(self._match, self.acked_hand) is not None
+                    or deal_cut_held(self._match, self.acked_hand, self._seats))
         return True
 
     def request(self, offer: Offer) -> None:
@@ -249,11 +260,10 @@ class LocalSession:
                 self._match.restart()
                 kind = "restarted"
             hand = self._match.state.hand_number
-            self.acked_hand = min(self.acked_hand, hand - 1) if offer is not Offer.RESTART else 0
+            self.acked_hand = min(self.acked_hand, hand - 1) if offer is not Offer.RESTART else -1
         elif offer is Offer.NEXT_HAND:
             done = summary_hand(self._match, self.acked_hand)
-            assert done is not None
-            self.acked_hand = done
+            self.acked_hand = done if done is not None else 0  # else: the cut for deal was seen
             kind = "next hand"
         if kind != "granted":
             self.save()
@@ -284,7 +294,8 @@ class LocalSession:
         """Tell each seat that may act now; stop the others."""
         st = self._match.state
         held = (self._paused or self._closed or st.is_over
-                or summary_hand(self._match, self.acked_hand) is not None)
+                or summary_hand(self._match, self.acked_hand) is not None
+                or deal_cut_held(self._match, self.acked_hand, self._seats))
         actors = set() if held else set(st.actors())
         for i, seat in enumerate(self._seats):
             if i not in actors:

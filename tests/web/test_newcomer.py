@@ -127,3 +127,23 @@ def test_the_arrow_keys_at_the_cut_for_deal_put_the_focus_on_cut() -> None:
     # Enter from the focused Cut button (the browser presses it) cuts.
     controller.click("cut")
     assert controller.match.state.events and controller.match.state.events[0].kind == "cut for deal"
+
+
+def test_the_cut_for_deal_stays_until_the_player_moves_on() -> None:
+    for seed in range(1, 30):
+        controller, host = make(seed=seed)
+        drive(controller, host, lambda c: c.match.state.phase is not Phase.CUT_FOR_DEAL)
+        host.run_timers()
+        st = controller.match.state
+        if st.dealer != 0:
+            continue  # the player cuts the pack: that is moving on
+        assert st.phase is Phase.CUT_PACK, "the computer cut the pack before the cut for deal was seen"
+        faces = [e.attrs.get("data-card") for e in select(host.last.table, cls="cut-card") if e.attrs.get("data-card")]
+        assert len(faces) == 2
+        assert host.last.meta["phase"] == "hand over" and host.last.meta["turn"] == "me"
+        assert "You deal first" in text_of(host.last.table)
+        assert controller.key("Enter")
+        host.run_timers()
+        assert controller.match.state.phase is Phase.DISCARD
+        return
+    pytest.fail("the player never dealt")
