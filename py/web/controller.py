@@ -664,6 +664,13 @@ class Controller:
         else:
             self._start_new(mode)
 
+    def _on_new_game(self, data: dict[str, str]) -> None:
+        """Game over: a new game of the same kind, at once."""
+        if self.ui.dialog or not self.match.state.is_over:
+            return
+        self.ui.new_mode, self.ui.new_level = self.mode, self.level
+        self._on_start({})
+
     def _start_new(self, mode: Mode) -> None:
         self._new_match(mode, self.ui.new_level)
         self.refresh()

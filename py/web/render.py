@@ -176,7 +176,7 @@ def buttons_for(scene: Scene) -> list[Button]:
     if scene.dialog or scene.cover_for is not None or not scene.private:
         return out
     if v.phase is Phase.GAME_OVER:
-        out.append(Button("btn-new", "New game", "menu", primary=True, key="Enter"))
+        out.append(Button("btn-new", "New game", "new-game", primary=True, key="Enter"))
         out.append(Button("btn-sheet2", "Score sheet", "sheet", key="S"))
         return out
     if scene.summary is not None:

@@ -147,3 +147,13 @@ def test_the_cut_for_deal_stays_until_the_player_moves_on() -> None:
         assert controller.match.state.phase is Phase.DISCARD
         return
     pytest.fail("the player never dealt")
+
+
+def test_new_game_on_the_game_over_screen_starts_a_new_game() -> None:
+    controller, host = make({"level": "medium"})
+    drive(controller, host, lambda c: c.match.state.is_over)
+    old = controller.match
+    assert controller.key("Enter")  # the primary button: New game
+    assert controller.ui.dialog is None
+    assert controller.match is not old and controller.match.state.phase is Phase.CUT_FOR_DEAL
+    assert controller.mode == "computer" and controller.level == "medium"
