@@ -688,11 +688,14 @@ class Controller:
 
     def _on_level(self, data: dict[str, str]) -> None:
         level = data.get("level", "")
-        if level in LEVELS and self.mode_def.computer:
+        if level not in LEVELS:
+            return
+        self.ui.new_level = level  # the one level choice: this game (against the computer) and new ones
+        if self.mode_def.computer:
             self.match.options["level"] = level  # a setting of the match, not a move
-            self.ui.focus = f"level-{level}"
             self.session.save()
-            self.refresh()
+        self.ui.focus = f"level-{level}"
+        self.refresh()
 
     def _on_speed(self, data: dict[str, str]) -> None:
         try:

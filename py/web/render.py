@@ -835,22 +835,23 @@ def _menu(scene: Scene) -> str:
                 f'id="{action}-{esc(value)}" aria-pressed="{"true" if pressed else "false"}">{esc(label)}</button>')
 
     modes = "".join(choice("new-mode", "mode", m.key, m.label, scene.new_mode == m.key) for m in MODES.values())
-    levels = "".join(choice("new-level", "level", lv, lv.capitalize(), scene.new_level == lv) for lv in LEVELS)
-    level_row = (f'<div class="row" role="group" aria-label="Computer level">{levels}</div>'
-                 if mode_of(scene.new_mode).computer else "")
     resume = ""
     for key in scene.saved_modes:
         if key != scene.mode and key in MODES:
             resume += (f'<button type="button" class="btn" data-action="resume" data-mode="{esc(key)}" '
                        f'id="resume-{esc(key)}">{esc(MODES[key].resume_label)}</button>')
+    # One level choice: it sets the computer of this game and of the next new game alike.
+    playing_computer = mode_of(scene.mode).computer
     current = ""
-    if mode_of(scene.mode).computer:
-        cur_levels = "".join(choice("level", "level", lv, lv.capitalize(), scene.level == lv) for lv in LEVELS)
-        speeds = "".join(choice("speed", "delay", str(ms), label, scene.delay == ms) for label, ms in DELAYS)
-        current = (
-            f'<h3>Computer</h3><div class="row" role="group" aria-label="Computer level now">{cur_levels}</div>'
-            f'<div class="row" role="group" aria-label="Computer speed">{speeds}</div>'
-        )
+    if playing_computer or mode_of(scene.new_mode).computer:
+        level = scene.level if playing_computer else scene.new_level
+        levels = "".join(choice("level", "level", lv, lv.capitalize(), level == lv) for lv in LEVELS)
+        where = "this game and new ones" if playing_computer else "new games"
+        current = (f'<h3>Computer</h3><p class="note">Level ({where}):</p>'
+                   f'<div class="row" role="group" aria-label="Computer level">{levels}</div>')
+        if playing_computer:
+            speeds = "".join(choice("speed", "delay", str(ms), label, scene.delay == ms) for label, ms in DELAYS)
+            current += f'<div class="row" role="group" aria-label="Computer speed">{speeds}</div>'
     keys = (
         "<h3>Keyboard</h3><dl class=\"keys\">"
         "<dt>1\u20136, \u2190 \u2192</dt><dd>choose a card (or where to cut)</dd>"
@@ -860,7 +861,7 @@ def _menu(scene: Scene) -> str:
         "<dt>Esc</dt><dd>close, clear the selection</dd><dt>M</dt><dd>this menu</dd></dl>"
     )
     body = (
-        f'<h3>New game</h3><div class="row" role="group" aria-label="Mode">{modes}</div>{level_row}'
+        f'<h3>New game</h3><div class="row" role="group" aria-label="Mode">{modes}</div>'
         '<div class="row"><button type="button" class="btn btn-primary" data-action="start" id="btn-start">'
         "Start a new game</button></div>"
         + (f'<div class="row">{resume}</div>' if resume else "")

@@ -157,3 +157,15 @@ def test_new_game_on_the_game_over_screen_starts_a_new_game() -> None:
     assert controller.ui.dialog is None
     assert controller.match is not old and controller.match.state.phase is Phase.CUT_FOR_DEAL
     assert controller.mode == "computer" and controller.level == "medium"
+
+
+def test_the_menu_has_one_level_choice_for_this_game_and_the_next() -> None:
+    controller, host = make()
+    controller.key("m")
+    overlay = host.last.overlay
+    level_chips = [e for e in select(overlay, tag="button") if e.attrs.get("data-level")]
+    assert [e.attrs["data-level"] for e in level_chips] == ["easy", "medium", "expert"]
+    controller.click("level", {"level": "easy"})
+    assert controller.level == "easy"
+    controller.click("start")
+    assert controller.level == "easy", "a new game forgot the level just chosen"
