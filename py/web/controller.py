@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from cribbage.ai.coach import DiscardChoice
 
 from .modes import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
-from .render import DELAYS, LEVELS, Rendered, Scene, primary_button, render
+from .render import DELAYS, LEVELS, Rendered, Scene, crib_of, primary_button, render
 from .seats import ai_available as _ai_available
 from .seats import ai_module as _ai
 from .seats import fallback_choose as _fallback_choose
@@ -572,6 +572,8 @@ class Controller:
                 text = f"Play {action.card.pretty}."
             elif isinstance(action, Go):
                 text = "Say Go: no card fits."
+        if view.dealer is not None:  # the table's words: "Computer’s crib", not "the dealer's crib"
+            text = text.replace("the dealer's crib", crib_of(self.names, view.dealer, view.seat))
         if isinstance(action, Discard):
             return text, tuple(c.code for c in action.cards)
         if isinstance(action, Play):

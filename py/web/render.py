@@ -146,6 +146,13 @@ def crib_of(names: Sequence[str], dealer: int | None, me: int | None = None) -> 
     return ("your" if dealer == me else possessive(names[dealer])) + " crib"
 
 
+def _you(scene: Scene) -> int | None:
+    """The seat spoken to as "you": the device's seat, or in hot-seat the player whose cards are shown."""
+    if scene.me is not None:
+        return scene.me
+    return scene.view.seat if scene.private else None
+
+
 def _attrs(pairs: dict[str, object]) -> str:
     return " ".join(f'{k}="{esc(v)}"' for k, v in pairs.items() if v is not None)
 
@@ -332,7 +339,7 @@ def _crib(scene: Scene) -> str:
     v = scene.view
     if v.dealer is None or scene.summary is not None:
         return '<div class="crib empty"></div>'
-    owner = _poss(scene, v.dealer)
+    owner = possessive(scene.names[v.dealer], v.dealer == _you(scene))
     size = v.crib_size
     # In the show the crib is turned over in its own panel; here it stays a stack.
     cards = "".join(back_html("crib-card") for _ in range(size))
@@ -533,7 +540,7 @@ def _center(scene: Scene) -> str:
                 f'<p class="keep-points">keep <strong>{pts}</strong> point{"s" if pts != 1 else ""} '
                 '(before the starter)</p></div>'
                 f'<div class="toss"><div class="keep-cards">{tossed}</div>'
-                f'<p>to {esc(crib_of(scene.names, v.dealer, scene.me))}</p></div>'
+                f'<p>to {esc(crib_of(scene.names, v.dealer, _you(scene)))}</p></div>'
                 f"{ev}</div>"
             )
         return '<div class="discard-stage"><p class="stage-hint">Lay two cards away to the crib</p></div>'
@@ -614,7 +621,7 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         if mine:
             n = len(scene.selected)
             tail = {0: "Choose two cards.", 1: "Choose one more card."}.get(n, "Press To crib to lay them away.")
-            return f"Lay two cards away to {crib_of(names, v.dealer, scene.me)}", tail
+            return f"Lay two cards away to {crib_of(names, v.dealer, _you(scene))}", tail
         if v.discards and any(s in scene.computer_seats for s in v.actors):
             return waiting, "You have laid away your two cards."
         return waiting, ""

@@ -169,3 +169,32 @@ def test_the_menu_has_one_level_choice_for_this_game_and_the_next() -> None:
     assert controller.level == "easy"
     controller.click("start")
     assert controller.level == "easy", "a new game forgot the level just chosen"
+
+
+def test_hot_seat_tells_the_dealer_your_crib() -> None:
+    controller, host = make({"mode": "hotseat"})
+
+    def dealer_discards(c: Controller) -> bool:
+        st = c.match.state
+        return (st.phase is Phase.DISCARD and c.cover_for() is None and st.dealer is not None
+                and c.active_seat() == st.dealer)
+
+    drive(controller, host, dealer_discards)
+    st = controller.match.state
+    text = text_of(host.last.table)
+    assert "to your crib" in text, text[:300]
+    assert f"{controller.names[st.dealer]}\u2019s crib" not in text
+
+
+def test_the_hint_names_the_cribs_owner() -> None:
+    for seed in range(1, 20):
+        controller, host = make(seed=seed)
+        drive(controller, host, my_discard_due)
+        if controller.match.state.dealer != 1:
+            continue
+        controller.key("h")
+        hint = controller.ui.hint
+        assert hint is not None
+        assert "dealer's crib" not in hint[0] and "Computer\u2019s crib" in hint[0], hint[0]
+        return
+    pytest.fail("the computer never dealt")
