@@ -302,6 +302,7 @@ class Controller:
     # --- drawing -------------------------------------------------------------------------------
 
     def scene(self) -> Scene:
+        self._hold()
         seat = self.active_seat()
         cover = self.cover_for()
         view = self.match.view(seat)
@@ -580,14 +581,28 @@ class Controller:
             return text, (action.card.code,)
         return text, ()
 
+    def _hold(self) -> None:
+        """Hot-seat: tell the session who holds the device (undo takes back only that player's moves)."""
+        if isinstance(self.session, LocalSession):
+            holder = None
+            if self.mode_def.cover:
+                holder = self.ui.viewer if self.ui.viewer is not None else self.active_seat()
+            self.session.holder = holder
+
     def _on_undo(self, data: dict[str, str]) -> None:
         if self.ui.dialog or not self.mode_def.undo:
+            return
+        self._hold()
+        if not self.session.can(Offer.UNDO):
+            if self.mode_def.cover and self.match.can_undo:
+                self.host.announce("Undo takes back only your own moves: the last one is the other player’s.")
             return
         self.session.request(Offer.UNDO)
 
     def _on_redo(self, data: dict[str, str]) -> None:
         if self.ui.dialog or not self.mode_def.undo:
             return
+        self._hold()
         self.session.request(Offer.REDO)
 
     def _after_history(self, said: str) -> None:

@@ -166,6 +166,8 @@ class LocalSession:
         self._closed = False
         self._applying = False
         self._queue: list[Action] = []
+        self.holder: int | None = None
+        """Hot-seat: the seat holding the device now; undo and redo touch only its own moves (None: any)."""
 
     @property
     def match(self) -> Match:
@@ -235,13 +237,22 @@ class LocalSession:
 
     def can(self, offer: Offer) -> bool:
         if offer is Offer.UNDO:
-            return self._match.can_undo
+            return self._match.can_undo and self._own(self._match.actions[-self._span():])
         if offer is Offer.REDO:
-            return self._match.can_redo
+            return self._match.can_redo and self._own(self._match.undone[-1:])
         if offer is Offer.NEXT_HAND:
             return (summary_hand(self._match, self.acked_hand) is not None
                     or deal_cut_held(self._match, self.acked_hand, self._seats))
         return True
+
+    def _span(self) -> int:
+        """How many actions one undo takes back now."""
+        return max(1, self._match._undo_span())
+
+    def _own(self, actions: Sequence[Action]) -> bool:
+        """True if the people's moves among ``actions`` are all the holder's (any, when nobody holds)."""
+        people = self._match.humans
+        return self.holder is None or all(a.seat == self.holder for a in actions if a.seat in people)
 
     def request(self, offer: Offer) -> None:
         """Granted at once: this device speaks for both sides."""

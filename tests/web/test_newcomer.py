@@ -198,3 +198,26 @@ def test_the_hint_names_the_cribs_owner() -> None:
         assert "dealer's crib" not in hint[0] and "Computer\u2019s crib" in hint[0], hint[0]
         return
     pytest.fail("the computer never dealt")
+
+
+def test_hot_seat_undo_takes_back_only_the_players_own_moves() -> None:
+    controller, host = make({"mode": "hotseat"})
+
+    def pone_discarded(c: Controller) -> bool:
+        st = c.match.state
+        return st.phase is Phase.DISCARD and st.pone is not None and st.discards[st.pone] is not None
+
+    drive(controller, host, pone_discarded)
+    pone = controller.match.state.pone
+    assert controller.cover_for() == 1 - pone
+    # Still the pone's device: the pone may take back the discard.
+    assert select(host.last.table, id="tool-undo")[0].attrs.get("aria-disabled") is None
+    controller.key("z", ctrl=True)
+    assert controller.match.state.discards[pone] is None
+    drive(controller, host, pone_discarded)
+    controller.click("ready")  # the dealer takes the device
+    assert controller.active_seat() == 1 - pone
+    assert select(host.last.table, id="tool-undo")[0].attrs.get("aria-disabled") == "true"
+    actions = list(controller.match.actions)
+    controller.key("z", ctrl=True)
+    assert controller.match.actions == actions, "the dealer took back the pone's discard"
