@@ -630,6 +630,11 @@ class Controller:
         self.ui.new_level = self.level
         self._open("menu")
 
+    def _on_rules(self, data: dict[str, str]) -> None:
+        if self.cover_for() is not None:
+            return
+        self._open("rules")
+
     def _open(self, dialog: str) -> None:
         self._set_dialog(dialog)
         self.ui.focus = "btn-close"
@@ -643,7 +648,7 @@ class Controller:
         pending = primary_button(scene) is not None or (
             scene.private and bool(scene.view.legal_actions) and scene.view.phase in (Phase.DISCARD, Phase.PLAY))
         self.ui.focus = "primary" if pending else {
-            "sheet": "tool-sheet", "menu": "tool-menu", "restart": "tool-menu"}.get(previous or "")
+            "sheet": "tool-sheet", "menu": "tool-menu", "restart": "tool-menu", "rules": "tool-menu"}.get(previous or "")
         self.refresh()
 
     def _on_close_backdrop(self, data: dict[str, str]) -> None:
@@ -832,6 +837,9 @@ class Controller:
             return True
         if lower == "m":
             self._on_menu({})
+            return True
+        if lower == "r":
+            self._on_rules({})
             return True
         return False
 

@@ -17,11 +17,12 @@ from html import escape
 from typing import Sequence
 
 from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
-from cribbage.cards import Card
-from cribbage.scoring import PLAY_LIMIT, ScoreItem
+from cribbage.cards import Card, parse_card, parse_cards
+from cribbage.scoring import PLAY_LIMIT, ScoreItem, score_hand
 from cribbage.state import Event, Phase
 from cribbage.view import SeatView
 
+from . import rules
 from .board import PEG_COLOURS, board_svg
 from .cardfaces import back_html, card_html, card_name
 from .modes import MODES, mode_of
@@ -84,7 +85,7 @@ class Scene:
     deal_cut_shown: bool = False
     """The cut for deal is decided; its two cards stay until the player moves on."""
     dialog: str | None = None
-    """``sheet``, ``menu``, ``restart`` or None."""
+    """``sheet``, ``menu``, ``restart``, ``rules`` or None."""
     notice: str | None = None
     """A message that must be seen (e.g. a save that could not be read)."""
     orientation: str = "vertical"
@@ -865,7 +866,8 @@ def _menu(scene: Scene) -> str:
         "<dt>Enter</dt><dd>confirm: To crib, Play, Cut, Count, Next hand</dd>"
         "<dt>G</dt><dd>Go</dd><dt>H</dt><dd>hint</dd><dt>S</dt><dd>score sheet</dd>"
         "<dt>Ctrl+Z / Ctrl+Y</dt><dd>undo / redo (also Ctrl+Shift+Z)</dd>"
-        "<dt>Esc</dt><dd>close, clear the selection</dd><dt>M</dt><dd>this menu</dd></dl>"
+        "<dt>Esc</dt><dd>close, clear the selection</dd><dt>M</dt><dd>this menu</dd>"
+        "<dt>R</dt><dd>the rules</dd></dl>"
     )
     body = (
         f'<h3>New game</h3><div class="row" role="group" aria-label="Mode">{modes}</div>'
@@ -875,9 +877,37 @@ def _menu(scene: Scene) -> str:
         + current
         + ('<h3>This game</h3><div class="row"><button type="button" class="btn" data-action="restart-ask" '
            'id="btn-restart">Restart (same deals)\u2026</button></div>' if mode_of(scene.mode).restart else "")
+        + '<h3>Rules</h3><div class="row"><button type="button" class="btn" data-action="rules" id="btn-rules">'
+        "How to play and score</button></div>"
         + keys
     )
     return _dialog("Menu", body, "dlg-menu")
+
+
+def _rules(scene: Scene) -> str:
+    """How to play and how scoring works, with a worked play and a worked count (from docs/RULES.md)."""
+    parts = []
+    for heading, paragraphs in rules.SECTIONS:
+        parts.append(f"<h3>{esc(heading)}</h3>" + "".join(f"<p>{esc(p)}</p>" for p in paragraphs))
+    rows = []
+    for who, code, count, points, why in rules.PLAY_EXAMPLE:
+        card = "Go" if code == "go" else parse_card(code).pretty
+        rows.append(f"<tr><td>{esc(who)}</td><td>{esc(card)}</td><td>{count}</td><td>{points or ''}</td>"
+                    f"<td>{esc(why)}</td></tr>")
+    parts.append(
+        f"<h3>Worked example: a play</h3><p>{esc(rules.PLAY_EXAMPLE_INTRO)}</p>"
+        '<table class="sheet rules-play"><thead><tr><th scope="col">Who</th><th scope="col">Card</th>'
+        '<th scope="col">Count</th><th scope="col">Pegs</th><th scope="col">Why</th></tr></thead>'
+        f'<tbody>{"".join(rows)}</tbody></table>')
+    example = dict(rules.COUNT_EXAMPLE)
+    hand, starter = parse_cards(example["hand"]), parse_card(example["starter"])
+    scored = score_hand(hand, starter)  # the engine counts the example: the page never re-derives rules
+    minis = "".join(_mini(c) for c in hand) + f'<span class="plus" aria-hidden="true">+</span>{_mini(starter, "starter-mini")}'
+    parts.append(
+        f'<h3>Worked example: a hand</h3><div class="panel-cards">{minis}</div>'
+        f'<ul class="items">{_items_html(scored.items)}</ul>'
+        f"<p><strong>{scored.total} points.</strong> {esc(rules.COUNT_EXAMPLE_NOTE)}</p>")
+    return _dialog("Rules", '<div class="rules">' + "".join(parts) + "</div>", "dlg-rules", wide=True)
 
 
 def _restart(scene: Scene) -> str:
@@ -918,6 +948,8 @@ def render(scene: Scene) -> Rendered:
         overlay = _menu(scene)
     elif scene.dialog == "restart":
         overlay = _restart(scene)
+    elif scene.dialog == "rules":
+        overlay = _rules(scene)
     meta = {
         "phase": str(v.phase) if scene.summary is None and not scene.deal_cut_shown else "hand over",
         "hand": str(v.hand_number),

@@ -234,3 +234,41 @@ def test_the_readme_embeds_the_game_at_the_size_of_the_embed_example() -> None:
         "&gt;", ">").replace("\n        ", " "))
     assert readme and example
     assert set(readme) == set(example), (readme, example)
+
+
+def test_the_rules_dialog_explains_play_and_scoring_with_worked_examples() -> None:
+    from cribbage.cards import parse_card, parse_cards
+    from cribbage.scoring import score_hand, score_play
+    from web import rules
+
+    controller, host = make()
+    assert controller.key("r") and controller.ui.dialog == "rules"
+    overlay = host.last.overlay
+    text = text_of(overlay)
+    for needed in ("How to play", "Scoring in the play", "Scoring in the show", "Worked example: a play",
+                   "Worked example: a hand", "16 points", "121"):
+        assert needed in text, needed
+    assert "<script" not in overlay and "&lt;" not in text
+    # Also from the menu, and Esc closes it.
+    controller.key("Escape")
+    controller.key("m")
+    controller.click("rules")
+    assert controller.ui.dialog == "rules"
+    # The worked examples agree with the engine.
+    example = dict(rules.COUNT_EXAMPLE)
+    assert score_hand(parse_cards(example["hand"]), parse_card(example["starter"])).total == 16
+    assert score_hand(parse_cards(example["hand"]), parse_card(example["starter"]), crib=True).total == 12
+    pile: list = []
+    for who, code, count, points, _ in rules.PLAY_EXAMPLE:
+        if code == "go":
+            continue
+        card = parse_card(code)
+        if sum(c.value for c in pile) + card.value > 31:
+            pile = []
+        if count == card.value:
+            pile = []
+        pile.append(card)
+        assert sum(c.value for c in pile) == count
+        scored = sum(i.points for i in score_play(pile))
+        go_or_last = points - scored
+        assert go_or_last in (0, 1), (code, points, scored)
