@@ -822,7 +822,8 @@ def _sheet(scene: Scene) -> str:
         cards = " ".join(c.pretty for c in e.cards)
         rows.append(
             f'<tr class="seat-{e.seat}"><td class="who"><span class="peg-dot" aria-hidden="true"></span>'
-            f"{esc(names[e.seat])}</td><td>{esc(what)}<br><span class=\"cards\">{esc(cards)}</span></td>"
+            f'<span class="who-name">{esc(names[e.seat])}</span></td><td>{esc(what)}'
+            f"<br><span class=\"cards\">{esc(cards)}</span></td>"
             f'<td><ul class="items">{items}</ul></td><td class="pts">{e.points}</td>'
             f'<td class="tot">{e.scores[e.seat]}</td></tr>'
         )
