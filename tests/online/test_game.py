@@ -209,6 +209,18 @@ def test_a_go_said_while_a_card_fits_is_caught_by_the_audit() -> None:
         assert honest.failure is not None, "the audit missed a false Go"
         assert "the other player said Go at the count of" in honest.failure and "which fitted" in honest.failure
         assert honest.evidence["seat"] == 1 and honest.evidence["action"] == "go 1"
+        assert cheater.failure is not None and "the other browser stopped the match" in cheater.failure
+        with pytest.raises(IllegalActionError):
+            honest.act(Go(0))
+        if caught == 0:
+            # After a caught cheat the players may still agree to start afresh.
+            cheater.offer_new_match()
+            table.pump()
+            honest.answer_new_match(True)
+            table.pump()
+            assert honest.failure is None and cheater.failure is None and honest.match_number == 1
+            play_match(table, rng)
+            assert all(p.match.state.is_over and p.failure is None for p in table.peers)
         caught += 1
     assert caught == 3, "too few positions to cheat in"
 

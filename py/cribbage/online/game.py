@@ -617,7 +617,7 @@ class OnlineGame:
             self._receive_newmatch(message["op"])
             return
         if self.failure:
-            raise ProtocolError(f"the match has stopped: {self.failure}")
+            return  # the match has stopped: the rest of its moves are read and ignored
         handler = getattr(self, "_on_" + kind)
         handler(message)
 
