@@ -97,10 +97,15 @@ class PackRecord:
     shares_out: list[int] = field(default_factory=list)
     """Slots this browser has opened for the other (or will, in queued work)."""
     discard_slots: list[list[int] | None] = field(default_factory=lambda: [None, None])
+    """The two slots each seat laid away to the crib (named, not opened, when discarding)."""
     laid: list[list[int]] = field(default_factory=lambda: [[], []])
+    """The slots each seat has laid in the play, in order."""
     ended: bool = False
+    """True once the pack's last action is applied here (then this browser reveals its key)."""
     end_action: int = -1
+    """Index in the match's actions just past the pack's last action."""
     other_key: int | None = None
+    """The other browser's key, once revealed."""
     cards: list[Card] | None = None
     """The whole pack, once audited."""
 
