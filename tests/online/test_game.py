@@ -542,3 +542,37 @@ def test_a_damaged_save_is_refused_with_a_clear_message() -> None:
         bad["checksum"] = _checksum(bad)
         with pytest.raises(SaveError):
             OnlineGame.from_dict(bad)
+
+
+def test_actions_out_of_turn_are_refused() -> None:
+    table, _ = at_play(64)
+    honest = table.peers[0]
+    st = honest.match.state
+    assert st.to_play == 1
+    k = honest.source.current
+    base = {"m": 0, "n": honest.received, "pack": k}
+    refused(honest, {**base, "t": "count", "shares": []}, "out of turn")
+    refused(honest, {**base, "t": "starter", "depth": 10, "shares": []}, "not legal now")
+    refused(honest, {**base, "t": "cut", "depth": 10, "shares": []}, "not legal now")
+    refused(honest, {**base, "t": "shares", "shares": []}, "nothing here waits")
+    refused(honest, {"t": "next", "m": 0, "n": honest.received, "hand": st.hand_number}, "not waiting")
+    refused(honest, {**base, "t": "reveal", "key": "0" * 62 + "05"}, "before that pack is over")
+    refused(honest, {**base, "pack": k + 1, "t": "go"}, "pack in play")
+    refused(honest, {**base, "n": honest.received + 1, "t": "go"}, "replayed or lost")
+
+
+def test_a_second_card_laid_out_of_turn_is_refused() -> None:
+    table, _ = at_play(65)
+    honest, cheater = table.peers
+    cheater.act(Play(1, cheater.match.state.playable(1)[0]))
+    table.pump()
+    st = honest.match.state
+    if st.phase is not Phase.PLAY or st.to_play != 0:
+        pytest.skip("the count did not pass to the honest player")
+    rec = cheater.pack
+    assert rec is not None
+    slot = [s for s in cheater.match.state.hand_slots[1]
+            if s not in rec.laid[1] and s not in (rec.discard_slots[1] or [])][0]
+    message = {"t": "play", "m": 0, "n": honest.received, "pack": cheater.source.current, "slot": slot,
+               "shares": [[slot, share_text(cheater, slot)]]}
+    refused(honest, message, "out of turn")
