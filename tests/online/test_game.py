@@ -576,3 +576,26 @@ def test_a_second_card_laid_out_of_turn_is_refused() -> None:
     message = {"t": "play", "m": 0, "n": honest.received, "pack": cheater.source.current, "slot": slot,
                "shares": [[slot, share_text(cheater, slot)]]}
     refused(honest, message, "out of turn")
+
+
+def test_the_next_pack_is_shuffled_during_the_show_but_dealt_only_once_both_accept() -> None:
+    table = make_table(seed=66)
+    rng = random.Random(66)
+    run_until(table, rng, lambda: all(p.match.state.hand_number == 2 for p in table.peers), limit=5000)
+    table.pump()
+    assert all(p.pack is not None and p.pack.ready for p in table.peers)  # shuffled already
+    pone_seat = table.peers[0].match.state.pone
+    assert pone_seat is not None
+    pone, dealer = table.peers[pone_seat], table.peers[other(pone_seat)]
+    assert pone.legal_actions() == [] and pone.waiting_for() == "your acceptance of the next hand"
+    k = dealer.source.current
+    slots = pone.match.state.deal_slots(10)
+    shares = [[s, share_text(pone, s)] for s in slots[dealer.seat]]
+    early_cut = {"t": "cut", "m": 0, "n": dealer.received, "pack": k, "depth": 10, "shares": shares}
+    refused(dealer, early_cut, "accepted")
+    pone.accept_next_hand()
+    table.pump()
+    assert pone.waiting_for() == "the other player to accept the next hand"
+    dealer.accept_next_hand()
+    table.pump()
+    assert pone.waiting_for() is None and pone.legal_actions()

@@ -4,8 +4,9 @@ An :class:`OnlineGame` holds a :class:`~cribbage.match.Match` whose packs are
 :class:`~cribbage.deal.OpenedPacks`, with ``declare_go=True``: the engine is the one rule book, and
 this module only decides which slots of the pack to open, for whom, and when.
 
-- Local intents: :meth:`OnlineGame.act` (the local player's action), :meth:`accept_next_hand`,
-  :meth:`offer_new_match` / :meth:`answer_new_match`.
+- Local intents: :meth:`OnlineGame.act` (the local player's action), :meth:`accept_next_hand`
+  (the next pack is shuffled during the show; it is cut and dealt once both have accepted),
+  :meth:`offer_new_match` / :meth:`answer_new_match` (an abandoned hand is not audited).
 - Received payloads: :meth:`OnlineGame.receive` checks every field against the match and either
   applies the message or raises :class:`ProtocolError`, leaving everything as it was.
 - Work: the big-integer steps (shuffles, decryption shares, audits) are queued; :meth:`step`
@@ -200,12 +201,12 @@ class OnlineGame:
         st = self.match.state
         if st.is_over:
             return None
-        rec = self.pack
-        if rec is None:
-            if self.can_accept_next_hand():
+        if self._needs_acceptance() and not all(self.accepted):
+            if not self.accepted[self.seat]:
                 return "your acceptance of the next hand"
             return "the other player to accept the next hand"
-        if not rec.ready:
+        rec = self.pack
+        if rec is None or not rec.ready:
             return "the shuffle"
         return None
 
@@ -217,8 +218,7 @@ class OnlineGame:
 
     def can_accept_next_hand(self) -> bool:
         """True when the next hand waits for this player's acceptance."""
-        return (not self.failure and self.pack is None and self._needs_acceptance()
-                and not self.accepted[self.seat])
+        return not self.failure and self._needs_acceptance() and not self.accepted[self.seat]
 
     def take_outbox(self) -> list[dict[str, Any]]:
         """The payloads to send, oldest first (each JSON-able); the outbox is then empty."""
@@ -731,6 +731,8 @@ class OnlineGame:
     def _on_cut(self, message: dict[str, Any]) -> None:
         k, rec = self._current(message)
         action = CutPack(other(self.seat), _int(message["depth"], "the depth"))
+        if self._needs_acceptance() and not all(self.accepted):
+            raise ProtocolError("a cut before both players accepted the next hand")
         self._check_turn(action)
         slots = self.match.state.deal_slots(action.depth)
         opened = self._open(rec, k, message["shares"], list(slots[self.seat]))
@@ -851,8 +853,7 @@ class OnlineGame:
         hand = _int(message["hand"], "the hand number")
         them = other(self.seat)
         st = self.match.state
-        if (hand != st.hand_number or self.pack is not None or not self._needs_acceptance()
-                or self.accepted[them]):
+        if hand != st.hand_number or not self._needs_acceptance() or self.accepted[them]:
             raise ProtocolError("an acceptance of a next hand that is not waiting")
         self.accepted[them] = True
         self._sync_pack()
@@ -886,8 +887,8 @@ class OnlineGame:
         k = self.source.current
         if st.is_over or st.phase not in (Phase.CUT_FOR_DEAL, Phase.CUT_PACK) or k < len(self.records):
             return
-        if self._needs_acceptance() and not all(self.accepted):
-            return
+        # The next pack is shuffled at once, while the players look at the show: the deal (the cut)
+        # is what waits for both to accept the next hand.
         first = st.pone if st.phase is Phase.CUT_PACK and st.pone is not None else 0
         start = self.records[-1].end_action if self.records else 0
         self.records.append(PackRecord(first_seat=first, start_action=start))
