@@ -599,3 +599,18 @@ def test_the_next_pack_is_shuffled_during_the_show_but_dealt_only_once_both_acce
     dealer.accept_next_hand()
     table.pump()
     assert pone.waiting_for() is None and pone.legal_actions()
+
+
+def test_a_shuffle_that_leaves_cards_unencrypted_is_refused() -> None:
+    table = make_table(seed=67)
+    first, second = table.peers
+    first.run_all()
+    message = first.take_outbox()[0]
+    g = second.group
+    plain = [sra.encode_element(m, g) for m in g.points]
+    refused(second, dict(message, cards=plain), "unencrypted")
+    second.receive(message)
+    second.run_all()
+    reply = second.take_outbox()[0]
+    assert reply["step"] == 2
+    refused(first, dict(reply, cards=message["cards"]), "unencrypted")

@@ -704,6 +704,8 @@ class OnlineGame:
         if step == 1 and not mine_first and rec.first is None:
             checks = sra.Tally()
             rec_first = sra.decode_pack_list(message["cards"], "the first shuffle", checks, self.group)
+            if set(rec_first) & set(self.group.points):
+                raise ProtocolError("the first shuffle left cards unencrypted")
             rec.first = rec_first
             self.tally.checks += checks.checks
             self._jobs.append({"kind": "shuffle2", "pack": k})
