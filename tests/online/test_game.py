@@ -614,3 +614,32 @@ def test_a_shuffle_that_leaves_cards_unencrypted_is_refused() -> None:
     reply = second.take_outbox()[0]
     assert reply["step"] == 2
     refused(first, dict(reply, cards=message["cards"]), "unencrypted")
+
+
+def test_a_key_withheld_holds_up_the_next_deal() -> None:
+    branches: set[str] = set()
+    for seed in range(68, 90):
+        if len(branches) == 2:
+            break
+        table = make_table(seed=seed)
+        honest, cheater = table.peers
+
+        def no_reveal(k: int) -> Any:
+            return iter(())
+
+        cheater._job_reveal = no_reveal  # type: ignore[method-assign]
+        rng = random.Random(seed)
+        run_until(table, rng, lambda: all(p.match.state.phase is Phase.CUT_PACK and p.pack is not None
+                                          and p.pack.ready for p in table.peers))
+        assert honest.records[0].ended and honest.records[0].other_key is None
+        if honest.match.state.pone == 0:
+            # The honest pone may not cut: the last pack is not audited.
+            assert honest.waiting_for() == "the audit of the last pack" and honest.legal_actions() == []
+            branches.add("honest pone waits")
+        else:
+            # The cheating pone's cut is refused.
+            cheater.act(cheater.legal_actions()[0])
+            with pytest.raises(ProtocolError, match="revealed its key"):
+                table.pump()
+            branches.add("cheater's cut refused")
+    assert len(branches) == 2, branches

@@ -205,6 +205,8 @@ class OnlineGame:
             if not self.accepted[self.seat]:
                 return "your acceptance of the next hand"
             return "the other player to accept the next hand"
+        if any(r.ended and r.cards is None for r in self.records):
+            return "the audit of the last pack"  # a key never revealed holds up the next deal
         rec = self.pack
         if rec is None or not rec.ready:
             return "the shuffle"
@@ -654,6 +656,11 @@ class OnlineGame:
             raise ProtocolError("an action before the pack was shuffled")
         return k, rec
 
+    def _check_keys(self) -> None:
+        """A new deal only after the other revealed its keys of every finished pack (so each is audited)."""
+        if any(r.ended and r.key and r.other_key is None for r in self.records):
+            raise ProtocolError("a cut before the other browser revealed its key of the last pack")
+
     def _check_turn(self, action: Action) -> None:
         if self.pending is not None:
             raise ProtocolError("an action while this browser's own action waits for its reply")
@@ -722,6 +729,7 @@ class OnlineGame:
     def _on_cutdeal(self, message: dict[str, Any]) -> None:
         k, rec = self._current(message)
         action = CutForDeal(other(self.seat), _int(message["depth"], "the depth"))
+        self._check_keys()
         self._check_turn(action)
         slot = self.match.state.slot_at(action.depth)
         opened = self._open(rec, k, message["shares"], [slot])
@@ -735,6 +743,7 @@ class OnlineGame:
         action = CutPack(other(self.seat), _int(message["depth"], "the depth"))
         if self._needs_acceptance() and not all(self.accepted):
             raise ProtocolError("a cut before both players accepted the next hand")
+        self._check_keys()
         self._check_turn(action)
         slots = self.match.state.deal_slots(action.depth)
         opened = self._open(rec, k, message["shares"], list(slots[self.seat]))
