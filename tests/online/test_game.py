@@ -34,6 +34,7 @@ def test_two_peers_play_a_whole_match_to_121(seed: int) -> None:
     a, b = table.peers
     assert a.failure is None and b.failure is None
     assert a.match.state.is_over and b.match.state.is_over
+    assert not a.audit_pending and not b.audit_pending
     assert a.match.state.winner == b.match.state.winner
     assert max(a.match.state.scores) >= 121
     assert_same_match(table)

@@ -187,6 +187,11 @@ class OnlineGame:
         return bool(self._jobs)
 
     @property
+    def audit_pending(self) -> bool:
+        """True while a finished pack waits for the other's key or for its audit here."""
+        return any(r.ended and r.cards is None for r in self.records)
+
+    @property
     def pack(self) -> PackRecord | None:
         """The record of the pack in play, if its shuffle has begun."""
         k = self.source.current
@@ -205,7 +210,7 @@ class OnlineGame:
             if not self.accepted[self.seat]:
                 return "your acceptance of the next hand"
             return "the other player to accept the next hand"
-        if any(r.ended and r.cards is None for r in self.records):
+        if self.audit_pending:
             return "the audit of the last pack"  # a key never revealed holds up the next deal
         rec = self.pack
         if rec is None or not rec.ready:
