@@ -401,7 +401,7 @@ class OnlineGame:
             self._after_apply(k)
 
     def accept_next_hand(self) -> None:
-        """Accept that the next hand be dealt (both must, before the shuffle)."""
+        """Accept that the next hand be dealt (both must, before the pone may cut)."""
         if not self.can_accept_next_hand():
             raise IllegalActionError("there is no next hand to accept now")
         self.accepted[self.seat] = True
@@ -448,6 +448,9 @@ class OnlineGame:
                     self._jobs.pop(0)
             except AuditFailure as exc:
                 self._stop(str(exc), exc.evidence)
+                return False
+            except Exception as exc:  # a bug must not crash the page: stop the match and say why
+                self._stop(f"this browser failed in its own work ({type(exc).__name__}: {exc})", {})
                 return False
             if self.clock() >= deadline:
                 break
