@@ -1,7 +1,9 @@
 # Cribbage: set up, build, serve and test. Every target is idempotent and quick once set up.
 #
-#   make play    set everything up and serve the game at http://localhost:$(PORT)/
-#   make test    set everything up and run the whole pytest suite (engine, Pyodide, browser)
+#   make play    set everything up and serve the game at http://localhost:$(PORT)/, with a local
+#                PeerServer for online play on port $(SIGNAL_PORT) (HOST=0.0.0.0: also this network)
+#   make test    set everything up and run the whole pytest suite (engine, Pyodide, browser,
+#                online: a second run inside a network namespace holding only loopback)
 #   make site    build dist/ (the published folder)
 #   make bench   run the on-demand benchmarks (py/tools/bench_*.py)
 #   make clean   remove build outputs and caches (make distclean: also .venv and node_modules)
@@ -10,6 +12,8 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 PORT ?= 8000
+HOST ?= 127.0.0.1
+SIGNAL_PORT ?= 9000
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -26,7 +30,7 @@ SITE_INPUTS := index.html package-lock.json py/tools/build_site.py py/tools/prec
 .PHONY: help setup play test site bench clean distclean wheels
 
 help:
-	@sed -n '3,8p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,9p' Makefile | sed 's/^# \{0,1\}//'
 
 $(VENV_STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -55,10 +59,11 @@ play: site
 	@if [ -z "$$CI" ] && [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
 		(sleep 1 && $(PY) -m webbrowser -t http://localhost:$(PORT)/ >/dev/null 2>&1) & \
 	fi
-	$(PY) py/tools/serve.py --port $(PORT) --dir dist
+	$(PY) py/tools/serve.py --port $(PORT) --dir dist --host $(HOST) --peerserver $(SIGNAL_PORT)
 
 test: site wheels
-	$(PY) -m pytest
+	$(PY) -m pytest -m "not online"
+	$(PY) py/tools/netns.py -- $(PY) -m pytest -m online
 
 bench: site
 	@for script in py/tools/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done

@@ -14,6 +14,7 @@ What ends up in ``dist/``::
                                   (``--files-mode zip``, the default)
     vendor/pyscript-<v>/          PyScript core + every chunk (a missing chunk stalls silently)
     vendor/pyodide-<v>/           the runtime files + our precompiled stdlib (content-named)
+    vendor/peerjs-<v>/            the PeerJS client for online play (static/net.js loads it)
 
 Nothing is fetched from another origin at run time. The version is a hash of every shipped
 byte; the service worker's cache is named by it.
@@ -59,6 +60,8 @@ NOT_PRECACHED = (
 SKIP_DIRS = {"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules"}
 SKIP_SUFFIXES = (".pyc", ".pyo", ".swp", ".swo", "~", ".orig", ".rej", ".DS_Store")
 EPOCH = (1980, 1, 1, 0, 0, 0)
+PEERJS_FILES = ("peerjs.min.js", "peerjs.min.js.map")
+"""Files of the npm peerjs package that ship (the map is not precached: only devtools read it)."""
 HASHED_DIR = "hashed"
 """Folder of content-named files (served as immutable, like the version-named vendor/)."""
 BUILD_MARKER = "build-info.json"
@@ -76,6 +79,7 @@ class Build:
     version: str = ""
     pyodide: str = ""
     pyscript: str = ""
+    peerjs: str = ""
     stdlib_zip: str = ""
     files_mode: str = "zip"
     python_files: list[str] = field(default_factory=list)
@@ -89,6 +93,10 @@ class Build:
     @property
     def pyscript_dir(self) -> str:
         return f"vendor/pyscript-{self.pyscript}"
+
+    @property
+    def peerjs_dir(self) -> str:
+        return f"vendor/peerjs-{self.peerjs}"
 
 
 def log(quiet: bool, message: str) -> None:
@@ -115,6 +123,23 @@ def pinned_versions(root: Path) -> dict[str, str]:
             )
         found[name] = version
     return found
+
+
+def vendor_peerjs(root: Path, out: Path) -> tuple[str, list[str]]:
+    """Copy the PeerJS client (a classic script giving ``window.peerjs``) into a version-named
+    folder of ``out``; returns its version and the files a page needs offline (to precache)."""
+    wanted = json.loads((root / "package.json").read_text())["dependencies"].get("peerjs")
+    meta = root / "node_modules" / "peerjs" / "package.json"
+    if not meta.exists():
+        raise BuildError("node_modules/peerjs is missing: run `npm ci` first")
+    version = json.loads(meta.read_text())["version"]
+    if version != wanted:
+        raise BuildError(f"node_modules/peerjs is {version} but package.json pins {wanted}: run `npm ci`")
+    folder = out / "vendor" / f"peerjs-{version}"
+    folder.mkdir(parents=True)
+    for name in PEERJS_FILES:
+        shutil.copyfile(root / "node_modules" / "peerjs" / "dist" / name, folder / name)
+    return version, [f"vendor/peerjs-{version}/{name}" for name in PEERJS_FILES if name.endswith(".js")]
 
 
 def walk_files(top: Path) -> list[Path]:
@@ -346,9 +371,12 @@ def build(
         if path.suffix in (".js", ".css"):
             shutil.copyfile(path, pyscript_dst / path.name)
 
+    result.peerjs, peerjs_precache = vendor_peerjs(root, out)
+
     fields = {
         "pyodide_dir": result.pyodide_dir,
         "pyscript_dir": result.pyscript_dir,
+        "peerjs_dir": result.peerjs_dir,
         "stdlib_zip": result.stdlib_zip,
     }
 
@@ -411,6 +439,7 @@ def build(
     ]
     start += [source.removeprefix("./") for source in files]
     start.append("py/web/main.py")
+    start += peerjs_precache
     result.precache = sorted(p for p in set(start) if not any(fnmatch.fnmatch(p, g) for g in NOT_PRECACHED))
     for rel in result.precache:
         if not (out / rel).is_file():
@@ -441,6 +470,7 @@ def build(
         "version": result.version,
         "pyodide": result.pyodide,
         "pyscript": result.pyscript,
+        "peerjs": result.peerjs,
         "stdlib_zip": result.stdlib_zip,
         "files_mode": files_mode,
         "python_files": result.python_files,

@@ -2,12 +2,19 @@
 """Serve the built site locally with the headers netlify.toml gives it in production.
 
     python py/tools/serve.py [--port 8000] [--dir dist] [--host 127.0.0.1] [--verbose]
+                             [--peerserver PORT] [--signal URL ...]
 
 Standard library only, threaded, quiet. The ``[[headers]]`` rules of netlify.toml are parsed
 with tomllib and matched like Netlify matches them (``/*`` splats, ``:name`` placeholders,
 ``*`` inside a segment); when no rule sets Cache-Control, Netlify's default
 (``public, max-age=0, must-revalidate``) is sent. Tests import :func:`start` to run it in a
 background thread on a free port.
+
+Online play: the shipped CSP lets pages reach only the public PeerJS server. ``--signal URL``
+(a local PeerServer, e.g. http://127.0.0.1:9000/cribbage) adds that server's origin, for HTTP
+and WebSocket, to ``connect-src`` of every CSP served, and only here: netlify.toml is unchanged.
+``--peerserver PORT`` also starts that PeerServer (py/tools/peerserver.py) on ``--host`` and
+stops it on exit; ``make play`` uses it and prints the ``?signal=`` address to open.
 """
 
 from __future__ import annotations
@@ -17,9 +24,12 @@ import functools
 import http.server
 import os
 import re
+import signal
+import socket
 import sys
 import threading
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -98,6 +108,39 @@ def headers_for(rules: list[Rule], path: str) -> dict[str, str]:
     return {names[key]: value for key, value in found.items()}
 
 
+SIGNAL_SCHEMES = {"http": ("http", "ws"), "ws": ("http", "ws"), "https": ("https", "wss"), "wss": ("https", "wss")}
+
+
+def signal_sources(url: str) -> list[str]:
+    """CSP sources for a signalling server URL: its origin over HTTP and over WebSocket
+    (``http:`` in a CSP does not match ``ws:``). ValueError for anything but a plain URL."""
+    parts = urlsplit(url)
+    if parts.scheme not in SIGNAL_SCHEMES or not parts.hostname or parts.username or parts.query:
+        raise ValueError(f"--signal wants a URL like http://127.0.0.1:9000/cribbage, not {url!r}")
+    try:
+        port = parts.port  # ValueError when it is not a port number
+    except ValueError:
+        raise ValueError(f"--signal: bad port in {url!r}") from None
+    if not re.fullmatch(r"[A-Za-z0-9.-]+|[0-9A-Fa-f:.]+", parts.hostname):
+        raise ValueError(f"--signal: not a host name or address: {url!r}")
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    host += f":{port}" if port else ""
+    return [f"{scheme}://{host}" for scheme in SIGNAL_SCHEMES[parts.scheme]]
+
+
+def with_connect_sources(csp: str, sources: Iterable[str]) -> str:
+    """``csp`` with ``sources`` appended to its connect-src directive (left alone without one)."""
+    extra = [s for s in sources]
+    if not extra:
+        return csp
+    directives = [d.strip() for d in csp.split(";")]
+    for i, directive in enumerate(directives):
+        if directive.split(" ", 1)[0].lower() == "connect-src":
+            have = directive.split()[1:]
+            directives[i] = " ".join(["connect-src", *have, *(s for s in extra if s not in have)])
+    return "; ".join(d for d in directives if d)
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     """Static files plus the netlify.toml headers; no directory listings (Netlify has none)."""
 
@@ -105,6 +148,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
     rules: list[Rule] = []
     verbose = False
+    connect_sources: tuple[str, ...] = ()
+    """Extra connect-src sources (a local signalling server, see --signal)."""
 
     def __init__(self, *args, **kwargs) -> None:
         self._extra: dict[str, str] = {}
@@ -117,6 +162,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.send_error(404, "Not Found")
             return None
         self._extra = headers_for(self.rules, path)
+        for name, value in self._extra.items():
+            if name.lower() == "content-security-policy" and self.connect_sources:
+                self._extra[name] = with_connect_sources(value, self.connect_sources)
         if not any(name.lower() == "cache-control" for name in self._extra):
             self._extra["Cache-Control"] = NETLIFY_DEFAULT_CACHE
         return super().send_head()
@@ -164,12 +212,16 @@ def make_server(
     host: str = "127.0.0.1",
     netlify_toml: Path | str = ROOT / "netlify.toml",
     verbose: bool = False,
+    signals: Iterable[str] = (),
 ) -> Server:
-    """A server for ``directory`` (port 0: pick a free one; see ``server.url``)."""
+    """A server for ``directory`` (port 0: pick a free one; see ``server.url``); ``signals``:
+    signalling server URLs whose origins the served CSPs also allow in connect-src."""
     directory = Path(directory)
     if not (directory / "index.html").is_file():
         raise FileNotFoundError(f"{directory}/index.html not found: build the site first (make site)")
-    handler = type("SiteHandler", (Handler,), {"rules": load_rules(netlify_toml), "verbose": verbose})
+    sources = tuple(source for url in signals for source in signal_sources(url))
+    attributes = {"rules": load_rules(netlify_toml), "verbose": verbose, "connect_sources": sources}
+    handler = type("SiteHandler", (Handler,), attributes)
     return Server((host, port), functools.partial(handler, directory=str(directory)))
 
 
@@ -187,20 +239,75 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--netlify-toml", default=str(ROOT / "netlify.toml"))
     parser.add_argument("--verbose", action="store_true", help="log every request")
+    parser.add_argument("--signal", action="append", default=[], metavar="URL",
+                        help="a signalling server the pages may reach (added to connect-src)")
+    parser.add_argument("--peerserver", type=int, default=0, metavar="PORT",
+                        help="also run a local PeerServer on this port (and allow it)")
     args = parser.parse_args(argv)
+    signals = list(args.signal)
+    peer = None
+    if args.peerserver:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import peerserver
+
+        try:
+            peer = peerserver.start(args.host, args.peerserver)
+        except peerserver.PeerServerError as error:
+            print(f"serve.py: no local PeerServer ({error}); online play will use the public one",
+                  file=sys.stderr)
+    page_hosts = ["127.0.0.1"]
+    if peer is not None:
+        if args.host in ("0.0.0.0", ""):
+            page_hosts += lan_addresses()
+        signals += [f"http://{host}:{peer.port}{peer.path}" for host in page_hosts]
     try:
-        server = make_server(args.dir, args.port, args.host, args.netlify_toml, args.verbose)
+        server = make_server(args.dir, args.port, args.host, args.netlify_toml, args.verbose, signals)
     except (FileNotFoundError, OSError, ValueError) as error:
         print(f"serve.py: {error}", file=sys.stderr)
+        if peer is not None:
+            peer.stop()
         return 1
     print(f"Serving {args.dir} at {server.url} (Ctrl+C to stop)", flush=True)
+
+    def interrupted(*_: object) -> None:
+        raise KeyboardInterrupt  # SIGTERM too stops the PeerServer on the way out
+
+    signal.signal(signal.SIGTERM, interrupted)
+    if peer is not None:
+        print("Online play through the local PeerServer (no internet needed), open in two windows"
+              + (" or on two devices of this network:" if len(page_hosts) > 1 else ":"), flush=True)
+        port = server.server_address[1]
+        for host in page_hosts:
+            print(f"  http://{host}:{port}/?signal=http://{host}:{peer.port}{peer.path}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         server.server_close()
+        if peer is not None:
+            peer.stop()
     return 0
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback, read from its interfaces (Linux
+    ioctl SIOCGIFADDR; no packet is sent). Empty where that is not available."""
+    found: set[str] = set()
+    try:
+        import fcntl
+        import struct
+
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            for _, name in socket.if_nameindex():
+                try:
+                    answer = fcntl.ioctl(sock, 0x8915, struct.pack("256s", name.encode()[:15]))
+                except OSError:
+                    continue  # no IPv4 address on this interface
+                found.add(socket.inet_ntoa(answer[20:24]))
+    except (ImportError, OSError, AttributeError):
+        return []
+    return sorted(a for a in found if not a.startswith("127."))
 
 
 if __name__ == "__main__":

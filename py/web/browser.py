@@ -12,11 +12,11 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable
 
-from pyscript import document, window
-from pyscript.ffi import create_proxy, to_js
+from pyscript import document, window  # type: ignore[import-not-found]  # the page's JS objects: Any
+from pyscript.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
 try:  # Pyodide gives JS null as its own ``jsnull`` value, not None
-    from pyodide.ffi import jsnull as _JSNULL
+    from pyodide.ffi import jsnull as _JSNULL  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - older Pyodide
     _JSNULL = None
 
@@ -77,7 +77,7 @@ class BrowserHost:
         self.overlay = document.getElementById("overlay")
         self.live = document.getElementById("live")
         self._table_html = ""
-        self._overlay_html = None
+        self._overlay_html: str | None = None
         self._callbacks: dict[int, Callable[[], None]] = {}
         self._seq = 0
         self._fire_proxy = create_proxy(self._fire)

@@ -1,67 +1,53 @@
-"""The table's controller: UI state, routing of clicks and keys to engine actions, pacing, saves.
+"""The table's controller: UI state, routing of clicks and keys to intents, drawing.
 
 It never touches the browser itself. ``browser.py`` hands it a :class:`Host` (render into the page,
 speak in the live region, set a timer, post to the parent frame) and a :class:`Storage`
 (``localStorage``); the tests hand it fakes and play whole matches under CPython.
 
-The computer's seat acts through ``make_player(level).choose(match.view(seat))`` (only its own
-view), after a short visible delay scheduled with the host's timer so the page never freezes.
-In hot-seat mode a cover hides the table whenever the device must pass to the other player
-before their private cards are drawn; while it is up only public information is rendered.
+Who moves and how a move is agreed live behind one seam: the controller holds a
+:class:`~web.session.Session` opened by the current :class:`~web.modes.Mode`, proposes the local
+player's moves to it, asks it for undo, restart, a new match or the next hand, and redraws on each
+:class:`~web.session.Change` it reports. The computer is a seat driver (:mod:`web.seats`) with its
+own pacing; drawing never schedules anything. The mode's ``perspective`` says which seat is "you"
+(None in hot-seat: the seat to act is drawn at the bottom, and a cover hides the table whenever the
+device must pass to the other player before their private cards are drawn).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
 from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from cribbage.match import Match
-from cribbage.scoring import fifteens, pairs, runs, score_play
-from cribbage.state import IllegalActionError, Phase
+from cribbage.scoring import score_play
+from cribbage.state import Phase
+from cribbage.view import SeatView
 
+if TYPE_CHECKING:
+    from cribbage.ai.coach import DiscardChoice
+
+from .modes import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
 from .render import DELAYS, LEVELS, Rendered, Scene, primary_button, render
-from .speech import event_sentence
-
-_AI: list[Any] = []
-
-
-def _ai() -> Any:
-    """The computer opponent and the coach (``cribbage.ai``), imported on first use so that the
-    table is drawn before it is needed; None if it cannot be imported (the table still works)."""
-    if not _AI:
-        try:
-            from cribbage import ai
-        except Exception:  # noqa: BLE001 - the table must still work without it
-            ai = None
-        _AI.append(ai)
-    return _AI[0]
-
-
-def _ai_available() -> bool:
-    """True when the coach can be offered, without importing it yet."""
-    return bool(_AI[0]) if _AI else importlib.util.find_spec("cribbage.ai") is not None
+from .seats import ai_available as _ai_available
+from .seats import ai_module as _ai
+from .seats import fallback_choose as _fallback_choose
+from .seats import keep_points as _keep_points
+from .seats import LocalHuman
+from .session import Change, LocalSession, Offer, Session, summary_hand
+from .speech import event_sentence, who_verb
+from .storage import MemoryStorage, Storage
 
 __all__ = ["Controller", "Host", "Storage", "MemoryStorage", "SAVE_KEYS", "MODE_KEY", "SETTINGS_KEY"]
 
-SAVE_KEYS = {"computer": "cribbage.save.computer", "hotseat": "cribbage.save.hotseat"}
+SAVE_KEYS = {key: mode.save_key for key, mode in MODES.items()}
 MODE_KEY = "cribbage.mode"
 SETTINGS_KEY = "cribbage.settings"
-UI_KEYS = {"computer": "cribbage.ui.computer", "hotseat": "cribbage.ui.hotseat"}
-NAMES = {"computer": ("You", "Computer"), "hotseat": ("Player 1", "Player 2")}
 DEFAULT_DELAY = 600
 PRIVATE_PHASES = (Phase.DISCARD, Phase.CUT_STARTER, Phase.PLAY)
 """Phases in which a seat's own cards are secret from the other player."""
-
-
-class Storage(Protocol):
-    """Key-value strings (``localStorage``)."""
-
-    def get(self, key: str) -> str | None: ...
-    def set(self, key: str, value: str) -> None: ...
 
 
 class Host(Protocol):
@@ -69,23 +55,10 @@ class Host(Protocol):
 
     def show(self, rendered: Rendered, focus: str | None) -> None: ...
     def announce(self, text: str) -> None: ...
-    def later(self, ms: int, fn: Callable[[], None]) -> Any: ...
-    def cancel(self, handle: Any) -> None: ...
-    def post(self, message: dict[str, Any]) -> None: ...
+    def later(self, ms: int, fn: Callable[[], None]) -> object: ...
+    def cancel(self, handle: object) -> None: ...
+    def post(self, message: dict[str, object]) -> None: ...
     def now_ms(self) -> int: ...
-
-
-class MemoryStorage:
-    """A dict standing in for ``localStorage`` (tests, private browsing)."""
-
-    def __init__(self, data: dict[str, str] | None = None) -> None:
-        self.data = dict(data or {})
-
-    def get(self, key: str) -> str | None:
-        return self.data.get(key)
-
-    def set(self, key: str, value: str) -> None:
-        self.data[key] = value
 
 
 @dataclass
@@ -99,40 +72,18 @@ class Ui:
     dialog: str | None = None
     hint: tuple[str, tuple[str, ...]] | None = None
     notice: str | None = None
-    ack_hand: int = 0
-    """The last hand whose show has been dismissed with "Next hand"."""
     moved: tuple[bool, bool] = (False, False)
     reviews: dict[int, list[str]] = field(default_factory=dict)
-    new_mode: str = "computer"
+    new_mode: str = DEFAULT_MODE
     new_level: str = "expert"
     focus: str | None = None
 
 
-def _fallback_choose(view: Any, seed: int) -> Action:
-    """Without the AI package: the legal action with the best immediate score."""
-    legal = list(view.legal_actions)
-    first = legal[0]
-    if isinstance(first, (CutForDeal, CutPack, CutStarter)):
-        lo, hi = view.cut_depths
-        return type(first)(view.seat, random.Random(seed).randint(lo, hi))
-    if isinstance(first, Discard):
-        return max(legal, key=lambda a: _keep_points([c for c in view.hand if c not in a.cards]))
-    if isinstance(first, Play):
-        pile = [c for _, c in view.pile]
-        return max(legal, key=lambda a: (sum(i.points for i in score_play(pile + [a.card])), a.card.value))
-    return first
-
-
-def _keep_points(keep: list[Any]) -> int:
-    """What four kept cards score before the starter: fifteens, pairs, runs, a four-card flush."""
-    pts = sum(i.points for i in (*fifteens(keep), *pairs(keep), *runs(keep)))
-    if len(keep) == 4 and len({c.suit for c in keep}) == 1:
-        pts += 4
-    return pts
+DiscardKey = tuple[tuple[str, ...], bool, tuple[int, int]]
 
 
 class Controller:
-    """One table: a match, the screen state, and the computer's pacing."""
+    """One table: the screen state and the session of the match on it."""
 
     def __init__(self, host: Host, storage: Storage, params: dict[str, str] | None = None,
                  embedded: bool = False, seed_source: Callable[[], int] | None = None) -> None:
@@ -141,28 +92,27 @@ class Controller:
         self.params = dict(params or {})
         self.embedded = embedded
         self.seed_source = seed_source or (lambda: random.SystemRandom().randrange(1, 2**53))
-        self.mode = "computer"
-        self.match: Match = Match(1, humans=(0,), names=NAMES["computer"])
         self.ui = Ui()
         self.delay = DEFAULT_DELAY
         self.orientation = "vertical"
-        self._timer: Any = None
-        self._busy = False
-        self._discard_cache: dict[Any, Any] = {}
+        self._discard_cache: dict[DiscardKey, list[DiscardChoice]] = {}
         self._next_seed: int | None = None
+        self.context = OpenContext(storage=storage, timer=host, delay=lambda: self.delay, now_ms=host.now_ms)
+        self.mode_def: Mode = mode_of(None)
+        placeholder = Match(1, humans=(0,), names=self.mode_def.names)
+        self.session: Session = LocalSession(placeholder, (LocalHuman("You"), LocalHuman("Computer")))
+        """The match on the table and who moves in it (until :meth:`boot` opens the real one)."""
 
     # --- start ---------------------------------------------------------------------------------
 
     def boot(self) -> None:
         """Restore the last match of the last mode (or start one), then draw the table."""
-        settings = self._read_json(SETTINGS_KEY) or {}
-        delay = settings.get("delay", DEFAULT_DELAY)
+        settings = self._read_json(SETTINGS_KEY)
+        delay = settings.get("delay", DEFAULT_DELAY) if isinstance(settings, dict) else DEFAULT_DELAY
         self.delay = delay if isinstance(delay, int) and delay >= 0 else DEFAULT_DELAY
         if self.params.get("delay", "").isdigit():
             self.delay = int(self.params["delay"])
-        mode = self.params.get("mode") or self.storage.get(MODE_KEY) or "computer"
-        if mode not in SAVE_KEYS:
-            mode = "computer"
+        mode = mode_of(self.params.get("mode") or self.storage.get(MODE_KEY))
         if self.params.get("seed", "").isdigit():
             self._next_seed = int(self.params["seed"])
         level = self.params.get("level")
@@ -171,106 +121,94 @@ class Controller:
             self._new_match(mode, self.ui.new_level)
         self.refresh()
 
-    def _read_json(self, key: str) -> Any:
+    def _read_json(self, key: str) -> object:
         try:
             raw = self.storage.get(key)
             return json.loads(raw) if raw else None
         except Exception:  # noqa: BLE001 - settings are a convenience
             return None
 
-    def _resume(self, mode: str) -> bool:
-        """Load the saved match of ``mode``; set aside a save that cannot be read. True if loaded."""
-        key = SAVE_KEYS[mode]
-        raw = self.storage.get(key)
-        if raw is None:
-            return False
+    def _use(self, mode: Mode, session: Session) -> None:
+        """Put ``session`` on the table (the previous one stops) and let its seats act."""
+        self.session.close()
+        self.mode_def = mode
+        self.session = session
+        session.subscribe(self._on_change)
         try:
-            match = Match.from_json(raw)
-            want = {0} if mode == "computer" else {0, 1}
-            if set(match.humans) != want:
-                raise ValueError("it belongs to the other mode")
-        except Exception as exc:  # noqa: BLE001 - any unreadable save is set aside, never lost
-            stamp = self.host.now_ms()
-            aside = f"{key}.corrupt.{stamp}"
-            try:
-                self.storage.set(aside, raw)
-            except Exception:  # noqa: BLE001
-                aside = "(it could not be copied)"
-            reason = str(exc) or type(exc).__name__
-            self.ui.notice = (f"Your saved game could not be read ({reason}). It was set aside as "
-                              f"\u201c{aside}\u201d and a new game has started.")
+            self.storage.set(MODE_KEY, mode.key)
+        except Exception:  # noqa: BLE001 - a full or blocked storage must not stop the game
+            pass
+        self._discard_cache.clear()
+        session.start()
+
+    def _resume(self, mode: Mode) -> bool:
+        """Reopen the saved match of ``mode``. True if loaded (else a notice may explain why not)."""
+        session, notice = mode.resume(mode, self.context)
+        if notice:
+            self.ui.notice = notice
+        if session is None:
             return False
-        self.mode = mode
-        self.match = match
-        ui = self._read_json(UI_KEYS[mode]) or {}
-        ack = ui.get("ack", 0)
-        self.ui.ack_hand = ack if isinstance(ack, int) else 0
         self.ui.viewer = None
-        self.ui.new_mode = mode
-        self.storage.set(MODE_KEY, mode)
+        self.ui.new_mode = mode.key
+        self._use(mode, session)
         return True
 
-    def _new_match(self, mode: str, level: str) -> None:
+    def _new_match(self, mode: Mode, level: str) -> None:
         seed = self._next_seed if self._next_seed is not None else self.seed_source()
         self._next_seed = None
-        humans = (0,) if mode == "computer" else (0, 1)
-        self.mode = mode
-        self.match = Match(seed, humans=humans, names=NAMES[mode], options={"level": level})
         notice = self.ui.notice
-        self.ui = Ui(notice=notice, new_mode=mode, new_level=level)
-        self._discard_cache.clear()
-        self.save()
+        self.ui = Ui(notice=notice, new_mode=mode.key, new_level=level)
+        self._use(mode, mode.new(mode, self.context, seed, level))
         self.post("match-start")
 
     # --- the match -----------------------------------------------------------------------------
 
     @property
+    def match(self) -> Match:
+        """The session's match (read-only here)."""
+        return self.session.match
+
+    @property
+    def mode(self) -> str:
+        """The key of the mode on the table (``"computer"``)."""
+        return self.mode_def.key
+
+    @property
+    def perspective(self) -> int | None:
+        """The seat that is "you" on this device (None in hot-seat)."""
+        return self.mode_def.perspective
+
+    @property
     def level(self) -> str:
         level = self.match.options.get("level", "expert")
-        return level if level in LEVELS else "expert"
+        return level if isinstance(level, str) and level in LEVELS else "expert"
 
     @property
     def names(self) -> tuple[str, str]:
-        return self.match.names
+        seats = self.session.seats
+        return seats[0].label, seats[1].label
 
     @property
     def computer_seats(self) -> frozenset[int]:
-        return frozenset({0, 1} - set(self.match.humans))
+        return frozenset(i for i, s in enumerate(self.session.seats) if s.kind == "computer")
 
-    def save(self) -> None:
-        """The match JSON to its mode's key, after every change."""
-        try:
-            self.storage.set(SAVE_KEYS[self.mode], self.match.to_json())
-            self.storage.set(MODE_KEY, self.mode)
-            self.storage.set(UI_KEYS[self.mode], json.dumps({"ack": self.ui.ack_hand}))
-        except Exception:  # noqa: BLE001 - a full or blocked storage must not stop the game
-            pass
-
-    def post(self, kind: str, **extra: Any) -> None:
+    def post(self, kind: str, **extra: object) -> None:
         if not self.embedded:
             return
         st = self.match.state
-        message = {"source": "cribbage", "version": 1, "type": kind, "scores": [st.scores[0], st.scores[1]],
-                   "hand": st.hand_number}
+        message: dict[str, object] = {"source": "cribbage", "version": 1, "type": kind,
+                                      "scores": [st.scores[0], st.scores[1]], "hand": st.hand_number}
         message.update(extra)
         self.host.post(message)
 
     def summary_hand(self) -> int | None:
         """The hand whose show stays on the table: just counted, not yet dismissed."""
-        st = self.match.state
-        if st.phase is not Phase.CUT_PACK or st.hand_number < 2:
-            return None
-        done = st.hand_number - 1
-        if done <= self.ui.ack_hand:
-            return None
-        if not any(e.hand == done and e.kind == "show crib" for e in reversed(st.events)):
-            return None
-        return done
+        return summary_hand(self.match, self.session.acked_hand)
 
     def active_seat(self) -> int:
-        """The seat drawn at the bottom: the human who acts now (computer mode: always seat 0)."""
-        if self.mode == "computer":
-            return 0
+        """The seat drawn at the bottom: "you", or in hot-seat the seat that acts now."""
+        if self.perspective is not None:
+            return self.perspective
         st = self.match.state
         actors = st.actors()
         if st.phase is Phase.DISCARD and len(actors) == 2:
@@ -281,7 +219,7 @@ class Controller:
 
     def cover_for(self) -> int | None:
         """Hot-seat: the seat that must take the device before its cards are drawn (None: no cover)."""
-        if self.mode != "hotseat":
+        if not self.mode_def.cover:
             return None
         st = self.match.state
         if st.phase not in PRIVATE_PHASES or self.summary_hand() is not None:
@@ -289,79 +227,54 @@ class Controller:
         seat = self.active_seat()
         return None if self.ui.viewer == seat else seat
 
-    def computer_to_act(self) -> int | None:
-        st = self.match.state
-        if st.is_over or self.summary_hand() is not None:
-            return None
-        for seat in st.actors():
-            if seat in self.computer_seats:
-                return seat
-        return None
+    def act(self, action: Action) -> None:
+        """Propose the local player's move; the session's answer arrives as a :class:`Change`."""
+        self.session.propose(action)
 
-    def _player(self) -> Any:
-        seed = (self.match.seed * 1_000_003 + len(self.match.actions)) % (2**61)
-        ai = _ai()
-        if ai is not None:
-            return ai.make_player(self.level, seed=seed)
-        return None
-
-    def _choose(self, seat: int) -> Action:
-        view = self.match.view(seat)
-        player = self._player()
-        if player is not None:
-            try:
-                return player.choose(view)
-            except Exception:  # noqa: BLE001 - fall back rather than stall the table
-                pass
-        return _fallback_choose(view, len(self.match.actions))
-
-    def act(self, action: Action) -> bool:
-        """Apply an action, then announce, save, post, redraw and schedule the computer."""
-        before = len(self.match.state.events)
-        old_scores = tuple(self.match.state.scores)
-        try:
-            self.match.apply(action)
-        except IllegalActionError as exc:
-            self.host.announce(str(exc).capitalize() + ".")
-            return False
-        st = self.match.state
-        new = st.events[before:]
-        self.ui.selected = []
-        self.ui.cut_pick = None
-        self.ui.hint = None
-        self.ui.moved = (st.scores[0] != old_scores[0], st.scores[1] != old_scores[1])
-        said = [event_sentence(e, self.names) for e in new
-                if not (e.kind == "deal" and e.text.startswith("shuffles"))]
-        if said:
-            self.host.announce(" ".join(said))
-        for e in new:
-            if e.kind == "show crib":
-                self.post("hand-scored", hand=e.hand)
-            if e.kind == "win":
-                self.post("game-over", winner=e.seat)
-        self.save()
-        self.refresh()
-        return True
-
-    def _tick(self) -> None:
-        self._timer = None
-        self._busy = False
-        seat = self.computer_to_act()
-        if seat is None or self.ui.dialog:
+    def _on_change(self, change: Change) -> None:
+        """Announce, post, redraw after whatever the session reports."""
+        kind = change.kind
+        if kind == "refused":
+            self.host.announce(change.message)
+            return
+        if kind == "applied":
+            st = self.match.state
+            old = change.scores_before
+            self.ui.selected = []
+            self.ui.cut_pick = None
+            self.ui.hint = None
+            self.ui.moved = (st.scores[0] != old[0], st.scores[1] != old[1])
+            said = [event_sentence(e, self.names, me=self.perspective) for e in change.events
+                    if not (e.kind == "deal" and e.text.startswith("shuffles"))]
+            if said:
+                self.host.announce(" ".join(said))
+            for e in change.events:
+                if e.kind == "show crib":
+                    self.post("hand-scored", hand=e.hand)
+                if e.kind == "win":
+                    self.post("game-over", winner=e.seat)
             self.refresh()
-            return
-        self.act(self._choose(seat))
+        elif kind in ("undone", "redone"):
+            self._after_history("Undone." if kind == "undone" else "Redone.")
+        elif kind == "restarted":
+            notice = self.ui.notice
+            self.ui = Ui(notice=notice, new_mode=self.mode, new_level=self.level)
+            self.session.pause(False)
+            self.post("match-start")
+            self.refresh()
+            self.host.announce("The match starts again: the same deals. Cut for deal.")
+        elif kind == "next hand":
+            self.ui.focus = "primary"
+            self.refresh()
+            st = self.match.state
+            self.host.announce(f"Hand {st.hand_number}. "
+                               f"{event_sentence_dealer(self.names, st.dealer, self.perspective)}")
+        elif kind == "granted" and change.offer is Offer.NEW_MATCH:
+            self._start_new(self.mode_def)
+        else:
+            self.refresh()
 
-    def schedule(self) -> None:
-        """If the computer is to act, let it after the delay (never while a dialog is open)."""
-        if self.ui.dialog or self.computer_to_act() is None:
-            self._cancel_timer()
-            return
-        if self._timer is not None:
-            return  # already on its way
-        self._busy = True
-        self._timer = self.host.later(self.delay, self._tick)
-
+    # --- drawing -------------------------------------------------------------------------------
     # --- drawing -------------------------------------------------------------------------------
 
     def scene(self) -> Scene:
@@ -380,10 +293,11 @@ class Controller:
             if card is not None and Play(view.seat, card) in view.legal_actions:
                 pile = [c for _, c in view.pile] + [card]
                 play_preview = (view.count + card.value, tuple(score_play(pile)))
-        saved = tuple(m for m, key in SAVE_KEYS.items() if self.storage.get(key))
+        saved = tuple(key for key, m in MODES.items() if self.storage.get(m.save_key))
         return Scene(
             view=view,
             names=self.names,
+            me=self.perspective,
             mode=self.mode,
             computer_seats=self.computer_seats,
             private=private,
@@ -394,9 +308,9 @@ class Controller:
             keep_ev=keep_ev,
             play_preview=play_preview,
             hint=self.ui.hint if private else None,
-            busy=self._busy,
-            can_undo=self.match.can_undo,
-            can_redo=self.match.can_redo,
+            busy=self.session.busy,
+            can_undo=self.mode_def.undo and self.session.can(Offer.UNDO),
+            can_redo=self.mode_def.undo and self.session.can(Offer.REDO),
             level=self.level,
             delay=self.delay,
             summary=self.summary_hand(),
@@ -405,14 +319,14 @@ class Controller:
             orientation=self.orientation,
             moved=self.ui.moved,
             reviews=self.ui.reviews,
-            review_available=self.mode == "computer" and _ai_available(),
+            review_available=self.mode_def.computer and _ai_available(),
             new_mode=self.ui.new_mode,
             new_level=self.ui.new_level,
             saved_modes=saved,
             coach_ready=_ai_available(),
         )
 
-    def _keep_ev(self, view: Any, selected: tuple[str, ...]) -> str | None:
+    def _keep_ev(self, view: SeatView, selected: tuple[str, ...]) -> str | None:
         ai = _ai()
         if ai is None:
             return None
@@ -430,15 +344,15 @@ class Controller:
             if {c.code for c in ch.discard} == set(selected):
                 crib = (f"your crib +{ch.crib_ev:.1f}" if ch.dealer else f"their crib \u2212{ch.crib_ev:.1f}")
                 best = "the best keep" if rank == 1 else f"number {rank} of 15 (best {choices[0].net:.1f})"
-                if ch.win_chance is not None:
+                top = choices[0].win_chance
+                if ch.win_chance is not None and top is not None:
                     best = (f"chance of winning {100 * ch.win_chance:.0f}%, " + ("the best keep" if rank == 1 else
-                            f"number {rank} of 15 (best {100 * choices[0].win_chance:.0f}%)"))
+                            f"number {rank} of 15 (best {100 * top:.0f}%)"))
                 return f"With the starter: hand {ch.hand_ev:.1f} on average, {crib}: net {ch.net:.1f}, {best}."
         return None
 
     def refresh(self) -> None:
-        """Schedule the computer if it is its turn, then draw."""
-        self.schedule()
+        """Draw the frame (and nothing else: the session and its seat drivers schedule moves)."""
         scene = self.scene()
         rendered = render(scene)
         self.host.show(rendered, self.ui.focus)
@@ -452,7 +366,7 @@ class Controller:
 
     # --- input ---------------------------------------------------------------------------------
 
-    def _view(self) -> Any:
+    def _view(self) -> SeatView:
         return self.match.view(self.active_seat())
 
     def _can_act_privately(self) -> bool:
@@ -551,7 +465,7 @@ class Controller:
                 self.act(a)
                 return
 
-    def _cut_actions(self) -> list[Action]:
+    def _cut_actions(self) -> list[CutForDeal | CutPack | CutStarter]:
         view = self._view()
         return [a for a in view.legal_actions if isinstance(a, (CutForDeal, CutPack, CutStarter))]
 
@@ -596,12 +510,7 @@ class Controller:
         hand = self.summary_hand()
         if hand is None:
             return
-        self.ui.ack_hand = hand
-        self.ui.focus = "primary"
-        self.save()
-        self.refresh()
-        st = self.match.state
-        self.host.announce(f"Hand {st.hand_number}. {event_sentence_dealer(self.names, st.dealer)}")
+        self.session.request(Offer.NEXT_HAND)
 
     def _on_hint(self, data: dict[str, str]) -> None:
         if not self._can_act_privately():
@@ -618,7 +527,7 @@ class Controller:
         self.refresh()
         self.host.announce("Hint: " + text)
 
-    def _hint(self, view: Any) -> tuple[str, tuple[str, ...]]:
+    def _hint(self, view: SeatView) -> tuple[str, tuple[str, ...]]:
         action = None
         text = ""
         ai = _ai()
@@ -645,36 +554,27 @@ class Controller:
         return text, ()
 
     def _on_undo(self, data: dict[str, str]) -> None:
-        if self.ui.dialog or not self.match.can_undo:
+        if self.ui.dialog or not self.mode_def.undo:
             return
-        self._cancel_timer()
-        self.match.undo()
-        self._after_history("Undone.")
+        self.session.request(Offer.UNDO)
 
     def _on_redo(self, data: dict[str, str]) -> None:
-        if self.ui.dialog or not self.match.can_redo:
+        if self.ui.dialog or not self.mode_def.undo:
             return
-        self._cancel_timer()
-        self.match.redo()
-        self._after_history("Redone.")
+        self.session.request(Offer.REDO)
 
     def _after_history(self, said: str) -> None:
         self.ui.selected = []
         self.ui.cut_pick = None
         self.ui.hint = None
-        st = self.match.state
-        if self.ui.ack_hand >= st.hand_number:
-            self.ui.ack_hand = st.hand_number - 1
-        self.save()
         self.refresh()
         view = self._view()
         self.host.announce(f"{said} {self.names[0]} {view.scores[0]}, {self.names[1]} {view.scores[1]}.")
 
-    def _cancel_timer(self) -> None:
-        if self._timer is not None:
-            self.host.cancel(self._timer)
-            self._timer = None
-        self._busy = False
+    def _set_dialog(self, dialog: str | None) -> None:
+        """Open or close a dialog; the seat drivers wait while one is open."""
+        self.ui.dialog = dialog
+        self.session.pause(dialog is not None)
 
     def _on_sheet(self, data: dict[str, str]) -> None:
         if self.cover_for() is not None:
@@ -689,14 +589,13 @@ class Controller:
         self._open("menu")
 
     def _open(self, dialog: str) -> None:
-        self._cancel_timer()
-        self.ui.dialog = dialog
+        self._set_dialog(dialog)
         self.ui.focus = "btn-close"
         self.refresh()
 
     def _on_close(self, data: dict[str, str]) -> None:
         previous = self.ui.dialog
-        self.ui.dialog = None
+        self._set_dialog(None)
         self.ui.focus = {"sheet": "tool-sheet", "menu": "tool-menu", "restart": "tool-menu"}.get(previous or "")
         self.refresh()
 
@@ -704,56 +603,58 @@ class Controller:
         self._on_close(data)
 
     def _on_restart_ask(self, data: dict[str, str]) -> None:
-        self.ui.dialog = "restart"
+        if not self.mode_def.restart:
+            return
+        self._set_dialog("restart")
         self.ui.focus = "btn-restart-confirm"
         self.refresh()
 
     def _on_restart_confirm(self, data: dict[str, str]) -> None:
-        self._cancel_timer()
-        self.match.restart()
-        notice = self.ui.notice
-        self.ui = Ui(notice=notice, new_mode=self.mode, new_level=self.level)
-        self.save()
-        self.post("match-start")
-        self.refresh()
-        self.host.announce("The match starts again: the same deals. Cut for deal.")
+        if self.mode_def.restart:
+            self.session.request(Offer.RESTART)
 
     def _on_new_mode(self, data: dict[str, str]) -> None:
-        if data.get("mode") in SAVE_KEYS:
-            self.ui.new_mode = data["mode"]
-            self.ui.focus = f"new-mode-{data['mode']}"
+        key = data.get("mode", "")
+        if key in MODES:
+            self.ui.new_mode = key
+            self.ui.focus = f"new-mode-{key}"
             self.refresh()
 
     def _on_new_level(self, data: dict[str, str]) -> None:
-        if data.get("level") in LEVELS:
-            self.ui.new_level = data["level"]
-            self.ui.focus = f"new-level-{data['level']}"
+        level = data.get("level", "")
+        if level in LEVELS:
+            self.ui.new_level = level
+            self.ui.focus = f"new-level-{level}"
             self.refresh()
 
     def _on_start(self, data: dict[str, str]) -> None:
-        self._cancel_timer()
-        self._new_match(self.ui.new_mode, self.ui.new_level)
-        self.ui.dialog = None
+        mode = mode_of(self.ui.new_mode)
+        if mode is self.mode_def:
+            self.session.request(Offer.NEW_MATCH)  # online: once the other side agrees
+        else:
+            self._start_new(mode)
+
+    def _start_new(self, mode: Mode) -> None:
+        self._new_match(mode, self.ui.new_level)
         self.refresh()
-        who = "against the computer" if self.mode == "computer" else "for two players"
-        self.host.announce(f"New game {who}. Cut for deal: the lower card deals first.")
+        self.host.announce(mode.start_sentence)
 
     def _on_resume(self, data: dict[str, str]) -> None:
-        mode = data.get("mode", "")
-        if mode not in SAVE_KEYS or mode == self.mode:
+        key = data.get("mode", "")
+        if key not in MODES or key == self.mode:
             return
-        self._cancel_timer()
+        mode = MODES[key]
+        self.ui.dialog = None
         if not self._resume(mode):
             self._new_match(mode, self.ui.new_level)
-        self.ui.dialog = None
         self.refresh()
 
     def _on_level(self, data: dict[str, str]) -> None:
-        level = data.get("level")
-        if level in LEVELS and self.mode == "computer":
-            self.match.options["level"] = level
+        level = data.get("level", "")
+        if level in LEVELS and self.mode_def.computer:
+            self.match.options["level"] = level  # a setting of the match, not a move
             self.ui.focus = f"level-{level}"
-            self.save()
+            self.session.save()
             self.refresh()
 
     def _on_speed(self, data: dict[str, str]) -> None:
@@ -791,10 +692,11 @@ class Controller:
         except ValueError:
             return
         ai = _ai()
-        if ai is None or self.mode != "computer":
+        me = self.perspective
+        if ai is None or not self.mode_def.computer or me is None:
             return
         try:
-            reviews = ai.review_hand(self.match, 0, hand)
+            reviews = ai.review_hand(self.match, me, hand)
             lines = [r.text[0].upper() + r.text[1:] + "." for r in reviews if r.text]
         except Exception as exc:  # noqa: BLE001
             lines = [f"The coach could not review this hand ({exc})."]
@@ -876,7 +778,7 @@ class Controller:
             return True
         return False
 
-    def _arrow_cards(self, view: Any, step: int) -> bool:
+    def _arrow_cards(self, view: SeatView, step: int) -> bool:
         """Arrows move the selection along the hand (play) or the focus (discard)."""
         if not self._can_act_privately():
             return False
@@ -905,8 +807,8 @@ class Controller:
         return False
 
 
-def event_sentence_dealer(names: tuple[str, str], dealer: int | None) -> str:
+def event_sentence_dealer(names: tuple[str, str], dealer: int | None, me: int | None) -> str:
+    """``"You deal; the pone cuts the pack."`` (``me``: the seat spoken to as "you")."""
     if dealer is None:
         return ""
-    name = names[dealer]
-    return f"{name} {'deal' if name == 'You' else 'deals'}; the pone cuts the pack."
+    return f"{who_verb(names[dealer], 'deal', dealer == me)}; the pone cuts the pack."

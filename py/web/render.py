@@ -14,15 +14,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Sequence
+from typing import Sequence
 
-from cribbage.actions import Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
+from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from cribbage.cards import Card
 from cribbage.scoring import PLAY_LIMIT, ScoreItem
-from cribbage.state import Phase
+from cribbage.state import Event, Phase
+from cribbage.view import SeatView
 
 from .board import PEG_COLOURS, board_svg
 from .cardfaces import back_html, card_html, card_name
+from .modes import MODES, mode_of
 from .speech import event_sentence
 
 __all__ = [
@@ -46,11 +48,14 @@ DELAYS = (("Slow", 1200), ("Normal", 600), ("Fast", 250), ("Instant", 0))
 class Scene:
     """Everything a frame of the table depends on."""
 
-    view: Any
+    view: SeatView
     """The ``SeatView`` of the seat drawn at the bottom (the one whose cards may be shown)."""
     names: tuple[str, str] = ("You", "Computer")
+    """How this device names the seats."""
+    me: int | None = 0
+    """The seat this device speaks to as "you" (the mode's perspective; None in hot-seat)."""
     mode: str = "computer"
-    """``computer`` or ``hotseat``."""
+    """The key of the mode in :data:`web.modes.MODES` (``computer``, ``hotseat``)."""
     computer_seats: frozenset[int] = frozenset({1})
     private: bool = True
     """False while the hot-seat cover is up: draw public information only."""
@@ -122,15 +127,21 @@ def esc(text: object) -> str:
     return escape(str(text), quote=True)
 
 
-def possessive(name: str) -> str:
-    """``"Your"`` for You, else ``"Computer's"``."""
-    return "Your" if name == "You" else f"{name}\u2019s"
+def possessive(name: str, you: bool = False) -> str:
+    """``"Your"`` for the seat spoken to (``you``), else ``"Computer's"``."""
+    return "Your" if you else f"{name}\u2019s"
 
 
-def crib_of(names: Sequence[str], dealer: int) -> str:
+def _poss(scene: Scene, seat: int) -> str:
+    """``possessive`` of a seat, from this device's perspective."""
+    return possessive(scene.names[seat], seat == scene.me)
+
+
+def crib_of(names: Sequence[str], dealer: int | None, me: int | None = None) -> str:
     """``"your crib"`` or ``"Computer’s crib"``."""
-    owner = possessive(names[dealer])
-    return ("your" if owner == "Your" else owner) + " crib"
+    if dealer is None:
+        return "the crib"
+    return ("your" if dealer == me else possessive(names[dealer])) + " crib"
 
 
 def _attrs(pairs: dict[str, object]) -> str:
@@ -140,19 +151,19 @@ def _attrs(pairs: dict[str, object]) -> str:
 # --- what the seat may do now -------------------------------------------------------------------
 
 
-def _legal(view: Any) -> tuple[Any, ...]:
+def _legal(view: SeatView) -> tuple[Action, ...]:
     return tuple(view.legal_actions)
 
 
-def _playable_codes(view: Any) -> set[str]:
+def _playable_codes(view: SeatView) -> set[str]:
     return {a.card.code for a in view.legal_actions if isinstance(a, Play)}
 
 
-def _has(view: Any, kind: type) -> bool:
+def _has(view: SeatView, kind: type) -> bool:
     return any(isinstance(a, kind) for a in view.legal_actions)
 
 
-def _is_cut_phase(view: Any) -> bool:
+def _is_cut_phase(view: SeatView) -> bool:
     return view.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_PACK, Phase.CUT_STARTER)
 
 
@@ -277,7 +288,7 @@ def _my_hand(scene: Scene) -> str:
             out.append(card_html(card, tag="button", classes=" ".join(classes), attrs=attrs, name=label))
         else:
             out.append(card_html(card, classes=" ".join(classes) + " still"))
-    label = "Your cards" if scene.names[v.seat] == "You" else f"{possessive(scene.names[v.seat])} cards"
+    label = f"{_poss(scene, v.seat)} cards"
     return f'<div class="hand hand-me" role="group" aria-label="{esc(label)}">{"".join(out)}</div>'
 
 
@@ -287,7 +298,7 @@ def _opp_hand(scene: Scene) -> str:
     name = scene.names[opp]
     if v.opponent_kept and (v.phase is Phase.SHOW or v.phase is Phase.GAME_OVER):
         cards = "".join(card_html(c, classes="opp-card") for c in v.opponent_kept)
-        return f'<div class="hand hand-opp" role="group" aria-label="{esc(possessive(name))} hand">{cards}</div>'
+        return f'<div class="hand hand-opp" role="group" aria-label="{esc(_poss(scene, opp))} hand">{cards}</div>'
     n = v.opponent_cards
     backs = "".join(back_html("opp-card") for _ in range(n))
     return (f'<div class="hand hand-opp" role="img" aria-label="{esc(name)} holds {n} '
@@ -312,7 +323,7 @@ def _crib(scene: Scene) -> str:
     v = scene.view
     if v.dealer is None or scene.summary is not None:
         return '<div class="crib empty"></div>'
-    owner = possessive(scene.names[v.dealer])
+    owner = _poss(scene, v.dealer)
     size = v.crib_size
     # In the show the crib is turned over in its own panel; here it stays a stack.
     cards = "".join(back_html("crib-card") for _ in range(size))
@@ -350,7 +361,7 @@ def _fan(scene: Scene) -> str:
     )
 
 
-def deal_cuts(events: Sequence[Any]) -> dict[int, Card]:
+def deal_cuts(events: Sequence[Event]) -> dict[int, Card]:
     """The cards of the last round of the cut for deal (a tie starts the round again)."""
     cuts: dict[int, Card] = {}
     for e in events:
@@ -423,7 +434,7 @@ def _items_html(items: Sequence[ScoreItem]) -> str:
     return "".join(f'<li class="item"><span>{esc(i.describe())}</span></li>' for i in items)
 
 
-def show_panels_from_events(events: Sequence[Any], hand: int) -> list[Any]:
+def show_panels_from_events(events: Sequence[Event], hand: int) -> list[Event]:
     """The counted hands and crib of ``hand``, in counting order."""
     return [e for e in events if e.hand == hand and e.kind in ("show hand", "show crib")]
 
@@ -452,24 +463,27 @@ def _show(scene: Scene, hand_number: int, live: bool) -> str:
     panels = []
     for e in counted:
         seat = e.seat
-        title = f"{possessive(names[seat])} crib" if e.kind == "show crib" else f"{possessive(names[seat])} hand"
-        *cards, starter = e.cards
-        panels.append(_show_panel(title, cards, starter, e.items, e.points, seat, False))
+        if seat is None:
+            continue
+        title = f"{_poss(scene, seat)} crib" if e.kind == "show crib" else f"{_poss(scene, seat)} hand"
+        panels.append(_show_panel(title, e.cards[:-1], e.cards[-1], e.items, e.points, seat, False))
     if live and v.phase is Phase.SHOW:
         pone, dealer = v.pone, v.dealer
+        assert pone is not None and dealer is not None  # the show has a dealer and a pone
         steps = [(pone, "hand"), (dealer, "hand"), (dealer, "crib")]
         for step in range(len(counted), 3):
             seat, what = steps[step]
+            cards: Sequence[Card]
             if what == "crib":
                 cards = v.crib
             else:
                 cards = v.kept if seat == v.seat else v.opponent_kept
-            title = f"{possessive(names[seat])} {what}"
+            title = f"{_poss(scene, seat)} {what}"
             panels.append(_show_panel(title, cards, v.starter, None, None, seat, step == v.show_step))
     return f'<div class="show">{"".join(panels)}</div>'
 
 
-def _hand_pegging(events: Sequence[Any], hand: int) -> tuple[int, int]:
+def _hand_pegging(events: Sequence[Event], hand: int) -> tuple[int, int]:
     pts = [0, 0]
     for e in events:
         if e.hand == hand and e.points and e.kind not in ("show hand", "show crib") and e.seat in (0, 1):
@@ -505,7 +519,7 @@ def _center(scene: Scene) -> str:
                 f'<p class="keep-points">keep <strong>{pts}</strong> point{"s" if pts != 1 else ""} '
                 '(before the starter)</p></div>'
                 f'<div class="toss"><div class="keep-cards">{tossed}</div>'
-                f'<p>to {esc(crib_of(scene.names, v.dealer))}</p></div>'
+                f'<p>to {esc(crib_of(scene.names, v.dealer, scene.me))}</p></div>'
                 f"{ev}</div>"
             )
         return '<div class="discard-stage"><p class="stage-hint">Lay two cards away to the crib</p></div>'
@@ -515,11 +529,13 @@ def _center(scene: Scene) -> str:
         return _show(scene, v.hand_number, live=True)
     if phase is Phase.GAME_OVER:
         winner = v.winner
-        name = scene.names[winner] if winner is not None else "Nobody"
+        if winner is None:
+            return ""
+        name = scene.names[winner]
         last = show_panels_from_events(v.events, v.hand_number)
         shows = _show(scene, v.hand_number, live=False) if last else ""
-        loser = 1 - winner if winner is not None else 1
-        verb = "win" if name == "You" else "wins"
+        loser = 1 - winner
+        verb = "win" if winner == scene.me else "wins"
         return (
             f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
             f'{esc(name)} {verb}!</h2>'
@@ -532,7 +548,7 @@ def _status(scene: Scene) -> tuple[str, str]:
     """(headline, detail) for the prompt area; in hot-seat the player it speaks to is named."""
     head, detail = _status_text(scene)
     v = scene.view
-    if (scene.mode == "hotseat" and scene.private and v.legal_actions and scene.summary is None
+    if (scene.me is None and scene.private and v.legal_actions and scene.summary is None
             and v.phase is not Phase.GAME_OVER):
         head = f"{scene.names[v.seat]} \u2014 {head[0].lower()}{head[1:]}"
     return head, detail
@@ -550,7 +566,8 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         shows = show_panels_from_events(v.events, h)
         per = [peg[0], peg[1]]
         for e in shows:
-            per[e.seat] += e.points
+            if e.seat is not None:
+                per[e.seat] += e.points
         detail = f"This hand: {names[0]} {per[0]}, {names[1]} {per[1]}."
         return f"Hand {h} is over", detail
     phase = v.phase
@@ -568,19 +585,20 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         detail += "The lower card deals first (ace low)."
         return ("Cut for deal: pick a card in the pack" if mine else waiting), detail
     if phase is Phase.CUT_PACK:
+        assert v.dealer is not None  # decided by the cut for deal
         dealer = names[v.dealer]
-        detail = f"Hand {v.hand_number}. {dealer} {'deal' if dealer == 'You' else 'deals'}"
+        deal = "deal" if v.dealer == scene.me else "deals"
+        detail = f"Hand {v.hand_number}. {dealer} {deal}"
         cuts = deal_cuts(v.events)
         if v.hand_number == 1 and len(cuts) == 2:
             a, b = cuts[0], cuts[1]
-            detail = (f"{names[0]} cut {a.pretty}, {names[1]} cut {b.pretty}: {dealer} "
-                      f"{'deal' if dealer == 'You' else 'deals'} first")
+            detail = f"{names[0]} cut {a.pretty}, {names[1]} cut {b.pretty}: {dealer} {deal} first"
         return ("Cut the pack for the deal" if mine else waiting), detail + "."
     if phase is Phase.DISCARD:
         if mine:
             n = len(scene.selected)
             tail = {0: "Choose two cards.", 1: "Choose one more card."}.get(n, "Press To crib to lay them away.")
-            return f"Lay two cards away to {crib_of(names, v.dealer)}", tail
+            return f"Lay two cards away to {crib_of(names, v.dealer, scene.me)}", tail
         if v.discards and any(s in scene.computer_seats for s in v.actors):
             return waiting, "You have laid away your two cards."
         return waiting, ""
@@ -605,9 +623,9 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         seat = actor
         what = "the crib" if v.show_step == 2 else "the hand"
         if mine:
-            return (f"Count {'your' if names[me] == 'You' else possessive(names[me]).lower()} "
+            return (f"Count {_poss(scene, me).lower()} "
                     f"{'crib' if v.show_step == 2 else 'hand'}"), "Pone first, then the dealer, then the crib."
-        return f"{names[seat]} counts {what}\u2026", ""
+        return (f"{names[seat]} counts {what}\u2026" if seat is not None else ""), ""
     return "", ""
 
 
@@ -617,7 +635,7 @@ def _recent(scene: Scene) -> str:
     for e in v.events[-40:]:
         if e.kind in ("deal",) or (e.kind == "discard"):
             continue
-        lines.append(event_sentence(e, scene.names, spoken=False))
+        lines.append(event_sentence(e, scene.names, spoken=False, me=scene.me))
     lines = lines[-3:]
     if not lines:
         return ""
@@ -663,7 +681,8 @@ _ICONS = {
 def _header(scene: Scene) -> str:
     v = scene.view
     me = v.seat
-    mode = f"vs Computer \u00b7 {scene.level.capitalize()}" if scene.mode == "computer" else "Two players"
+    how = mode_of(scene.mode)
+    mode = f"{how.title} \u00b7 {scene.level.capitalize()}" if how.computer else how.title
     hand = f"Hand {v.hand_number}" if v.hand_number else "Cut for deal"
     return (
         '<header class="bar">'
@@ -705,7 +724,7 @@ def _table(scene: Scene) -> str:
     v = scene.view
     me = v.seat
     opp = 1 - me
-    board = board_svg(tuple(v.scores), tuple(v.previous_scores), scene.names, scene.orientation, scene.moved)
+    board = board_svg((v.scores[0], v.scores[1]), (v.previous_scores[0], v.previous_scores[1]), scene.names, scene.orientation, scene.moved)
     hand_zone = ""
     if v.phase in (Phase.DISCARD, Phase.CUT_STARTER, Phase.PLAY, Phase.SHOW) or (
             v.phase is Phase.GAME_OVER and (v.hand or v.kept)):
@@ -756,7 +775,7 @@ def _sheet(scene: Scene) -> str:
         if e.hand != current:
             current = e.hand
             review = ""
-            if scene.review_available and scene.mode == "computer" and e.hand < v.hand_number or (
+            if scene.review_available and e.hand < v.hand_number or (
                     scene.review_available and v.phase is Phase.GAME_OVER):
                 lines = scene.reviews.get(e.hand)
                 if lines is None:
@@ -769,8 +788,10 @@ def _sheet(scene: Scene) -> str:
             rows.append(f'<tr class="hand-row"><th colspan="5" scope="colgroup" id="sheet-hand-{e.hand}">'
                         f"Hand {e.hand}{review}</th></tr>")
         if e.kind == "win":
-            rows.append(f'<tr class="win-row"><td></td><td colspan="4">{esc(event_sentence(e, names, False))}'
+            rows.append(f'<tr class="win-row"><td></td><td colspan="4">{esc(event_sentence(e, names, False, scene.me))}'
                         "</td></tr>")
+            continue
+        if e.seat is None:
             continue
         what = {"show hand": "hand", "show crib": "crib", "heels": "his heels"}.get(e.kind, "pegging")
         items = "".join(f"<li>{esc(i.describe())}</li>" for i in e.items)
@@ -797,19 +818,17 @@ def _menu(scene: Scene) -> str:
         return (f'<button type="button" class="chip" data-action="{action}" data-{key}="{esc(value)}" '
                 f'id="{action}-{esc(value)}" aria-pressed="{"true" if pressed else "false"}">{esc(label)}</button>')
 
-    modes = (choice("new-mode", "mode", "computer", "Against the computer", scene.new_mode == "computer")
-             + choice("new-mode", "mode", "hotseat", "Two players, one device", scene.new_mode == "hotseat"))
+    modes = "".join(choice("new-mode", "mode", m.key, m.label, scene.new_mode == m.key) for m in MODES.values())
     levels = "".join(choice("new-level", "level", lv, lv.capitalize(), scene.new_level == lv) for lv in LEVELS)
     level_row = (f'<div class="row" role="group" aria-label="Computer level">{levels}</div>'
-                 if scene.new_mode == "computer" else "")
+                 if mode_of(scene.new_mode).computer else "")
     resume = ""
-    for mode in scene.saved_modes:
-        if mode != scene.mode:
-            label = "Resume the game against the computer" if mode == "computer" else "Resume the two-player game"
-            resume += (f'<button type="button" class="btn" data-action="resume" data-mode="{mode}" '
-                       f'id="resume-{mode}">{label}</button>')
+    for key in scene.saved_modes:
+        if key != scene.mode and key in MODES:
+            resume += (f'<button type="button" class="btn" data-action="resume" data-mode="{esc(key)}" '
+                       f'id="resume-{esc(key)}">{esc(MODES[key].resume_label)}</button>')
     current = ""
-    if scene.mode == "computer":
+    if mode_of(scene.mode).computer:
         cur_levels = "".join(choice("level", "level", lv, lv.capitalize(), scene.level == lv) for lv in LEVELS)
         speeds = "".join(choice("speed", "delay", str(ms), label, scene.delay == ms) for label, ms in DELAYS)
         current = (
@@ -830,8 +849,8 @@ def _menu(scene: Scene) -> str:
         "Start a new game</button></div>"
         + (f'<div class="row">{resume}</div>' if resume else "")
         + current
-        + '<h3>This game</h3><div class="row"><button type="button" class="btn" data-action="restart-ask" '
-        'id="btn-restart">Restart (same deals)\u2026</button></div>'
+        + ('<h3>This game</h3><div class="row"><button type="button" class="btn" data-action="restart-ask" '
+           'id="btn-restart">Restart (same deals)\u2026</button></div>' if mode_of(scene.mode).restart else "")
         + keys
     )
     return _dialog("Menu", body, "dlg-menu")

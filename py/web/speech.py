@@ -125,9 +125,12 @@ def call_play(items: Sequence[ScoreItem]) -> str:
     return _running_call(groups)
 
 
-def who_verb(name: str, verb: str) -> str:
-    """``who_verb("You", "play") == "You play"``; ``who_verb("Computer", "play") == "Computer plays"``."""
-    if name == "You":
+def who_verb(name: str, verb: str, you: bool = False) -> str:
+    """``who_verb("You", "play", you=True) == "You play"``; ``who_verb("Computer", "play") == "Computer plays"``.
+
+    ``you``: the seat is the one this device speaks to (its perspective), whatever its name.
+    """
+    if you:
         return f"You {verb}"
     ending = "es" if verb.endswith(("s", "sh", "ch")) else "s"
     return f"{name} {verb}{ending}"
@@ -137,10 +140,11 @@ def _card(card: Card) -> str:
     return card_name(card)
 
 
-def event_sentence(event: object, names: Sequence[str], spoken: bool = True) -> str:
+def event_sentence(event: object, names: Sequence[str], spoken: bool = True, me: int | None = None) -> str:
     """One sentence for an engine event (``state.Event``), naming the seat.
 
-    ``spoken=True`` reads cards as words ("5 of hearts"); otherwise with glyphs ("5♥").
+    ``spoken=True`` reads cards as words ("5 of hearts"); otherwise with glyphs ("5♥"). ``me`` is the
+    seat spoken to as "you" (None in hot-seat: every seat by its name).
     """
     seat = getattr(event, "seat", None)
     kind = getattr(event, "kind", "")
@@ -148,42 +152,47 @@ def event_sentence(event: object, names: Sequence[str], spoken: bool = True) -> 
     items = getattr(event, "items", ())
     points = getattr(event, "points", 0)
     name = names[seat] if seat in (0, 1) else "The table"
+    you = seat is not None and seat == me
+
+    def who(verb: str) -> str:
+        return who_verb(name, verb, you)
+
     show = _card if spoken else (lambda c: c.pretty)
     scores = getattr(event, "scores", (0, 0))
     if kind == "play":
         card = cards[0]
         count = getattr(event, "count", 0)
-        base = f"{who_verb(name, 'play')} {show(card)}, count {count}"
+        base = f"{who('play')} {show(card)}, count {count}"
         if points:
             return f"{base}: {call_play(items)}."
         return base + "."
     if kind == "go":
         if points:
-            return f"{who_verb(name, 'peg')} {call_play(items)}."
-        return f"{who_verb(name, 'say')} go."
+            return f"{who('peg')} {call_play(items)}."
+        return f"{who('say')} go."
     if kind == "last card":
-        return f"{who_verb(name, 'peg')} {call_play(items)}."
+        return f"{who('peg')} {call_play(items)}."
     if kind == "heels":
-        return f"His heels! The starter is a jack: {who_verb(name, 'peg')} two."
+        return f"His heels! The starter is a jack: {who('peg')} two."
     if kind == "starter":
-        return f"{who_verb(name, 'cut')}: the starter is {show(cards[0])}."
+        return f"{who('cut')}: the starter is {show(cards[0])}."
     if kind in ("show hand", "show crib"):
-        what = "the crib" if kind == "show crib" else ("your hand" if name == "You" else "the hand")
-        return f"{who_verb(name, 'count')} {what}: {call_show(items)}."
+        what = "the crib" if kind == "show crib" else ("your hand" if you else "the hand")
+        return f"{who('count')} {what}: {call_show(items)}."
     if kind == "discard":
-        return f"{who_verb(name, 'lay')} two cards away to the crib."
+        return f"{who('lay')} two cards away to the crib."
     if kind == "cut for deal":
         if cards:
-            return f"{who_verb(name, 'cut')} {show(cards[0])}."
+            return f"{who('cut')} {show(cards[0])}."
         if seat is None:
             return "Equal ranks: the pack is reshuffled and both cut again."
-        return f"{who_verb(name, 'cut')} the lower card and {'deal' if name == 'You' else 'deals'} first."
+        return f"{who('cut')} the lower card and {'deal' if you else 'deals'} first."
     if kind == "deal":
         text = getattr(event, "text", "")
         if text.startswith("shuffles"):
-            return f"{who_verb(name, 'shuffle')}."
-        return f"{who_verb(name, 'cut')} the pack; six cards each are dealt."
-    if kind == "win":
-        other = 1 - seat if seat in (0, 1) else 0
-        return f"{who_verb(name, 'win')}, {scores[seat]} to {scores[other]}!"
+            return f"{who('shuffle')}."
+        return f"{who('cut')} the pack; six cards each are dealt."
+    if kind == "win" and seat in (0, 1):
+        other = 1 - seat
+        return f"{who('win')}, {scores[seat]} to {scores[other]}!"
     return str(getattr(event, "text", ""))

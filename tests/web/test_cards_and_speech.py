@@ -74,11 +74,14 @@ def test_a_scoring_play_is_called_for_its_points() -> None:
 
 
 def test_sentences_name_the_seat_and_conjugate() -> None:
-    assert who_verb("You", "play") == "You play"
+    assert who_verb("You", "play", you=True) == "You play"
     assert who_verb("Computer", "play") == "Computer plays"
     from cribbage.match import Match
 
     m = Match(3, humans=(0,), names=("You", "Computer"))
     m.apply(m.legal_actions()[0])
-    text = event_sentence(m.state.events[-1], ("You", "Computer"))
+    text = event_sentence(m.state.events[-1], ("You", "Computer"), me=0)
     assert text == f"You cut {card_name(m.state.cut_cards[0])}."  # the card actually cut, named
+    # The perspective is a value, not a name: a friend's browser says "Ann cuts", its own "You cut".
+    assert event_sentence(m.state.events[-1], ("Ann", "Bob"), me=0).startswith("You cut ")
+    assert event_sentence(m.state.events[-1], ("You", "Computer"), me=1).startswith("You cuts ")

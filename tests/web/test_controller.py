@@ -58,44 +58,39 @@ def test_nothing_is_posted_when_not_embedded() -> None:
 
 
 def test_the_computer_only_ever_sees_its_own_view(monkeypatch: pytest.MonkeyPatch) -> None:
-    import web.controller as wc
+    from cribbage import ai
+    from cribbage.view import SeatView
 
-    seen = []
-    real = wc.Controller._choose
+    seen: list[int] = []
+    chosen: list = []
+    real_make = ai.make_player
+    table: dict = {}
 
-    def spy(self, seat):  # noqa: ANN001, ANN202
-        seen.append(seat)
-        return real(self, seat)
-
-    views: list[SeatView] = []
-    real_player = wc.Controller._player
-
-    def spy_player(self):  # noqa: ANN001, ANN202
-        player = real_player(self)
-        state = self.match.state
+    def spy_make(level, seed=None):  # noqa: ANN001, ANN202
+        player = real_make(level, seed=seed)
 
         class Spy:
             def choose(self, view: SeatView):  # noqa: ANN202
-                views.append(view)
                 assert isinstance(view, SeatView) and view.seat == 1
+                state = table["controller"].match.state
                 if not state.play_over:  # the human's unplayed cards are never in it
                     assert not set(state.hands[0]) & view.known_cards()
+                seen.append(view.seat)
                 action = player.choose(view)
                 chosen.append(action)
                 return action
 
         return Spy()
 
-    chosen: list = []
-    monkeypatch.setattr(wc.Controller, "_choose", spy)
-    monkeypatch.setattr(wc.Controller, "_player", spy_player)
+    monkeypatch.setattr(ai, "make_player", spy_make)
     controller, host, _ = make()
+    table["controller"] = controller
     advance(controller, host, lambda c: c.match.state.hand_number == 3)
     assert seen and set(seen) == {1}
     # Every computer decision came from its player and its view: none fell back after an error.
-    assert len(views) == len(seen) == len(chosen)
     computer_actions = [a for a in controller.match.actions if a.seat == 1]
     assert chosen == computer_actions[:len(chosen)] and len(chosen) >= 10
+    assert len(chosen) == len(computer_actions)
 
 
 def test_reload_continues_the_match_in_its_mode() -> None:

@@ -1,0 +1,147 @@
+"""The ways to play, as a registry: the controller never compares mode names.
+
+A :class:`Mode` says how the table looks from this device (``perspective``: the seat that is "you",
+None in hot-seat where the seat to act is drawn at the bottom), where its match is saved, whether
+the pass-the-device cover is used, what the menu offers (undo/redo, restart, the computer's level
+and speed, the coach's review) and how to open a session (``new`` and ``resume``). Online play adds
+one entry here from its own module (``register``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Callable
+
+from cribbage.match import Match
+
+from .seats import Computer, LocalHuman, Seat, Timer
+from .session import LocalSession, Session
+from .storage import Storage
+
+__all__ = ["Mode", "OpenContext", "MODES", "DEFAULT_MODE", "register", "mode_of"]
+
+
+@dataclass(frozen=True)
+class OpenContext:
+    """What a mode needs from the page to open a session."""
+
+    storage: Storage
+    timer: Timer
+    delay: Callable[[], int]
+    """The computer's pacing now (ms)."""
+    now_ms: Callable[[], int]
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One way to play."""
+
+    key: str
+    """Stable id in saves, the URL (``?mode=``) and the markup: ``"computer"``."""
+    label: str
+    """In the New game dialog: ``"Against the computer"``."""
+    resume_label: str
+    title: str
+    """In the header: ``"vs Computer"``."""
+    names: tuple[str, str]
+    """The seats' names in a new match."""
+    humans: tuple[int, ...]
+    perspective: int | None
+    """The seat that is "you" on this device; None: whichever seat acts (hot-seat)."""
+    save_key: str
+    ui_key: str
+    cover: bool
+    """Pass-the-device cover before private cards are drawn."""
+    undo: bool
+    """Undo and redo offered."""
+    restart: bool
+    computer: bool
+    """The computer's level and speed in the menu, its level badge, the coach's review."""
+    start_sentence: str
+    """Said when a new match starts."""
+    new: Callable[["Mode", OpenContext, int, str], Session]
+    """Open a new match: (mode, context, seed, level)."""
+    resume: Callable[["Mode", OpenContext], tuple[Session | None, str | None]]
+    """Reopen the saved match: (session or None if nothing usable, a notice for the player)."""
+
+
+def _seats(mode: Mode, match: Match, ctx: OpenContext) -> tuple[Seat, Seat]:
+    def level() -> str:
+        return str(match.options.get("level", "expert"))
+
+    def seed() -> int:
+        return (match.seed * 1_000_003 + len(match.actions)) % (2**61)
+
+    out: list[Seat] = []
+    for seat in (0, 1):
+        if seat in mode.humans:
+            out.append(LocalHuman(match.names[seat]))
+        else:
+            out.append(Computer(match.names[seat], ctx.timer, level, ctx.delay, seed))
+    return out[0], out[1]
+
+
+def _local_new(mode: Mode, ctx: OpenContext, seed: int, level: str) -> Session:
+    match = Match(seed, humans=mode.humans, names=mode.names, options={"level": level})
+    session = LocalSession(match, _seats(mode, match, ctx), ctx.storage, mode.save_key, mode.ui_key)
+    session.save()
+    return session
+
+
+def _local_resume(mode: Mode, ctx: OpenContext) -> tuple[Session | None, str | None]:
+    """Load the saved match; set aside a save that cannot be read (never lost) with a notice."""
+    key = mode.save_key
+    raw = ctx.storage.get(key)
+    if raw is None:
+        return None, None
+    try:
+        match = Match.from_json(raw)
+        if set(match.humans) != set(mode.humans):
+            raise ValueError("it belongs to the other mode")
+    except Exception as exc:  # noqa: BLE001 - any unreadable save is set aside, never lost
+        aside = f"{key}.corrupt.{ctx.now_ms()}"
+        try:
+            ctx.storage.set(aside, raw)
+        except Exception:  # noqa: BLE001
+            aside = "(it could not be copied)"
+        reason = str(exc) or type(exc).__name__
+        return None, (f"Your saved game could not be read ({reason}). It was set aside as "
+                      f"\u201c{aside}\u201d and a new game has started.")
+    ack = 0
+    try:
+        raw_ui = ctx.storage.get(mode.ui_key)
+        value = json.loads(raw_ui).get("ack", 0) if raw_ui else 0
+        ack = value if isinstance(value, int) else 0
+    except Exception:  # noqa: BLE001 - the acknowledgement is a convenience
+        ack = 0
+    return LocalSession(match, _seats(mode, match, ctx), ctx.storage, key, mode.ui_key, acked_hand=ack), None
+
+
+MODES: dict[str, Mode] = {}
+"""Every mode by key, in menu order."""
+DEFAULT_MODE = "computer"
+
+
+def register(mode: Mode) -> None:
+    """Add a mode to the menu (online play registers itself from its own module)."""
+    MODES[mode.key] = mode
+
+
+def mode_of(key: str | None) -> Mode:
+    """The mode of ``key``, or the default one for anything unknown."""
+    return MODES.get(key or "", MODES[DEFAULT_MODE])
+
+
+register(Mode(
+    key="computer", label="Against the computer", resume_label="Resume the game against the computer",
+    title="vs Computer", names=("You", "Computer"), humans=(0,), perspective=0,
+    save_key="cribbage.save.computer", ui_key="cribbage.ui.computer", cover=False, undo=True, restart=True,
+    computer=True, start_sentence="New game against the computer. Cut for deal: the lower card deals first.",
+    new=_local_new, resume=_local_resume))
+register(Mode(
+    key="hotseat", label="Two players, one device", resume_label="Resume the two-player game",
+    title="Two players", names=("Player 1", "Player 2"), humans=(0, 1), perspective=None,
+    save_key="cribbage.save.hotseat", ui_key="cribbage.ui.hotseat", cover=True, undo=True, restart=True,
+    computer=False, start_sentence="New game for two players. Cut for deal: the lower card deals first.",
+    new=_local_new, resume=_local_resume))

@@ -1,0 +1,216 @@
+"""Seat drivers: who moves for a seat, and how its move reaches the session.
+
+A session calls ``seat.on_turn(view, propose)`` whenever that seat may act (again after every change,
+with the fresh view) and ``seat.cancel()`` when the seat must stop (undo, a dialog, the show waiting
+for "Next hand", the session closing). A driver answers by calling ``propose(action)``, never by
+touching the match.
+
+- :class:`LocalHuman`: moves come from this browser's input (the controller proposes them).
+- :class:`Computer`: chooses from ``view`` alone (``make_player(level).choose(view)``), after a
+  visible delay run by the host's timer, so the page never freezes.
+- :class:`RemoteSeat`: moves arrive from outside (the online peer) through :meth:`RemoteSeat.arrive`;
+  the shape ``web/online.py`` fills in.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from types import ModuleType
+from typing import Callable, Literal, Protocol
+
+from cribbage.actions import Action, CutForDeal, CutPack, CutStarter, Discard, Play
+from cribbage.cards import Card
+from cribbage.scoring import fifteens, pairs, runs, score_play
+from cribbage.view import SeatView
+
+__all__ = ["Seat", "SeatKind", "Propose", "Timer", "LocalHuman", "Computer", "RemoteSeat", "ai_module",
+           "ai_available", "fallback_choose", "keep_points"]
+
+SeatKind = Literal["human", "computer", "remote"]
+Propose = Callable[[Action], None]
+
+
+class Seat(Protocol):
+    """A seat's driver."""
+
+    kind: SeatKind
+    local: bool
+    """May this browser's input act for the seat?"""
+    label: str
+    """How this browser names the seat ("You", "Computer", a friend's name)."""
+
+    def on_turn(self, view: SeatView, propose: Propose) -> None: ...
+    def cancel(self) -> None: ...
+
+    @property
+    def pending(self) -> bool:
+        """True while a move of this seat is on its way (the computer is thinking)."""
+        ...
+
+
+class Timer(Protocol):
+    """The host's timer (``setTimeout`` in the page, a fake in the tests)."""
+
+    def later(self, ms: int, fn: Callable[[], None]) -> object: ...
+    def cancel(self, handle: object) -> None: ...
+
+
+_AI: list[ModuleType | None] = []
+
+
+def ai_module() -> ModuleType | None:
+    """``cribbage.ai`` imported on first use (the table is drawn before it is needed); None if it
+    cannot be imported (the table still works, with :func:`fallback_choose`)."""
+    if not _AI:
+        try:
+            from cribbage import ai
+        except Exception:  # noqa: BLE001 - the table must still work without it
+            _AI.append(None)
+        else:
+            _AI.append(ai)
+    return _AI[0]
+
+
+def ai_available() -> bool:
+    """True when the coach can be offered, without importing it yet."""
+    return bool(_AI[0]) if _AI else importlib.util.find_spec("cribbage.ai") is not None
+
+
+def keep_points(keep: list[Card]) -> int:
+    """What four kept cards score before the starter: fifteens, pairs, runs, a four-card flush."""
+    pts = sum(i.points for i in (*fifteens(keep), *pairs(keep), *runs(keep)))
+    if len(keep) == 4 and len({c.suit for c in keep}) == 1:
+        pts += 4
+    return pts
+
+
+def fallback_choose(view: SeatView, seed: int) -> Action:
+    """Without the AI package: the legal action with the best immediate score."""
+    legal = list(view.legal_actions)
+    first = legal[0]
+    if isinstance(first, (CutForDeal, CutPack, CutStarter)):
+        lo, hi = view.cut_depths
+        return type(first)(view.seat, random.Random(seed).randint(lo, hi))
+    if isinstance(first, Discard):
+        discards = [a for a in legal if isinstance(a, Discard)]
+        return max(discards, key=lambda a: keep_points([c for c in view.hand if c not in a.cards]))
+    if isinstance(first, Play):
+        pile = [c for _, c in view.pile]
+        plays = [a for a in legal if isinstance(a, Play)]
+        return max(plays, key=lambda a: (sum(i.points for i in score_play(pile + [a.card])), a.card.value))
+    return first
+
+
+class LocalHuman:
+    """A player at this browser: the controller proposes their moves from clicks and keys."""
+
+    kind: SeatKind = "human"
+    local = True
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+    def on_turn(self, view: SeatView, propose: Propose) -> None:
+        """Nothing to do: the move comes from the page."""
+
+    def cancel(self) -> None:
+        """Nothing pending."""
+
+    @property
+    def pending(self) -> bool:
+        return False
+
+
+class Computer:
+    """The computer opponent: sees only its own view, moves after ``delay()`` ms on the host's timer."""
+
+    kind: SeatKind = "computer"
+    local = False
+
+    def __init__(self, label: str, timer: Timer, level: Callable[[], str], delay: Callable[[], int],
+                 seed: Callable[[], int]) -> None:
+        self.label = label
+        self.timer = timer
+        self.level = level
+        """The level now (the menu may change it mid-match)."""
+        self.delay = delay
+        """The pacing now, in milliseconds."""
+        self.seed = seed
+        """The seed of its next choice (deterministic: the session derives it from the match)."""
+        self._handle: object | None = None
+        self._turn: tuple[SeatView, Propose] | None = None
+
+    def on_turn(self, view: SeatView, propose: Propose) -> None:
+        """Keep the freshest view; start the clock unless it is already running."""
+        self._turn = (view, propose)
+        if self._handle is None:
+            self._handle = self.timer.later(self.delay(), self._fire)
+
+    def cancel(self) -> None:
+        if self._handle is not None:
+            self.timer.cancel(self._handle)
+        self._handle = None
+        self._turn = None
+
+    @property
+    def pending(self) -> bool:
+        return self._handle is not None
+
+    def choose(self, view: SeatView) -> Action:
+        """The computer's move from ``view`` only (the fallback if the AI fails or is missing)."""
+        seed = self.seed()
+        ai = ai_module()
+        if ai is not None:
+            try:
+                player = ai.make_player(self.level(), seed=seed)
+                action: Action = player.choose(view)
+                return action
+            except Exception:  # noqa: BLE001 - fall back rather than stall the table
+                pass
+        return fallback_choose(view, seed)
+
+    def _fire(self) -> None:
+        turn, self._turn, self._handle = self._turn, None, None
+        if turn is None:
+            return
+        view, propose = turn
+        propose(self.choose(view))
+
+
+class RemoteSeat:
+    """A seat played elsewhere: its moves arrive from outside (the peer) and are proposed in order.
+
+    ``arrive(action)`` queues a move; it is proposed when the session says the seat may act. The
+    online module adds the transport; the session still checks every move against the rules.
+    """
+
+    kind: SeatKind = "remote"
+    local = False
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.inbox: list[Action] = []
+        self._propose: Propose | None = None
+
+    def arrive(self, action: Action) -> None:
+        """A move from the other side."""
+        self.inbox.append(action)
+        self._deliver()
+
+    def on_turn(self, view: SeatView, propose: Propose) -> None:
+        self._propose = propose
+        self._deliver()
+
+    def cancel(self) -> None:
+        self._propose = None
+
+    @property
+    def pending(self) -> bool:
+        return False
+
+    def _deliver(self) -> None:
+        if self._propose is None or not self.inbox:
+            return
+        propose, self._propose = self._propose, None
+        propose(self.inbox.pop(0))

@@ -1,0 +1,411 @@
+/* Online play: a small glue around PeerJS that Python (PyScript) calls. JavaScript only because
+ * WebRTC and PeerJS live in JavaScript; the protocol, rooms and seats are Python's
+ * (py/cribbage/online/, py/web/). Strings only cross this boundary, in both directions: nothing a
+ * peer sends is parsed, evaluated or put into the page here; it is handed to Python as a string.
+ *
+ *   const net = window.cribbageNet;
+ *   net.open(myId, onEvent, optionsJson)  register `myId` on the signalling server (closes any
+ *                                         previous link of this page first)
+ *   net.connect(remoteId)                 open a data channel to a registered peer
+ *   net.send(text) -> boolean             send a string on the open channel (false: none open)
+ *   net.drop()                            close the channel (e.g. our heartbeat gave up), stay
+ *                                         registered so the peer can come back
+ *   net.close()                           close everything; no event follows
+ *   net.status() -> JSON string           {id, registered, remote, channel, ice, signal}
+ *   net.signal() -> string                the signalling server this page would use
+ *
+ * onEvent(kind, peer, detail) is called with three strings (never anything else):
+ *   "open",    myId,     signal URL   registered (again after a lost signalling socket came back)
+ *   "connect", remoteId, "in"|"out"   the data channel is open (they called us | we called them)
+ *   "message", remoteId, text         a string from the peer, exactly as sent
+ *   "close",   remoteId, reason       the channel is gone: "closed" (the peer or the network
+ *                                     closed it), "dropped" (drop()), "replaced" (the same peer
+ *                                     came back on a new channel, or connect() to someone else)
+ *   "full",    thirdId,  ""           a third peer called while busy: it was sent options.busy
+ *                                     and is closed ~200 ms later (closing at once would leave it
+ *                                     with no event at all)
+ *   "error",   peer|"",  code         PeerJS's error type ("peer-unavailable", "unavailable-id",
+ *                                     "invalid-id", "network", "server-error", "socket-error",
+ *                                     "socket-closed", "webrtc", "negotiation-failed", ...) or
+ *                                     ours: "connect-timeout", "open-timeout", "signal-lost",
+ *                                     "bad-signal", "bad-message", "no-peerjs", "not-open"
+ *
+ * optionsJson (a JSON object as a string, all keys optional):
+ *   busy              string sent to a third peer (default "busy")
+ *   connectTimeoutMs  a channel not open by then is closed with "connect-timeout" (default 10000;
+ *                     PeerJS itself never times out: with no ICE candidate it waits forever)
+ *   openTimeoutMs     registration not done by then: "open-timeout" (default 10000)
+ *   signal            a signalling URL overriding the page's (same form as ?signal=)
+ *
+ * The signalling server, first found wins: `?signal=` in the page URL (e.g.
+ * http://127.0.0.1:9000/cribbage, as `make play` prints), the site config
+ * <meta name="cribbage-signal" content="URL"> in index.html (empty: not set), then the public
+ * PeerJS server (https://0.peerjs.com/). The page's Content-Security-Policy (connect-src) must
+ * allow the server's origin, so a `?signal=` the CSP does not name fails with "open-timeout".
+ * When the server is on a loopback or private address (no internet), no STUN/TURN server is used
+ * (`iceServers: []`): the peers reach each other by their host addresses.
+ *
+ * The PeerJS client (vendored by py/tools/build_site.py, named by this script's data-peerjs
+ * attribute) is loaded on the first open(), so a start of the page does not pay for it.
+ * A killed browser or a lost network is reported by nothing here (WebRTC's ICE goes
+ * "disconnected" and PeerJS fires neither close nor error): Python's heartbeat over the channel
+ * must notice it, then call drop(). status().ice shows the ICE state meanwhile.
+ */
+(function () {
+  "use strict";
+
+  var script = document.currentScript;
+  var PEERJS_URL = (script && script.dataset.peerjs) || "";
+  var CLOUD = "https://0.peerjs.com/";
+  var REFUSE_CLOSE_MS = 200;
+  var RECONNECT_MS = [1000, 2000, 4000, 8000, 15000, 30000];
+
+  var peerjsLoading = null;
+  /** Load the vendored PeerJS client once (a same-origin classic script: the CSP allows it). */
+  function loadPeerJS() {
+    if (window.peerjs && window.peerjs.Peer) return Promise.resolve(window.peerjs);
+    if (!peerjsLoading) {
+      peerjsLoading = new Promise(function (resolve, reject) {
+        if (!PEERJS_URL) return reject(new Error("net.js: no data-peerjs attribute"));
+        var tag = document.createElement("script");
+        tag.src = PEERJS_URL;
+        tag.onload = function () {
+          if (window.peerjs && window.peerjs.Peer) resolve(window.peerjs);
+          else reject(new Error("net.js: PeerJS loaded without window.peerjs.Peer"));
+        };
+        tag.onerror = function () {
+          reject(new Error("net.js: could not load " + PEERJS_URL));
+        };
+        document.head.appendChild(tag);
+      });
+      peerjsLoading.catch(function () {
+        peerjsLoading = null; // let a later open() try again
+      });
+    }
+    return peerjsLoading;
+  }
+
+  /** The configured signalling URL (string), before validation. */
+  function configuredSignal() {
+    try {
+      var fromUrl = new URLSearchParams(window.location.search).get("signal");
+      if (fromUrl) return fromUrl;
+    } catch (e) { /* no URLSearchParams: fall through */ }
+    var meta = document.querySelector('meta[name="cribbage-signal"]');
+    var fromMeta = meta && (meta.getAttribute("content") || "").trim();
+    return fromMeta || CLOUD;
+  }
+
+  var PRIVATE_HOST = [
+    /^127\./, /^10\./, /^192\.168\./, /^172\.(1[6-9]|2\d|3[01])\./, /^169\.254\./,
+    /^\[?::1\]?$/, /^\[?f[cd][0-9a-f]{2}:/i, /^\[?fe80:/i, /^localhost$/i, /\.local$/i,
+  ];
+
+  /** PeerJS options for a signalling URL, or null when it is not a usable URL. */
+  function signalOptions(text) {
+    var url;
+    try {
+      url = new URL(text);
+    } catch (e) {
+      return null;
+    }
+    var secure = url.protocol === "https:" || url.protocol === "wss:";
+    if (!secure && url.protocol !== "http:" && url.protocol !== "ws:") return null;
+    if (url.username || url.password || url.search || url.hash || !url.hostname) return null;
+    var host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+    var options = {
+      host: host,
+      port: Number(url.port) || (secure ? 443 : 80),
+      path: url.pathname || "/",
+      secure: secure,
+    };
+    if (PRIVATE_HOST.some(function (re) { return re.test(url.hostname); })) {
+      options.config = { iceServers: [] }; // no internet: host candidates only, no public STUN
+    }
+    return options;
+  }
+
+  // The one link of this page.
+  var peer = null;
+  var handler = null;
+  var settings = null;
+  var current = null; // the DataConnection Python talks to (open or opening)
+  var currentDir = "";
+  var iceState = "";
+  var timers = [];
+  var generation = 0; // bumped by open()/close(): events of an older link are ignored
+  var reconnectTry = 0;
+  var signalUrl = "";
+
+  function later(fn, ms) {
+    var id = setTimeout(fn, ms);
+    timers.push(id);
+    return id;
+  }
+
+  function emit(kind, who, detail) {
+    if (!handler) return;
+    try {
+      handler(String(kind), String(who || ""), String(detail == null ? "" : detail));
+    } catch (error) {
+      console.error("net.js: the event handler failed on " + kind + ":", error);
+    }
+  }
+
+  function isDead(conn) {
+    var pc = conn.peerConnection;
+    var state = pc ? pc.iceConnectionState : "";
+    return state === "disconnected" || state === "failed" || state === "closed";
+  }
+
+  /** Close `conn` without telling Python (it has been reported, or never was). */
+  function quietClose(conn) {
+    conn.__netQuiet = true;
+    try {
+      conn.close();
+    } catch (e) { /* already closed */ }
+  }
+
+  function release(reason) {
+    var conn = current;
+    if (!conn) return;
+    current = null;
+    currentDir = "";
+    iceState = "";
+    quietClose(conn);
+    emit("close", conn.peer, reason);
+  }
+
+  /** Make `conn` the link's channel and wire its events (dir: "in" or "out"). */
+  function adopt(conn, dir) {
+    var gen = generation;
+    current = conn;
+    currentDir = dir;
+    iceState = "";
+    var opened = false;
+    var timeout = later(function () {
+      if (gen !== generation || opened || current !== conn) return;
+      current = null;
+      currentDir = "";
+      quietClose(conn);
+      emit("error", conn.peer, "connect-timeout");
+    }, settings.connectTimeoutMs);
+    conn.on("open", function () {
+      if (gen !== generation || current !== conn) return;
+      opened = true;
+      clearTimeout(timeout);
+      emit("connect", conn.peer, dir);
+    });
+    conn.on("data", function (data) {
+      if (gen !== generation || current !== conn) return;
+      if (typeof data === "string") emit("message", conn.peer, data);
+      else emit("error", conn.peer, "bad-message"); // only strings are ever sent by net.js
+    });
+    conn.on("iceStateChanged", function (state) {
+      if (current === conn) iceState = String(state);
+    });
+    conn.on("close", function () {
+      if (gen !== generation || conn.__netQuiet || current !== conn) return;
+      clearTimeout(timeout);
+      current = null;
+      currentDir = "";
+      emit("close", conn.peer, "closed");
+    });
+    conn.on("error", function (error) {
+      if (gen !== generation || conn.__netQuiet || current !== conn) return;
+      emit("error", conn.peer, (error && error.type) || "webrtc");
+    });
+  }
+
+  /** A third peer while busy: accept, send the busy string, close ~200 ms later. */
+  function refuse(conn) {
+    conn.__netQuiet = true;
+    var done = false;
+    function finish() {
+      if (done) return;
+      done = true;
+      try {
+        conn.close();
+      } catch (e) { /* already closed */ }
+    }
+    conn.on("open", function () {
+      try {
+        conn.send(settings.busy);
+      } catch (e) { /* it left already */ }
+      emit("full", conn.peer, "");
+      later(finish, REFUSE_CLOSE_MS);
+    });
+    later(finish, settings.connectTimeoutMs);
+  }
+
+  function onIncoming(conn) {
+    if (conn.serialization !== "raw") {
+      quietClose(conn); // not net.js at the other end: PeerJS would decode its data for us
+      emit("error", conn.peer, "bad-message");
+      return;
+    }
+    if (current && current.peer !== conn.peer && !isDead(current)) {
+      refuse(conn);
+      return;
+    }
+    if (current) release("replaced"); // the same peer came back, or ours was dead
+    adopt(conn, "in");
+  }
+
+  function parseOptions(json) {
+    var given = {};
+    if (json) {
+      try {
+        given = JSON.parse(String(json)) || {};
+      } catch (e) {
+        given = {};
+        console.error("net.js: options are not JSON; using the defaults");
+      }
+    }
+    function ms(value, fallback) {
+      var n = Number(value);
+      return isFinite(n) && n > 0 ? n : fallback;
+    }
+    return {
+      busy: typeof given.busy === "string" ? given.busy : "busy",
+      connectTimeoutMs: ms(given.connectTimeoutMs, 10000),
+      openTimeoutMs: ms(given.openTimeoutMs, 10000),
+      signal: typeof given.signal === "string" && given.signal ? given.signal : "",
+    };
+  }
+
+  function teardown() {
+    generation += 1;
+    timers.forEach(clearTimeout);
+    timers = [];
+    if (current) quietClose(current);
+    current = null;
+    currentDir = "";
+    iceState = "";
+    if (peer) {
+      try {
+        peer.destroy();
+      } catch (e) { /* already gone */ }
+    }
+    peer = null;
+    reconnectTry = 0;
+  }
+
+  function open(myId, onEvent, optionsJson) {
+    teardown();
+    var gen = generation;
+    handler = typeof onEvent === "function" ? onEvent : null;
+    settings = parseOptions(optionsJson);
+    var id = String(myId || "");
+    signalUrl = settings.signal || configuredSignal();
+    var options = signalOptions(signalUrl);
+    if (!options) {
+      emit("error", "", "bad-signal");
+      return;
+    }
+    loadPeerJS().then(function (peerjs) {
+      if (gen !== generation) return;
+      var registered = false;
+      var created = new peerjs.Peer(id, Object.assign({ debug: 0 }, options));
+      peer = created;
+      later(function () {
+        if (gen === generation && !registered) {
+          emit("error", "", "open-timeout");
+          teardown();
+        }
+      }, settings.openTimeoutMs);
+      created.on("open", function (registeredId) {
+        if (gen !== generation) return;
+        registered = true;
+        reconnectTry = 0;
+        emit("open", registeredId, signalUrl);
+      });
+      created.on("connection", function (conn) {
+        if (gen !== generation) return;
+        onIncoming(conn);
+      });
+      created.on("disconnected", function () {
+        if (gen !== generation || created.destroyed) return;
+        emit("error", "", "signal-lost"); // channels stay up; new ones need the server again
+        var wait = RECONNECT_MS[Math.min(reconnectTry, RECONNECT_MS.length - 1)];
+        reconnectTry += 1;
+        later(function () {
+          if (gen !== generation || created.destroyed || !created.disconnected) return;
+          try {
+            created.reconnect();
+          } catch (e) { /* it will report */ }
+        }, wait);
+      });
+      created.on("error", function (error) {
+        if (gen !== generation) return;
+        var type = (error && error.type) || "webrtc";
+        var who = "";
+        if (type === "peer-unavailable") {
+          // The peer we called is not registered (the server says so after its expire_timeout,
+          // ~5 s). Stale when our own connect timeout came first: already reported.
+          if (!current || current.open || currentDir !== "out") return;
+          who = current.peer;
+          quietClose(current);
+          current = null;
+          currentDir = "";
+        }
+        emit("error", who, type);
+      });
+    }, function (error) {
+      if (gen !== generation) return;
+      console.error(error);
+      emit("error", "", "no-peerjs");
+    });
+  }
+
+  function connect(remoteId) {
+    if (!peer || !peer.open) {
+      emit("error", String(remoteId || ""), "not-open");
+      return;
+    }
+    if (current) release("replaced");
+    adopt(peer.connect(String(remoteId), { reliable: true, serialization: "raw" }), "out");
+  }
+
+  function send(text) {
+    if (!current || !current.open) return false;
+    try {
+      current.send(String(text));
+      return true;
+    } catch (error) {
+      console.error("net.js: send failed:", error);
+      return false;
+    }
+  }
+
+  function drop() {
+    release("dropped");
+  }
+
+  function close() {
+    handler = null;
+    teardown();
+  }
+
+  function status() {
+    return JSON.stringify({
+      id: peer && peer.id ? peer.id : "",
+      registered: !!(peer && peer.open),
+      remote: current ? current.peer : "",
+      channel: current ? (current.open ? "open" : "opening") : "none",
+      direction: currentDir,
+      ice: current && current.peerConnection ? current.peerConnection.iceConnectionState : iceState,
+      signal: signalUrl || configuredSignal(),
+    });
+  }
+
+  window.cribbageNet = Object.freeze({
+    open: open,
+    connect: connect,
+    send: send,
+    drop: drop,
+    close: close,
+    status: status,
+    signal: configuredSignal,
+  });
+})();

@@ -1,0 +1,187 @@
+"""Online play's plumbing without a browser: the CSP allows the public PeerJS server and nothing
+more, serve.py adds a local signalling server only when asked, the PeerJS client is vendored and
+precached, the local PeerServer starts and stops, and netns.py isolates a command on loopback."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "py" / "tools"))
+
+import build_site  # noqa: E402
+import netns  # noqa: E402
+import peerserver  # noqa: E402
+import serve  # noqa: E402
+
+APP_PAGES = ("/", "/index.html", "/embed.html")
+PEERJS_CLOUD = ["https://0.peerjs.com", "wss://0.peerjs.com"]
+
+
+def directives(csp: str) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for part in csp.split(";"):
+        words = part.split()
+        if words:
+            assert words[0] not in found, f"{words[0]} twice in {csp}"
+            found[words[0]] = words[1:]
+    return found
+
+
+def page_csp(path: str, rules: list[serve.Rule] | None = None) -> dict[str, list[str]]:
+    headers = serve.headers_for(rules or serve.load_rules(ROOT / "netlify.toml"), path)
+    return directives(headers["Content-Security-Policy"])
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> build_site.Build:
+    if not (ROOT / "node_modules" / "peerjs").exists():
+        pytest.skip("node_modules is missing: run `npm ci`")
+    return build_site.build(tmp_path_factory.mktemp("site") / "dist", quiet=True)
+
+
+@pytest.mark.parametrize("path", APP_PAGES)
+def test_app_pages_may_reach_the_public_peerjs_server_and_nothing_else(path):
+    csp = page_csp(path)
+    assert csp["connect-src"] == ["'self'", *PEERJS_CLOUD]
+    for name, sources in csp.items():
+        if name != "connect-src":
+            assert not any("peerjs" in s or "://" in s for s in sources), (name, sources)
+    assert csp["default-src"] == ["'self'"]
+    assert csp["script-src"] == ["'self'", "'wasm-unsafe-eval'"]
+
+
+def test_pages_without_online_play_gain_nothing():
+    csp = page_csp("/embed-example.html")
+    assert "connect-src" not in csp and "peerjs" not in json.dumps(csp)
+
+
+def test_serve_adds_a_local_signalling_server_only_when_asked():
+    rules = serve.load_rules(ROOT / "netlify.toml")
+    local = serve.signal_sources("http://127.0.0.1:9000/cribbage")
+    assert local == ["http://127.0.0.1:9000", "ws://127.0.0.1:9000"]
+    for path in APP_PAGES:
+        shipped = serve.headers_for(rules, path)["Content-Security-Policy"]
+        widened = directives(serve.with_connect_sources(shipped, local))
+        assert widened["connect-src"] == ["'self'", *PEERJS_CLOUD, *local]
+        assert {k: v for k, v in widened.items() if k != "connect-src"} == {
+            k: v for k, v in directives(shipped).items() if k != "connect-src"
+        }
+    assert serve.signal_sources("https://peer.example.org/x") == ["https://peer.example.org", "wss://peer.example.org"]
+    assert serve.signal_sources("http://[::1]:9000/") == ["http://[::1]:9000", "ws://[::1]:9000"]
+    # a CSP without connect-src is left as it is
+    assert serve.with_connect_sources("default-src 'self'", local) == "default-src 'self'"
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["javascript:alert(1)", "ftp://127.0.0.1/", "http://u:p@127.0.0.1/", "http://127.0.0.1/?a=1",
+     "http://127.0.0.1:99999/", "http://a b/", "http://h;script-src */", "127.0.0.1:9000"],
+)
+def test_serve_refuses_a_signal_that_is_not_a_plain_url(url):
+    with pytest.raises(ValueError):
+        serve.signal_sources(url)
+
+
+def test_served_pages_carry_the_local_signal_only_with_signals(built):
+    plain = serve.start(built.out)
+    local = serve.start(built.out, signals=["http://127.0.0.1:9000/cribbage"])
+    try:
+        for path in ("", "index.html", "embed.html"):
+            with urllib.request.urlopen(plain.url + path) as response:
+                assert directives(response.headers["Content-Security-Policy"])["connect-src"] == [
+                    "'self'", *PEERJS_CLOUD]
+            with urllib.request.urlopen(local.url + path) as response:
+                assert directives(response.headers["Content-Security-Policy"])["connect-src"] == [
+                    "'self'", *PEERJS_CLOUD, "http://127.0.0.1:9000", "ws://127.0.0.1:9000"]
+        with urllib.request.urlopen(local.url + "static/net.js") as response:
+            assert "Content-Security-Policy" not in response.headers
+    finally:
+        for server in (plain, local):
+            server.shutdown()
+            server.server_close()
+
+
+def test_peerjs_client_is_vendored_version_named_and_precached(built):
+    pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]["peerjs"]
+    assert built.peerjs == pinned
+    assert built.peerjs_dir == f"vendor/peerjs-{pinned}"
+    shipped = built.out / built.peerjs_dir / "peerjs.min.js"
+    assert shipped.read_bytes() == (ROOT / "node_modules/peerjs/dist/peerjs.min.js").read_bytes()
+    assert f"{built.peerjs_dir}/peerjs.min.js" in built.precache
+    assert "static/net.js" in built.precache
+    assert f"{built.peerjs_dir}/peerjs.min.js.map" not in built.precache  # devtools only
+    worker = (built.out / "sw.js").read_text()
+    assert json.dumps(f"{built.peerjs_dir}/peerjs.min.js") in worker
+    info = json.loads((built.out / "build-info.json").read_text())
+    assert info["peerjs"] == pinned
+    # every page loads net.js, which names the vendored client it loads on first use
+    for page in ("index.html", "embed.html"):
+        html = (built.out / page).read_text()
+        tags = re.findall(r'<script src="\./static/net\.js" data-peerjs="\./([^"]+)" defer></script>', html)
+        assert tags == [f"{built.peerjs_dir}/peerjs.min.js"], page
+        assert '<meta name="cribbage-signal" content="">' in html  # the site config: not set
+
+
+def test_vendoring_refuses_a_peerjs_other_than_the_pinned_one(tmp_path):
+    (tmp_path / "package.json").write_text(json.dumps({"dependencies": {"peerjs": "0.0.1"}}))
+    installed = tmp_path / "node_modules" / "peerjs"
+    installed.mkdir(parents=True)
+    (installed / "package.json").write_text(json.dumps({"version": "1.5.5"}))
+    with pytest.raises(build_site.BuildError, match="pins 0.0.1"):
+        build_site.vendor_peerjs(tmp_path, tmp_path / "out")
+    shutil.rmtree(installed)
+    with pytest.raises(build_site.BuildError, match="missing"):
+        build_site.vendor_peerjs(tmp_path, tmp_path / "out")
+
+
+def test_net_js_never_evaluates_or_inserts_what_it_receives():
+    source = (ROOT / "static" / "net.js").read_text()
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", "", source, flags=re.S)  # comments may name them
+    for forbidden in ("eval(", "Function(", "innerHTML", "outerHTML", "insertAdjacent", "document.write",
+                      "JSON.parse(data", "setTimeout(data", "srcdoc"):
+        assert forbidden not in code, forbidden
+    # the only script it ever adds is the vendored client named by its own tag
+    assert code.count('createElement("script")') == 1 and "tag.src = PEERJS_URL" in code
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_local_peerserver_starts_answers_and_stops():
+    if not peerserver.BINARY.exists():
+        pytest.skip("node_modules/peer is missing: run `npm ci`")
+    server = peerserver.start("127.0.0.1")
+    try:
+        assert server.url.startswith("http://127.0.0.1:") and server.url.endswith("/cribbage")
+        with urllib.request.urlopen(server.url, timeout=5) as response:
+            assert json.loads(response.read())["name"] == "PeerJS Server"
+    finally:
+        server.stop()
+    assert server.process.returncode is not None
+    with pytest.raises(OSError):
+        urllib.request.urlopen(server.url, timeout=2)
+
+
+def test_netns_runs_a_command_with_only_loopback_up():
+    prefix, reason = netns.unshare_prefix()
+    if not prefix:
+        pytest.skip(reason)
+    probe = (
+        "import socket, sys; sys.path.insert(0, sys.argv[1]); import netns;"
+        "print(netns.interfaces());"
+        "s = socket.create_server(('127.0.0.1', 0)); socket.create_connection(s.getsockname()).close();"
+        "print('loopback up')"
+    )
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "py/tools/netns.py"), "--", sys.executable, "-c", probe, str(ROOT / "py/tools")],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["['lo']", "loopback up"]
