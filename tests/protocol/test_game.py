@@ -1,4 +1,4 @@
-"""The online protocol under CPython: two peers in one process play whole matches; cheats are caught."""
+"""The online protocol under CPython (no socket, no browser): two peers in one process play whole matches; cheats are caught."""
 
 from __future__ import annotations
 
