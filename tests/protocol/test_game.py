@@ -1,4 +1,5 @@
-"""The online protocol under CPython (no socket, no browser): two peers in one process play whole matches; cheats are caught."""
+"""The online protocol under CPython (no socket, no browser): two peers in one process play whole
+matches; cheats are caught; fuzzed and replayed payloads change nothing; saves resume."""
 
 from __future__ import annotations
 
