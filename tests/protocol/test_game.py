@@ -486,13 +486,22 @@ def test_a_new_match_by_agreement() -> None:
     rng = random.Random(61)
     run_until(table, rng, lambda: table.peers[0].match.state.phase is Phase.PLAY)
     a, b = table.peers
+    abandoned = a.source.current
     a.offer_new_match()
     table.pump()
     assert b.new_match_offer == 0
     b.answer_new_match(True)
+    assert b._closing is not None
+    # A reload while the hand abandoned waits for its audit.
+    b = table.peers[1] = OnlineGame.from_dict(json.loads(json.dumps(b.to_dict())))
+    assert b._closing is not None
     table.pump()
     assert a.match_number == b.match_number == 1
     assert a.match.state.phase is Phase.CUT_FOR_DEAL and not a.match.actions
+    # The hand abandoned was revealed and audited on both sides.
+    got = {(m.receiver, m.message["pack"]) for m in table.log if m.message["t"] == "reveal" and m.message["m"] == 0}
+    assert {(0, abandoned), (1, abandoned)} <= got
+    assert a._closing is None and b._closing is None and a.failure is None and b.failure is None
     play_match(table, rng)
     assert all(p.match.state.is_over and p.failure is None for p in table.peers)
 
@@ -645,3 +654,37 @@ def test_a_key_withheld_holds_up_the_next_deal() -> None:
                 table.pump()
             branches.add("cheater's cut refused")
     assert len(branches) == 2, branches
+
+
+def test_a_cheat_in_a_hand_abandoned_by_agreement_is_still_caught() -> None:
+    for seed in range(80, 120):
+        table = make_table(seed=seed)
+        rng = random.Random(seed)
+        honest, cheater = table.peers
+
+        def can_cheat() -> bool:
+            st = cheater.match.state
+            return (st.phase is Phase.PLAY and st.to_play == 1 and cheater.waiting_for() is None
+                    and bool(st.playable(1)))
+
+        run_until(table, rng, lambda: can_cheat() or cheater.match.state.is_over)
+        if cheater.match.state.is_over:
+            continue
+        k = cheater.source.current
+        cheater._job_audit = lambda k: iter(())  # type: ignore[method-assign]  # a cheat never audits itself
+        cheater.match.state._go(Go(1))
+        cheater.match.actions.append(Go(1))
+        cheater._queue_send({"t": "go", "m": cheater.match_number, "pack": k}, None)
+        cheater._after_apply(k)
+        table.pump()
+        if honest.match.state.is_over or cheater.match.state.is_over or honest.pack is None:
+            continue
+        cheater.offer_new_match()  # and hope the hand is never looked at again
+        table.pump()
+        honest.answer_new_match(True)
+        table.pump()
+        assert honest.match_number == 1
+        assert honest.failure is not None and "in the match abandoned" in honest.failure, honest.failure
+        assert "said Go" in honest.failure and honest.evidence["action"] == "go 1"
+        return
+    pytest.fail("no position to cheat in")

@@ -6,7 +6,8 @@ this module only decides which slots of the pack to open, for whom, and when.
 
 - Local intents: :meth:`OnlineGame.act` (the local player's action), :meth:`accept_next_hand`
   (the next pack is shuffled during the show; it is cut and dealt once both have accepted),
-  :meth:`offer_new_match` / :meth:`answer_new_match` (an abandoned hand is not audited).
+  :meth:`offer_new_match` / :meth:`answer_new_match` (the hand abandoned is still revealed and
+  audited, alongside the new match).
 - Received payloads: :meth:`OnlineGame.receive` checks every field against the match and either
   applies the message or raises :class:`ProtocolError`, leaving everything as it was.
 - Work: the big-integer steps (shuffles, decryption shares, audits) are queued; :meth:`step`
@@ -151,6 +152,8 @@ class OnlineGame:
         self.failure: str | None = None
         """Why the match stopped (an audit caught a cheat, or the other browser stopped it)."""
         self.evidence: dict[str, object] = {}
+        self._closing: OnlineGame | None = None
+        """The match abandoned by agreement, kept until its last pack is audited."""
         self.new_match_offer: int | None = None
         """The seat whose offer of a new match is waiting for an answer."""
         self._outbox: list[dict[str, Any]] = []
@@ -268,6 +271,7 @@ class OnlineGame:
             "pending": None if self.pending is None else {"action": str(self.pending.action),
                                                           "slots": list(self.pending.slots)},
             "jobs": json.loads(json.dumps(self._jobs)), "outbox": json.loads(json.dumps(self._outbox)),
+            "closing": None if self._closing is None else self._closing.to_dict(),
             "tally": [self.tally.short, self.tally.full, self.tally.checks],
         }
         body["checksum"] = _checksum(body)
@@ -332,6 +336,7 @@ class OnlineGame:
             game.pending = None if pending is None else _Pending(parse_action(pending["action"]),
                                                                  [int(x) for x in pending["slots"]])
             game._jobs = list(data["jobs"])
+            game._closing = None if data["closing"] is None else cls.from_dict(data["closing"])
             game._outbox = list(data["outbox"])
             game.tally = sra.Tally(*(int(x) for x in data["tally"]))
         except SaveError:
@@ -425,7 +430,19 @@ class OnlineGame:
             self._new_match()
 
     def _new_match(self) -> None:
-        # The abandoned hand is not audited: both agreed to drop it, and it decides nothing.
+        # The hand in progress is abandoned, but still revealed and audited: the old match is kept
+        # aside (``closing``) until the other's key for that pack comes and the audit passes.
+        rec = self.pack
+        self._closing = None
+        if rec is not None and rec.ready and not rec.ended and self.failure is None:
+            rec.ended = True
+            rec.end_action = len(self.match.actions)
+            closing = OnlineGame.__new__(OnlineGame)
+            closing.__dict__ = dict(self.__dict__)
+            closing._outbox, closing._jobs, closing._work, closing._closing = [], [], None, None
+            self._closing = closing
+            self._outbox.append({"t": "reveal", "m": self.match_number, "n": 0, "pack": self.source.current,
+                                 "key": sra.encode_key(rec.key)})
         self.match_number += 1
         self.sent = self.received = 0
         self.failure = None
@@ -481,6 +498,8 @@ class OnlineGame:
             return self._job_audit(job["pack"])
         if kind == "reveal":
             return self._job_reveal(job["pack"])
+        if kind == "closing_audit":
+            return self._job_closing_audit(job["pack"])
         raise AssertionError(kind)
 
     def _job_send(self, message: dict[str, Any], slots: list[int] | None) -> sra.Work[None]:
@@ -496,6 +515,16 @@ class OnlineGame:
             message = {**message, "shares": shares}
         self._emit(message)
         return None
+
+    def _job_closing_audit(self, k: int) -> sra.Work[None]:
+        closing = self._closing
+        if closing is None:
+            return None
+        try:
+            yield from closing._job_audit(k)
+        except AuditFailure as exc:
+            raise AuditFailure(f"in the match abandoned: {exc}", exc.evidence) from exc
+        self._closing = None
 
     def _job_reveal(self, k: int) -> sra.Work[None]:
         self._emit({"t": "reveal", "m": self.match_number, "pack": k,
@@ -602,7 +631,12 @@ class OnlineGame:
             raise ProtocolError(f"a {kind!r} message has the wrong fields (extra {extra}, missing {missing})")
         m = _int(message["m"], "the match number")
         if m == self.match_number - 1 and kind != "newmatch":
-            return  # sent before the other saw the new match begin: it no longer matters
+            closing = self._closing
+            if kind == "reveal" and closing is not None:
+                closing._on_reveal(message)  # the key of the hand abandoned: audit it
+                closing._jobs = []
+                self._jobs.append({"kind": "closing_audit", "pack": message["pack"]})
+            return  # otherwise sent before the other saw the new match begin: it no longer matters
         if m != self.match_number:
             raise ProtocolError(f"a message for match {m}, but this is match {self.match_number}")
         n = _int(message["n"], "the message number", 1 << 40)
