@@ -32,7 +32,7 @@ def inside(page: Any, selector: str) -> None:
 
 
 def test_the_computer_laying_away_keeps_my_selection(table: Table) -> None:
-    page = table.open("?mode=computer&seed=99&delay=1200").page
+    page = table.open("?mode=computer&seed=99&delay=4000").page
     table.cut()  # seed 99, 10th card: the computer deals, you cut the pack
     table.settle()
     page.wait_for_function(f"() => {APP}.dataset.phase === 'cut' && {APP}.dataset.turn === 'me'", timeout=30_000)
@@ -42,7 +42,7 @@ def test_the_computer_laying_away_keeps_my_selection(table: Table) -> None:
     page.locator("#hand-0").dispatch_event("click")
     page.locator("#hand-3").dispatch_event("click")
     assert page.locator(".keep-points").count() == 1
-    page.wait_for_selector('.crib[aria-label$="2 cards"]', timeout=10_000)
+    page.wait_for_selector('.crib[aria-label$="2 cards"]', timeout=20_000)
     table.settle()
     assert page.locator(".hand-me .hand-card.selected").count() == 2
     assert page.locator(".keep-points").count() == 1
@@ -50,13 +50,13 @@ def test_the_computer_laying_away_keeps_my_selection(table: Table) -> None:
 
 
 def test_keys_1_2_enter_around_the_computer_laying_away(table: Table) -> None:
-    page = table.open("?mode=computer&seed=99&delay=1200").page
+    page = table.open("?mode=computer&seed=99&delay=4000").page
     table.cut()
     page.wait_for_function(f"() => {APP}.dataset.phase === 'cut' && {APP}.dataset.turn === 'me'", timeout=30_000)
     table.cut()
     page.wait_for_function(f"() => {APP}.dataset.phase === 'discard'", timeout=30_000)
     page.keyboard.press("1")
-    page.wait_for_selector('.crib[aria-label$="2 cards"]', timeout=10_000)
+    page.wait_for_selector('.crib[aria-label$="2 cards"]', timeout=20_000)
     page.keyboard.press("2")
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => {APP}.dataset.phase !== 'discard'", timeout=10_000)
