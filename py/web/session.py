@@ -237,7 +237,7 @@ class LocalSession:
 
     def can(self, offer: Offer) -> bool:
         if offer is Offer.UNDO:
-            return self._match.can_undo and self._own(self._match.actions[-self._span():])
+            return self._match.can_undo and self._own(self._match.actions[-1:])
         if offer is Offer.REDO:
             return self._match.can_redo and self._own(self._match.undone[-1:])
         if offer is Offer.NEXT_HAND:
@@ -245,12 +245,9 @@ class LocalSession:
                     or deal_cut_held(self._match, self.acked_hand, self._seats))
         return True
 
-    def _span(self) -> int:
-        """How many actions one undo takes back now."""
-        return max(1, self._match._undo_span())
-
     def _own(self, actions: Sequence[Action]) -> bool:
-        """True if the people's moves among ``actions`` are all the holder's (any, when nobody holds)."""
+        """True if the people's moves among ``actions`` are the holder's (any, when nobody holds: hot-seat
+        only sets a holder, and there one undo or redo is one move)."""
         people = self._match.humans
         return self.holder is None or all(a.seat == self.holder for a in actions if a.seat in people)
 
