@@ -1,7 +1,7 @@
 """The rules as the page shows them (the Rules dialog): plain data, bundled so they work offline.
 
 Written from ``docs/RULES.md`` ("In short" and its two worked examples); the renderer turns it into
-escaped HTML. The examples are checked against the engine by ``tests/web/test_newcomer.py``.
+escaped HTML. The examples are checked against the engine by ``tests/web/test_newcomer_table.py``.
 """
 
 from __future__ import annotations
