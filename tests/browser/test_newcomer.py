@@ -168,3 +168,21 @@ def test_the_hand_and_the_primary_button_fit_without_scrolling(browser: Any, bas
     assert total[2] <= dialog[2] + 1, f"the Total column is cut off: {total} in {dialog}"
     assert how[2] - how[0] >= 90, f"the How column is {how[2] - how[0]:.0f} px wide"
     context.close()
+
+
+def test_the_play_preview_names_the_last_card_point(table: Table) -> None:
+    page = table.open("?seed=3&delay=0").page
+    table.fast = True
+    for _ in range(300):
+        table.settle()
+        if table.meta("hand") == "2":
+            break
+        last = (table.meta("phase") == "play" and table.meta("turn") == "me" and page.locator("#btn-go").count() == 0
+                and len(table.hand()) == 1 and page.locator(".hand-opp .card").count() == 0)
+        if last:
+            table.press(".hand-me button.hand-card:not([aria-disabled])")
+            headline = page.inner_text("#headline")
+            assert "last card" in headline or "thirty-one" in headline, headline
+            return
+        table.step()
+    pytest.fail("no last card to lay in the first hand")
