@@ -22,11 +22,11 @@ class FullStdlibFinder:
         self.modules = modules
         self.loaded = False
 
-    def load(self) -> None:
-        """Fetch the full archive once (raises ImportError when it cannot be fetched)."""
+    def load(self, name: str) -> None:
+        """Fetch the full archive once, for module ``name`` (ImportError when it cannot)."""
         if not self.loaded:
             try:
-                _lazy_stdlib_js.fetch_full(FULL)
+                _lazy_stdlib_js.fetch_full(FULL, name)
             except Exception as error:  # a JsException: offline, or the server failed
                 raise ImportError(f"the full standard library could not be fetched: {error}") from None
             sys.path.append(FULL)
@@ -36,7 +36,7 @@ class FullStdlibFinder:
     def find_spec(self, name: str, path: list[str] | None = None, target: object = None) -> ModuleSpec | None:
         if name not in self.modules:
             return None
-        self.load()
+        self.load(name)
         if path is None:
             search = [FULL]
         else:  # a submodule of a package whose __init__ came from the small archive

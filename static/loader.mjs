@@ -19,7 +19,8 @@ const LAZY_STDLIB_MODULES = {{lazy_stdlib_index}};
 
 // Synchronous on purpose: Python's import statement cannot wait for a promise. A binary body
 // through a synchronous request needs the x-user-defined charset (one char per byte).
-function fetchFullStdlib(pyodide, path) {
+function fetchFullStdlib(pyodide, path, name) {
+  console.info(`Fetching the full Python standard library (first import of ${name})`);
   const request = new XMLHttpRequest();
   request.open("GET", fullStdlibURL, false);
   request.overrideMimeType("text/plain; charset=x-user-defined");
@@ -34,7 +35,7 @@ function fetchFullStdlib(pyodide, path) {
 function installLazyStdlib(pyodide) {
   pyodide.registerJsModule("_lazy_stdlib_js", {
     modules: LAZY_STDLIB_MODULES,
-    fetch_full: (path) => fetchFullStdlib(pyodide, path),
+    fetch_full: (path, name) => fetchFullStdlib(pyodide, path, name),
   });
   pyodide.runPython(LAZY_STDLIB_PY, { filename: "lazy_stdlib.py" });
 }

@@ -151,9 +151,16 @@ JS_MODULES = {"js", "pyscript", "polyscript", "_pyscript"}
 """Modules that JavaScript provides at run time: not in the stdlib zip."""
 RUNTIME_IMPORTS = ("zipfile", "shutil", "encodings.cp437")
 """Imported at start by Pyodide's unpackArchive (PyScript's `files` zip), not by any source."""
-SMALL_STDLIB_EXTRA = ("secrets", "hashlib", "hmac", "json", "traceback", "linecache", "tokenize")
-"""Also in the small stdlib: what the coming online mode imports, and what an error report needs
-(a traceback must not wait for the full archive, or fail offline)."""
+SMALL_STDLIB_EXTRA = (
+    "secrets", "hashlib", "hmac", "json",
+    "traceback", "linecache", "tokenize",
+    "importlib.resources._adapters", "importlib.resources._itertools", "importlib.resources.readers",
+    "importlib.readers",
+)
+"""Also in the small stdlib: what the coming online mode imports, what an error report needs
+(a traceback must not wait for the full archive, or fail offline), and what
+``importlib.resources.files`` imports only when called (the game reads its tables with it).
+tests/browser/test_small_stdlib.py plays a hand and fails on any module missing here."""
 PRECOMPRESSED = ("*.wasm", "*.zip")
 """Shipped brotli-compressed (globs): types Netlify does not compress (see netlify.toml)."""
 

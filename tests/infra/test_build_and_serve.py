@@ -204,3 +204,16 @@ def test_serve_applies_the_rules(built):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_small_stdlib_holds_what_the_game_imports_and_the_loader_indexes_the_rest(built):
+    with unpacked(built.out / built.pyodide_dir / built.stdlib_zip) as small:
+        names = set(small.namelist())
+    for module in ("json/__init__", "secrets", "hashlib", "hmac", "dataclasses", "traceback", "importlib/readers"):
+        assert f"{module}.pyc" in names, module
+    assert not any(n.startswith(("tarfile", "email/", "unittest/", "pydoc", "argparse")) for n in names)
+    loader = (built.out / "static" / "loader.mjs").read_text()
+    index = json.loads(re.search(r"const LAZY_STDLIB_MODULES = (\[.*?\]);", loader).group(1))
+    assert {"tarfile", "email", "email.message", "unittest.mock"} <= set(index)
+    assert "json" not in index and "secrets" not in index  # in the small archive already
+    assert built.stdlib_full not in built.precache  # fetched on demand, cached by the worker then
