@@ -85,7 +85,7 @@ def choose_encoding(accept: str | None, have_brotli: bool = brotli is not None) 
     return best if weights.get(best, star) > 0 else "identity"
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=2048)
 def encoded(path: str, mtime_ns: int, encoding: str) -> bytes:
     """A file's bytes in ``encoding`` (cached by path and mtime; the highest levels, as a CDN
     that caches what it compresses would use)."""
@@ -226,6 +226,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self._extra = {}
         super().send_error(code, message, explain)
 
+    def setup(self) -> None:
+        super().setup()
+        self.wfile = CountingWriter(self.wfile, self.server)
+
     def log_message(self, format: str, *args) -> None:  # noqa: A002 (stdlib signature)
         if self.verbose:
             super().log_message(format, *args)
@@ -237,9 +241,31 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             pass  # the browser gave up on a request (navigation, offline test): not our error
 
 
+class CountingWriter:
+    """A response stream that adds what it writes to its server's ``bytes_sent``."""
+
+    def __init__(self, raw, server: "Server") -> None:  # noqa: ANN001 (a socket writer)
+        self.raw, self.server = raw, server
+
+    def write(self, data: bytes) -> int:
+        written = self.raw.write(data)
+        self.server.count(len(data) if written is None else written)
+        return written
+
+    def __getattr__(self, name: str):  # noqa: ANN204 (flush, close, ... of the raw stream)
+        return getattr(self.raw, name)
+
+
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    bytes_sent = 0
+    """Bytes of responses sent so far, headers included (benchmarks read and reset it)."""
+    _lock = threading.Lock()
+
+    def count(self, n: int) -> None:
+        with self._lock:
+            self.bytes_sent += n
 
     @property
     def url(self) -> str:

@@ -148,3 +148,14 @@ def test_the_built_site_is_served_compressed(built):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_server_counts_the_bytes_it_sends(tmp_path):
+    (tmp_path / "index.html").write_text("<!doctype html>" + "<p>fifteen two</p>" * 100)
+    server = serve.start(tmp_path)
+    try:
+        headers, body = get(server.url, "br")
+        assert len(body) < server.bytes_sent < len(body) + 1000  # the body and its headers
+    finally:
+        server.shutdown()
+        server.server_close()
