@@ -109,15 +109,18 @@ def make_bare_site(dist: Path, out: Path) -> None:
     (out / "py" / "web" / "main.py").write_text(BARE_MAIN)
 
 
-def throttle(page: Any, profile: tuple[float, float] | None, offline: bool = False) -> None:
-    """Emulate a network profile (or none) for the page, or no network at all."""
-    session = page.context.new_cdp_session(page)
-    session.send("Network.enable")
+def throttle(page: Any, profile: tuple[float, float] | None, session: Any = None, offline: bool = False) -> Any:
+    """Emulate a network profile (or none) for the page, or no network at all; returns the
+    CDP session (pass it back: the conditions of another session would not be replaced)."""
+    if session is None:
+        session = page.context.new_cdp_session(page)
+        session.send("Network.enable")
     mbit, rtt = profile or (-8e-6, 0.0)  # -1 byte/s: no throttling
     session.send(
         "Network.emulateNetworkConditions",
         {"offline": offline, "latency": rtt, "downloadThroughput": mbit * 1e6 / 8, "uploadThroughput": mbit * 1e6 / 8},
     )
+    return session
 
 
 def page_metrics(page: Any) -> dict[str, float]:
@@ -150,7 +153,7 @@ def measure_once(browser: Any, url: str, server: serve.Server, profile: tuple[fl
     offline start; with the server's bytes for each."""
     context = browser.new_context()
     page = context.new_page()
-    throttle(page, profile)
+    session = throttle(page, profile)
     sent(server)
     cold = visit(page, url)
     if with_sw:  # the first visit also pays for the service worker's precache
@@ -160,7 +163,7 @@ def measure_once(browser: Any, url: str, server: serve.Server, profile: tuple[fl
     reloads = [visit(page, url, reload=True)["ready"] / 1000 for _ in range(3)]
     reload_bytes = sent(server) / 3
     context.set_offline(True)
-    throttle(page, profile, offline=True)
+    throttle(page, None, session, offline=True)
     try:
         offline = visit(page, url, reload=True, timeout=20_000)["ready"] / 1000
     except Exception:  # noqa: BLE001 (no offline start: stock has no service worker)
