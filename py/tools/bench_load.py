@@ -76,7 +76,7 @@ document.body.dataset.ready = "true"
 """
 
 
-def make_stock_site(out: Path) -> None:
+def make_stock_site(out: Path, precompress: bool = True) -> None:
     """The npm packages as published: PyScript core + chunks, Pyodide with its stock stdlib.
     Served from vendor/ like ours (same caching headers); the page at /stock.html (no CSP
     rule applies there: stock PyScript needs 'unsafe-eval')."""
@@ -89,7 +89,7 @@ def make_stock_site(out: Path) -> None:
             shutil.copyfile(path, pyscript / path.name)
     for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json", "python_stdlib.zip"):
         data = (ROOT / "node_modules/pyodide" / name).read_bytes()
-        if any(fnmatch.fnmatch(name, glob) for glob in build_site.PRECOMPRESSED):
+        if precompress and any(fnmatch.fnmatch(name, glob) for glob in build_site.PRECOMPRESSED):
             data = build_site.brotli(ROOT, data)  # netlify.toml's *.wasm / *.zip rules say br
         (pyodide / name).write_bytes(data)
     # `interpreter` is still needed: without it PyScript fetches pyodide.mjs from a CDN.
@@ -213,6 +213,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profiles", default="localhost,4g,slow4g", help="comma-separated: " + ", ".join(PROFILES))
     parser.add_argument("--dist", default=str(ROOT / "dist"))
     parser.add_argument("--markdown", default=None, help="also append the tables to this file")
+    parser.add_argument(
+        "--stock-plain",
+        action="store_true",
+        help="also stock as a plain Netlify deploy would send it (wasm and stdlib zip uncompressed)",
+    )
     args = parser.parse_args(argv)
     profiles = [p.strip() for p in args.profiles.split(",") if p.strip()]
     unknown = [p for p in profiles if p not in PROFILES]
@@ -237,21 +242,31 @@ def main(argv: list[str] | None = None) -> int:
             "stock": serve.start(stock_dir),
         }
         urls = {"ours": servers["ours"].url, "bare": servers["bare"].url, "stock": servers["stock"].url + "stock.html"}
+        if args.stock_plain:
+            plain_dir = Path(tmp) / "stock-plain"
+            make_stock_site(plain_dir, precompress=False)
+            toml = Path(tmp) / "netlify-plain.toml"  # the same rules without the Content-Encoding ones
+            toml.write_text(
+                "".join(line for line in (ROOT / "netlify.toml").read_text().splitlines(True) if "Content-Encoding" not in line)
+            )
+            servers["stock-plain"] = serve.start(plain_dir, netlify_toml=toml)
+            urls["stock-plain"] = servers["stock-plain"].url + "stock.html"
         browser = chromium.launch(p)
         try:
             # compress every text file once (as a CDN caches what it compressed), then warm the
             # OS file cache and the browser process once, unmeasured
-            for folder in (dist, Path(tmp) / "bare", stock_dir):
+            for folder in (dist, Path(tmp) / "bare", stock_dir, Path(tmp) / "stock-plain"):
                 prime(folder)
             measure_once(browser, urls["stock"], servers["stock"], None, with_sw=False)
             for profile in profiles:
                 link = PROFILES[profile]
                 names = ["ours", "bare", "stock"] if link is None else ["ours", "stock"]
+                names += ["stock-plain"] if args.stock_plain else []
                 runs: dict[str, list[dict[str, float]]] = {name: [] for name in names}
                 # interleaved, so a machine whose load drifts weighs on all alike
                 for _ in range(args.runs):
                     for name in names:
-                        runs[name].append(measure_once(browser, urls[name], servers[name], link, name != "stock"))
+                        runs[name].append(measure_once(browser, urls[name], servers[name], link, not name.startswith("stock")))
                 texts.append(report(profile, {name: summary(r) for name, r in runs.items()}, args.runs))
                 print(texts[-1], flush=True)
         finally:
@@ -277,7 +292,10 @@ def report(profile: str, m: dict[str, dict[str, float]], runs: int) -> str:
     ]
     if "bare" in m:
         lines.append(row("ours, bare boot (trivial main.py)", m["bare"]))
-    lines += [row("stock PyScript + Pyodide", stock), ""]
+    lines.append(row("stock PyScript + Pyodide", stock))
+    if "stock-plain" in m:
+        lines.append(row("stock, plain deploy (wasm and zip uncompressed)", m["stock-plain"]))
+    lines.append("")
     ratio = ours["cold"] / stock["cold"]
     if PROFILES[profile] is None:
         lines.append(
@@ -287,7 +305,8 @@ def report(profile: str, m: dict[str, dict[str, float]], runs: int) -> str:
         )
     else:
         target = " (target <= 0.5)" if profile == "4g" else ""
-        lines.append(f"ready ours/stock = {ratio:.2f}{target}")
+        plain = f"; against the plain deploy {ours['cold'] / m['stock-plain']['cold']:.2f}" if "stock-plain" in m else ""
+        lines.append(f"ready ours/stock = {ratio:.2f}{target}{plain}")
     return "\n".join(lines)
 
 
