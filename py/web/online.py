@@ -266,10 +266,18 @@ class PeerSession:
             if not self.joined:
                 return f"Waiting for {self.peer_name} to join."
             return f"Waiting for {self.peer_name} to reconnect."
-        if self.game.busy or self.game.pending is not None:
-            return "Shuffling\u2026" if self.game.pack is not None and not self.game.pack.ready else (
-                f"Waiting for {self.peer_name}\u2019s browser\u2026")
-        return None
+        waiting = self.game.waiting_for()
+        if waiting is None and not self.game.busy:
+            return None
+        if waiting == "the shuffle" or (waiting is None and self.game.busy):
+            return "Shuffling\u2026"
+        if waiting == "the other browser's decryption":
+            return f"Waiting for {self.peer_name}\u2019s browser\u2026"
+        if waiting == "your acceptance of the next hand":
+            return "Press Next hand when you are ready."
+        if waiting == "the other player to accept the next hand":
+            return f"Waiting for {self.peer_name} to accept the next hand."
+        return f"Waiting for {waiting}."
 
     def propose(self, action: Action) -> None:
         """The local player's move: refused unless both are here and it is legal now."""

@@ -21,16 +21,16 @@ def qr_of(link: str) -> str:
         return ""
 
 
-def _invite(panel: Any, open_: bool) -> str:
-    body = (
+def _invite(panel: Any, full: bool) -> str:
+    """The room link with a copy button; the QR code too until the friend has joined."""
+    qr = f'<div class="qr-wrap">{qr_of(panel.link)}</div>' if full else ""
+    return (
         '<div class="online-invite">'
-        '<label for="room-link">Send this link to your friend:</label>'
+        f'<label for="room-link">{"Send this link to your friend:" if full else "Room link:"}</label>'
         f'<input id="room-link" class="room-link" type="text" readonly value="{esc(panel.link)}">'
         f'<button type="button" class="btn btn-small" id="btn-copy-link" data-action="copy-link" '
-        f'data-copy="{esc(panel.link)}">Copy link</button>'
-        f'<div class="qr-wrap">{qr_of(panel.link)}</div></div>'
+        f'data-copy="{esc(panel.link)}">Copy link</button>{qr}</div>'
     )
-    return f'<details class="online-room"{" open" if open_ else ""}><summary>Room link</summary>{body}</details>'
 
 
 def online_html(panel: Any) -> str:
@@ -60,13 +60,13 @@ def online_html(panel: Any) -> str:
                      '<button type="button" class="btn btn-small" data-action="online-dismiss" '
                      'id="btn-online-dismiss">OK</button></div>')
     if panel.state not in ("refused", "expired"):
-        parts.append(_invite(panel, open_=panel.seat == 0 and not panel.joined))
+        parts.append(_invite(panel, full=panel.seat == 0 and not panel.joined))
     parts.append(
-        '<details class="online-names"><summary>Names</summary>'
-        f'<p>Playing with <span id="peer-name">{esc(panel.peer_name)}</span>.</p>'
+        '<div class="online-names">'
+        f'<span>Playing with <span id="peer-name">{esc(panel.peer_name)}</span>.</span> '
         '<label for="online-name">Your name</label>'
         f'<input id="online-name" type="text" maxlength="24" value="{esc(panel.my_name)}" autocomplete="nickname">'
         '<button type="button" class="btn btn-small" id="btn-online-name" data-action="online-name" '
-        'data-input="online-name">Save name</button></details>')
+        'data-input="online-name">Save name</button></div>')
     parts.append("</section>")
     return "".join(parts)
