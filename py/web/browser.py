@@ -201,6 +201,8 @@ class PeerJSChannel:
         self.registered = False
         self.wanted = False
         self.closed = False
+        self.sent_chars = int(_text(document.body.getAttribute("data-net-sent")) or 0)
+        """Characters sent over the data channel by this page (ASCII: bytes)."""
         self._proxy = create_proxy(self._on_event)
         self.net = window.cribbageNet
         self.net.open(my_id, self._proxy, json.dumps({"busy": BUSY}))
@@ -237,6 +239,8 @@ class PeerJSChannel:
             self.wanted = True
 
     def send(self, text: str) -> bool:
+        self.sent_chars += len(text)
+        document.body.setAttribute("data-net-sent", str(self.sent_chars))  # read by py/tools/bench_online.py
         return bool(self.net.send(text))
 
     def drop(self) -> None:
