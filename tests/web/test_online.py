@@ -261,3 +261,49 @@ def test_a_refused_busy_string_is_the_links_refusal() -> None:
     link.connected(0.0)
     link.receive(BUSY, 0.0)
     assert link.state == "refused" and "full" in link.status_text
+
+
+def test_a_failed_audit_stops_the_match_and_shows_the_evidence_as_text() -> None:
+    from cribbage.actions import Go
+
+    for seed in range(30, 60):
+        clock, hub = Clock(), Hub()
+        ann, bob = open_room(clock, hub)
+        rng = random.Random(seed)
+
+        def can_cheat() -> bool:
+            game = bob.session.game
+            st = game.match.state
+            return (st.phase is Phase.PLAY and st.to_play == 1 and game.waiting_for() is None
+                    and bool(st.playable(1)) and bob.session.net.state == "live")
+
+        play(ann, bob, rng, until=lambda: can_cheat() or ann.c.match.state.is_over)
+        if ann.c.match.state.is_over:
+            continue
+        # Bob's browser is modified: it says Go while a card fits (his own engine would refuse).
+        game = bob.session.game
+        k = game.source.current
+        game.match.state._go(Go(1))
+        game.match.actions.append(Go(1))
+        game._queue_send({"t": "go", "m": game.match_number, "pack": k}, None)
+        game._after_apply(k)
+        bob.session._batch(lambda: None)
+        play(ann, bob, rng, until=lambda: ann.session.game.failure is not None)
+        ann.c.refresh()
+        page = ann.html()
+        failure = select(page, id="online-failure")
+        assert failure and "said Go" in text_of(page) and "The match has stopped" in text_of(page)
+        assert '"action"' in page or "&quot;action&quot;" in page  # the evidence, escaped text
+        assert not ann.c.scene().view.legal_actions and ann.host.last.meta["turn"] == "other"
+        return
+    raise AssertionError("no seed gave Bob a chance to cheat")
+
+
+def test_hints_and_previews_work_from_your_own_cards(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    play(ann, bob, random.Random(4), until=lambda: ann.c.match.state.phase is Phase.DISCARD)
+    mine = {c.code for c in ann.c.match.view(0).hand}
+    ann.c.click("hint")
+    assert ann.c.ui.hint is not None and set(ann.c.ui.hint[1]) <= mine and len(ann.c.ui.hint[1]) == 2
+    assert select(ann.html(), cls="hint")
+    assert ann.c.scene().keep_points is not None  # the hint selected two cards: the keep is previewed
