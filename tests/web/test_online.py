@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from html import escape
 
 import pytest
 from online_fakes import BUSY, Browser, Clock, Hub, hidden_cards, leaks, pass_time, settle, turn
@@ -293,7 +294,9 @@ def test_a_failed_audit_stops_the_match_and_shows_the_evidence_as_text() -> None
         page = ann.html()
         failure = select(page, id="online-failure")
         assert failure and "said Go" in text_of(page) and "The match has stopped" in text_of(page)
-        assert '"action"' in page or "&quot;action&quot;" in page  # the evidence, escaped text
+        evidence = ann.session.panel().evidence
+        assert evidence  # the evidence, escaped as text in the page:
+        assert escape(evidence, quote=True) in page, (evidence, page[-3000:])
         assert not ann.c.scene().view.legal_actions and ann.host.last.meta["turn"] == "other"
         return
     raise AssertionError("no seed gave Bob a chance to cheat")
