@@ -320,6 +320,10 @@ def _on_key(controller: Controller, host: BrowserHost, event: Any) -> None:
     target = _nn(event.target)
     tag = str(_nn(getattr(target, "tagName", None)) or "").upper()
     if tag in ("INPUT", "TEXTAREA", "SELECT"):
+        if str(event.key) == "Enter" and str(_nn(getattr(target, "id", None)) or "") == "online-name":
+            value = str(target.value)
+            event.preventDefault()
+            host.timed(lambda: controller.click("online-name", {"value": value}))
         return
     action = None
     if target is not None and hasattr(target, "closest"):
