@@ -594,11 +594,12 @@ def room_link(env: OnlineEnv, room: str) -> str:
     return f"{env.page_url}?room={room}{env.link_query}"
 
 
-def _my_name(ctx: OpenContext) -> str:
+def _my_name(ctx: OpenContext, seat: int) -> str:
+    """The name this browser plays under (its saved name, else "Player 1" / "Player 2")."""
     try:
-        return clean_name(ctx.storage.get(NAME_KEY)) or "Player"
+        return clean_name(ctx.storage.get(NAME_KEY)) or f"Player {seat + 1}"
     except Exception:  # noqa: BLE001
-        return "Player"
+        return f"Player {seat + 1}"
 
 
 def _load(ctx: OpenContext, env: OnlineEnv, room: str) -> PeerSession | None:
@@ -613,7 +614,7 @@ def _load(ctx: OpenContext, env: OnlineEnv, room: str) -> PeerSession | None:
     game = OnlineGame.from_dict(data["game"])
     if link.seat != game.seat or link.room != room:
         raise SaveError("the saved online room does not match its seat")
-    return PeerSession(ctx, env, link, game, str(data["tag"]), clean_name(data.get("my_name")) or _my_name(ctx),
+    return PeerSession(ctx, env, link, game, str(data["tag"]), clean_name(data.get("my_name")) or _my_name(ctx, game.seat),
                        clean_name(data.get("peer_name")) or "Friend", int(data.get("acked", 0)),
                        bool(data.get("joined", False)))
 
@@ -623,7 +624,7 @@ def _fresh(ctx: OpenContext, env: OnlineEnv, room: str, seat: int) -> PeerSessio
     key = new_seat_key()
     link = Link.host(room, key, now) if seat == 0 else Link.join(room, key, now)
     game = OnlineGame(seat, group=env.group)
-    session = PeerSession(ctx, env, link, game, secrets.token_hex(6), _my_name(ctx), "Friend")
+    session = PeerSession(ctx, env, link, game, secrets.token_hex(6), _my_name(ctx, seat), "Friend")
     session._save()
     return session
 
