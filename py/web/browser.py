@@ -191,6 +191,11 @@ BUSY = '{"v":1,"k":"refuse","reason":"full"}'
 """What net.js says to a third browser calling the room's host (the link's refusal: room full)."""
 
 
+REOPEN = ("unavailable-id", "open-timeout", "network", "server-error", "socket-error", "socket-closed")
+"""Registration failures after which the page registers again."""
+REOPEN_MS = 3000
+
+
 class PeerJSChannel:
     """The online channel over ``window.cribbageNet`` (static/net.js): strings only, both ways."""
 
@@ -204,8 +209,15 @@ class PeerJSChannel:
         self.sent_chars = int(_text(document.body.getAttribute("data-net-sent")) or 0)
         """Characters sent over the data channel by this page (ASCII: bytes)."""
         self._proxy = create_proxy(self._on_event)
+        self.my_id = my_id
+        self._reopen: Any = None
         self.net = window.cribbageNet
-        self.net.open(my_id, self._proxy, json.dumps({"busy": BUSY}))
+        self._register()
+
+    def _register(self) -> None:
+        self._reopen = None
+        if not self.closed:
+            self.net.open(self.my_id, self._proxy, json.dumps({"busy": BUSY}))
 
     def _on_event(self, kind: Any, peer: Any, detail: Any) -> None:
         if self.closed:
@@ -228,6 +240,9 @@ class PeerJSChannel:
             elif k == "full":
                 events.on_full()
             elif k == "error":
+                if not self.registered and text in REOPEN and self._reopen is None:
+                    # e.g. our id still held by the socket of a killed page: the server frees it soon
+                    self._reopen = self.host.later(REOPEN_MS, self._register)
                 events.on_error(text)
 
         self.host.timed(handle)
@@ -248,6 +263,8 @@ class PeerJSChannel:
 
     def close(self) -> None:
         self.closed = True
+        if self._reopen is not None:
+            self.host.cancel(self._reopen)
         self.net.close()
 
 

@@ -437,7 +437,8 @@ class PeerSession:
         if code in ("peer-unavailable", "connect-timeout"):
             return  # the host is not there yet: the next dial tries again
         if code in ("unavailable-id",):
-            self.notes.append("This room is already open in another tab of this browser.")
+            self.notes.append("This seat is still held by another tab, or by a page that was closed "
+                              "abruptly; trying again.")
         elif code in ("network", "signal-lost", "socket-error", "socket-closed", "server-error", "open-timeout",
                       "no-peerjs", "bad-signal"):
             self.notes.append(f"The signalling server cannot be reached ({code}); retrying.")
