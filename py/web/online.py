@@ -196,6 +196,7 @@ class PeerSession:
         self._open = False
         self._heard = 0.0
         self._sent_name = False
+        self._carried = False
         self.channel: Channel | None = None
 
     # --- the Session protocol ----------------------------------------------------------------------
@@ -471,7 +472,7 @@ class PeerSession:
             self.channel.drop()
             self._batch(lambda: self.net.disconnected(now))
         self._dial()
-        self._batch(lambda: self.net.tick(now))
+        self._batch(lambda: self.net.tick(now), quiet=True)
         if not self._closed:
             self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
 
@@ -481,8 +482,11 @@ class PeerSession:
             return
         self._batch(lambda: self.game.step(SLICE_MS))
 
-    def _batch(self, fn: Callable[[], object]) -> None:
-        """Run ``fn`` then carry everything it set moving; save once; tell the listeners once."""
+    def _batch(self, fn: Callable[[], object], quiet: bool = False) -> None:
+        """Run ``fn`` then carry everything it set moving; save once; tell the listeners once.
+
+        ``quiet``: ``fn`` changes nothing worth saving by itself (the heartbeat): saved only if the
+        link then reported events or a payload was sent."""
         st = self.match.state
         before, scores = len(st.events), (st.scores[0], st.scores[1])
         state, number, failure, hand = self.net.state, self.game.match_number, self.game.failure, st.hand_number
@@ -500,7 +504,8 @@ class PeerSession:
             self._pumping = False
         if self._closed:
             return
-        self._save()
+        if not quiet or heard or self._carried:
+            self._save()
         if self.game.busy and self._work_handle is None:
             self._work_handle = self.ctx.timer.later(0, self._work)
         st = self.match.state
@@ -527,11 +532,12 @@ class PeerSession:
         """Carry payloads and envelopes until quiet; True if the link reported anything."""
         now = self.env.wall()
         heard = False
+        self._carried = False
         for _ in range(10_000):
             moved = False
             for payload in self.game.take_outbox():
                 self.net.send(payload, now)
-                moved = True
+                moved = self._carried = True
             for text in self.net.pop_outgoing():
                 moved = True
                 if self.channel is not None and self._open:
