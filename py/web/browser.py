@@ -276,7 +276,10 @@ def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
     if signal:
         query += "&signal=" + str(window.encodeURIComponent(signal))
     group = sra.GROUP_14
-    if _text(search.get("group")) == "test":  # test-only: the small group, so a browser test is quick
+    loopback = str(window.location.hostname) in ("127.0.0.1", "localhost", "[::1]", "::1")
+    if _text(search.get("group")) == "test" and loopback:
+        # Test-only, and only on a page served from this machine: the small group of the deal (a
+        # link with it from elsewhere must not weaken a real match), so a browser test is quick.
         group = sra.TEST_GROUP
         query += "&group=test"
     delay = _text(search.get("delay"))
