@@ -9,6 +9,7 @@ When the table is drawn it sets ``<body data-ready="true">``.
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any, Callable
 
@@ -20,6 +21,8 @@ try:  # Pyodide gives JS null as its own ``jsnull`` value, not None
 except ImportError:  # pragma: no cover - older Pyodide
     _JSNULL = None
 
+from cribbage.online import sra
+from web import online
 from web.cardfaces import sprite_svg
 from web.controller import Controller
 from web.render import Rendered
@@ -175,11 +178,120 @@ class BrowserHost:
 def _params() -> dict[str, str]:
     search = window.URLSearchParams.new(window.location.search)
     out: dict[str, str] = {}
-    for name in ("delay", "mode", "seed", "level"):
+    for name in ("delay", "mode", "seed", "level", "room"):
         value = _text(search.get(name))
         if value is not None:
             out[name] = str(value)
+    if "room" in out:
+        out["mode"] = "online"
     return out
+
+
+BUSY = '{"v":1,"k":"refuse","reason":"full"}'
+"""What net.js says to a third browser calling the room's host (the link's refusal: room full)."""
+
+
+REOPEN = ("unavailable-id", "open-timeout", "network", "server-error", "socket-error", "socket-closed")
+"""Registration failures after which the page registers again."""
+REOPEN_MS = 3000
+
+
+class PeerJSChannel:
+    """The online channel over ``window.cribbageNet`` (static/net.js): strings only, both ways."""
+
+    def __init__(self, host: BrowserHost, my_id: str, host_id: str, events: online.ChannelEvents) -> None:
+        self.host = host
+        self.host_id = host_id
+        self.events = events
+        self.registered = False
+        self.wanted = False
+        self.closed = False
+        self.sent_chars = int(_text(document.body.getAttribute("data-net-sent")) or 0)
+        """Characters sent over the data channel by this page (ASCII: bytes)."""
+        self._proxy = create_proxy(self._on_event)
+        self.my_id = my_id
+        self._reopen: Any = None
+        self.net = window.cribbageNet
+        self._register()
+
+    def _register(self) -> None:
+        self._reopen = None
+        if not self.closed:
+            self.net.open(self.my_id, self._proxy, json.dumps({"busy": BUSY}))
+
+    def _on_event(self, kind: Any, peer: Any, detail: Any) -> None:
+        if self.closed:
+            return
+        k, text = str(kind), str(_nn(detail) or "")
+        events = self.events
+
+        def handle() -> None:
+            if k == "open":
+                self.registered = True
+                if self.wanted:
+                    self.wanted = False
+                    self.net.connect(self.host_id)
+            elif k == "connect":
+                events.on_open()
+            elif k == "message":
+                events.on_message(text)
+            elif k == "close":
+                events.on_close()
+            elif k == "full":
+                events.on_full()
+            elif k == "error":
+                if not self.registered and text in REOPEN and self._reopen is None:
+                    # e.g. our id still held by the socket of a killed page: the server frees it soon
+                    self._reopen = self.host.later(REOPEN_MS, self._register)
+                events.on_error(text)
+
+        self.host.timed(handle)
+
+    def connect(self) -> None:
+        if self.registered:
+            self.net.connect(self.host_id)
+        else:
+            self.wanted = True
+
+    def send(self, text: str) -> bool:
+        self.sent_chars += len(text)
+        document.body.setAttribute("data-net-sent", str(self.sent_chars))  # read by py/tools/bench_online.py
+        return bool(self.net.send(text))
+
+    def drop(self) -> None:
+        self.net.drop()
+
+    def close(self) -> None:
+        self.closed = True
+        if self._reopen is not None:
+            self.host.cancel(self._reopen)
+        self.net.close()
+
+
+def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
+    """Tell online play the room of the URL, the room link's address, and how to reach the peer."""
+    search = window.URLSearchParams.new(window.location.search)
+    query = ""
+    signal = _text(search.get("signal"))
+    if signal:
+        query += "&signal=" + str(window.encodeURIComponent(signal))
+    group = sra.GROUP_14
+    loopback = str(window.location.hostname) in ("127.0.0.1", "localhost", "[::1]", "::1")
+    if _text(search.get("group")) == "test" and loopback:
+        # Test-only, and only on a page served from this machine: the small group of the deal (a
+        # link with it from elsewhere must not weaken a real match), so a browser test is quick.
+        group = sra.TEST_GROUP
+        query += "&group=test"
+    delay = _text(search.get("delay"))
+    if delay and delay.isdigit():
+        query += f"&delay={delay}"
+
+    def factory(room: str, seat: int, me: str, host_id: str, events: online.ChannelEvents) -> online.Channel:
+        return PeerJSChannel(host, me, host_id, events)
+
+    online.configure(channel=factory if _nn(getattr(window, "cribbageNet", None)) is not None else None,
+                     room=params.get("room"), page_url=str(window.location.origin) + str(window.location.pathname),
+                     link_query=query, group=group, wall=lambda: float(window.Date.now()) / 1000.0)
 
 
 def _on_click(controller: Controller, host: BrowserHost, event: Any) -> None:
@@ -192,6 +304,9 @@ def _on_click(controller: Controller, host: BrowserHost, event: Any) -> None:
     action = str(element.getAttribute("data-action"))
     if action == "close-backdrop" and not element.isSameNode(target):
         return  # a click inside the dialog, not on the dimmed page around it
+    if action == "copy-link":
+        _copy(element)
+        return
     data = {}
     for key in DATA_KEYS:
         value = _text(element.getAttribute(f"data-{key}"))
@@ -199,7 +314,24 @@ def _on_click(controller: Controller, host: BrowserHost, event: Any) -> None:
             data[key] = value
     if element.getAttribute("aria-disabled") == "true":
         data["disabled"] = "true"
+    source = _text(element.getAttribute("data-input"))  # a text field the control submits (a name)
+    if source:
+        field = _nn(document.getElementById(source))
+        data["value"] = str(field.value) if field is not None else ""
     host.timed(lambda: controller.click(action, data))
+
+
+def _copy(element: Any) -> None:
+    """Copy the room link (``data-copy``) to the clipboard; select it in its field as well."""
+    text = _text(element.getAttribute("data-copy")) or ""
+    field = _nn(document.getElementById("room-link"))
+    if field is not None:
+        field.select()
+    try:
+        window.navigator.clipboard.writeText(text)
+        element.textContent = "Copied"
+    except Exception:  # noqa: BLE001 - no clipboard (insecure context): the text stays selected
+        element.textContent = "Select and copy"
 
 
 def _on_key(controller: Controller, host: BrowserHost, event: Any) -> None:
@@ -208,6 +340,10 @@ def _on_key(controller: Controller, host: BrowserHost, event: Any) -> None:
     target = _nn(event.target)
     tag = str(_nn(getattr(target, "tagName", None)) or "").upper()
     if tag in ("INPUT", "TEXTAREA", "SELECT"):
+        if str(event.key) == "Enter" and str(_nn(getattr(target, "id", None)) or "") == "online-name":
+            value = str(target.value)
+            event.preventDefault()
+            host.timed(lambda: controller.click("online-name", {"value": value}))
         return
     action = None
     if target is not None and hasattr(target, "closest"):
@@ -228,7 +364,9 @@ def start() -> Controller:
         sprites.innerHTML = sprite_svg()
     embedded = _embedded()
     host = BrowserHost()
-    controller = Controller(host, BrowserStorage(), _params(), embedded=embedded)
+    params = _params()
+    _configure_online(host, params)
+    controller = Controller(host, BrowserStorage(), params, embedded=embedded)
     wide = window.matchMedia(WIDE_QUERY)
     controller.orientation = "vertical" if wide.matches else "horizontal"
 

@@ -174,8 +174,9 @@ class Controller:
 
     @property
     def perspective(self) -> int | None:
-        """The seat that is "you" on this device (None in hot-seat)."""
-        return self.mode_def.perspective
+        """The seat that is "you" on this device (None in hot-seat; online: the session says)."""
+        seat: int | None = getattr(self.session, "perspective", self.mode_def.perspective)
+        return seat
 
     @property
     def level(self) -> str:
@@ -320,7 +321,7 @@ class Controller:
                 # Everything the card certainly scores, by the engine's rules (go and last card included).
                 play_preview = (view.count + card.value, items)
         saved = tuple(key for key, m in MODES.items() if self.storage.get(m.save_key))
-        return Scene(
+        scene = Scene(
             view=view,
             names=self.names,
             me=self.perspective,
@@ -352,6 +353,8 @@ class Controller:
             saved_modes=saved,
             coach_ready=_ai_available(),
         )
+        dress = getattr(self.session, "dress", None)  # online: its panel, no action while waiting
+        return dress(scene) if dress is not None else scene
 
     def _keep_ev(self, view: SeatView, selected: tuple[str, ...]) -> str | None:
         ai = _ai()
@@ -404,6 +407,9 @@ class Controller:
         data = data or {}
         handler = getattr(self, "_on_" + action.replace("-", "_"), None)
         if handler is None:
+            extra = getattr(self.session, "click", None)  # controls of the session's own (online)
+            if extra is not None and extra(action, data):
+                self.refresh()
             return
         if data.get("disabled") == "true" and action not in ("card",):
             return

@@ -145,3 +145,5 @@ register(Mode(
     save_key="cribbage.save.hotseat", ui_key="cribbage.ui.hotseat", cover=True, undo=True, restart=True,
     computer=False, start_sentence="New game for two players. Cut for deal: the lower card deals first.",
     new=_local_new, resume=_local_resume))
+
+from . import online as _online  # noqa: E402,F401 - registers "online" (it imports this module)

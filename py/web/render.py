@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
-from typing import Sequence
+from typing import Any, Sequence
 
 from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from cribbage.cards import Card, parse_card, parse_cards
@@ -100,6 +100,8 @@ class Scene:
     """Modes with a match in progress saved (for "resume")."""
     coach_ready: bool = False
     sheet_hand: int | None = None
+    online: Any = None
+    """Online play: the panel of the room and the connection (``web.online.OnlinePanel``)."""
     """Hand the score sheet scrolls to (its review open)."""
 
 
@@ -744,6 +746,14 @@ def _notice(scene: Scene) -> str:
     )
 
 
+def _online(scene: Scene) -> str:
+    if scene.online is None:
+        return ""
+    from .render_online import online_html  # online play draws its own panel
+
+    return online_html(scene.online)
+
+
 def _table(scene: Scene) -> str:
     v = scene.view
     me = v.seat
@@ -758,6 +768,7 @@ def _table(scene: Scene) -> str:
     return (
         _header(scene)
         + _notice(scene)
+        + _online(scene)
         + '<div class="layout">'
         + f'<section class="board-wrap" aria-label="Board">{board}</section>'
         + '<section class="felt" aria-label="Table">'

@@ -1,0 +1,678 @@
+"""Online play: :class:`PeerSession` (the Session protocol over an OnlineGame and a Link) and its mode.
+
+The session is transport-agnostic: a :class:`Channel` carries strings to the other browser (PeerJS in
+the page, an in-memory pair in the tests) and calls back ``on_open`` / ``on_message`` / ``on_close`` /
+``on_full`` / ``on_error``. Time and timers come from the host: the deal's big-integer work runs in
+slices of :data:`SLICE_MS` on the host's timer (so no frame is long), the link's heartbeat every
+:data:`TICK_MS`. After every batch the link and the game are saved together under the room's key
+(``link.to_dict()`` + ``game.to_dict()``: no seed, nothing of the other's hidden cards).
+
+Rooms: the first browser to open a room holds seat 0 (it creates the room from the menu), the friend
+who opens ``?room=ID`` takes seat 1; the same browser reopening the link reclaims its seat (the seat
+key is in this browser's storage). Names are sent as a ``name`` payload and shown as text only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from cribbage.actions import Action
+from cribbage.match import Match, SaveError
+from cribbage.online import sra
+from cribbage.online.errors import ProtocolError
+from cribbage.online.game import OnlineGame
+from cribbage.online.link import (LOSS_TIMEOUT, Delivered, HangUp, Link, LinkError, Problem, StateChanged,
+                                  is_room_id, new_room_id, new_seat_key)
+from cribbage.state import Event, IllegalActionError, Phase
+
+from .modes import MODES, Mode, OpenContext, register
+from .seats import LocalHuman, RemoteSeat, Seat
+from .session import Change, ChangeKind, Link as LinkName, Listener, Offer, Question, summary_hand
+
+__all__ = ["Channel", "ChannelEvents", "ChannelFactory", "OnlineEnv", "ENV", "configure", "PeerSession",
+           "OnlinePanel", "MODE", "room_key", "CURRENT_KEY", "NAME_KEY", "clean_name", "peer_ids"]
+
+CURRENT_KEY = "cribbage.online.current"
+"""The room this browser last played in (also the mode's save key: the menu offers to resume it)."""
+NAME_KEY = "cribbage.online.name"
+"""This browser's player name."""
+SLICE_MS = 40.0
+"""Big-integer work per timer slice (one more power at most: ~22 ms at 2048 bits)."""
+TICK_MS = 500
+"""The link's heartbeat and reconnection clock."""
+REDIAL_S = 3.0
+"""Seconds between attempts of the friend to reach the room's host."""
+MAX_NAME = 24
+
+
+def room_key(room: str) -> str:
+    """Where a room's link and game are saved."""
+    return f"cribbage.online.room.{room}"
+
+
+def peer_ids(room: str, seat: int, tag: str) -> tuple[str, str]:
+    """(this browser's signalling id, the host's) for a room: the host is reachable at a fixed id."""
+    host = f"cribbage-{room}-0"
+    return (host if seat == 0 else f"cribbage-{room}-1-{tag}"), host
+
+
+def clean_name(text: object) -> str | None:
+    """A player name as plain text (no control characters, at most 24 characters), or None."""
+    if not isinstance(text, str):
+        return None
+    out = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip()
+    return out[:MAX_NAME] or None
+
+
+class Channel(Protocol):
+    """A string pipe to the other browser (PeerJS in the page)."""
+
+    def connect(self) -> None:
+        """The friend: (re)dial the room's host. The host: nothing (it is called)."""
+        ...
+
+    def send(self, text: str) -> bool: ...
+    def drop(self) -> None:
+        """Close the current channel; stay reachable."""
+        ...
+
+    def close(self) -> None:
+        """Close everything; no event follows."""
+        ...
+
+
+class ChannelEvents(Protocol):
+    """What a channel tells its session (strings only)."""
+
+    def on_open(self) -> None: ...
+    def on_message(self, text: str) -> None: ...
+    def on_close(self) -> None: ...
+    def on_full(self) -> None: ...
+    def on_error(self, code: str) -> None: ...
+
+
+ChannelFactory = Callable[[str, int, str, str, ChannelEvents], Channel]
+"""(room, seat, my id, host id, events) -> a channel."""
+
+
+@dataclass
+class OnlineEnv:
+    """What the page gives online play (``browser.py`` fills it; the tests give in-memory channels)."""
+
+    channel: ChannelFactory | None = None
+    room: str | None = None
+    """The room id of ``?room=`` (None: none in the URL)."""
+    bad_room: str | None = None
+    """A ``?room=`` that is not a room id (the page says the link is broken)."""
+    page_url: str = "./"
+    """The page's address without its query (the room link starts with it)."""
+    link_query: str = ""
+    """Extra query for the room link, e.g. ``&signal=...`` (same signalling server)."""
+    wall: Callable[[], float] = time.time
+    group: sra.Group = sra.GROUP_14
+
+
+ENV = OnlineEnv()
+
+
+def configure(**values: Any) -> OnlineEnv:
+    """Set the environment of online play (the page, or a test)."""
+    global ENV
+    room = values.get("room")
+    if room is not None and not is_room_id(room):
+        values = {**values, "room": None, "bad_room": str(room)[:80]}
+    ENV = dataclasses.replace(OnlineEnv(), **values)
+    return ENV
+
+
+@dataclass(frozen=True)
+class OnlinePanel:
+    """What the table shows of online play (all plain text; the renderer escapes it)."""
+
+    room: str
+    link: str
+    """The room's address to share."""
+    seat: int
+    state: str
+    """live / waiting / offline / refused / expired"""
+    status: str
+    """The connection in a sentence."""
+    turn: str
+    """Whose turn, or what we wait for, in a sentence."""
+    my_name: str
+    peer_name: str
+    joined: bool
+    """The friend has joined at least once (else the link is shown prominently)."""
+    question: str = ""
+    """The other side's pending offer, as a sentence ('' if none)."""
+    offered: bool = False
+    """Our offer of a new match waits for an answer."""
+    problems: tuple[str, ...] = ()
+    failure: str = ""
+    evidence: str = ""
+
+
+class PeerSeat(RemoteSeat):
+    """The friend's seat: its moves arrive through the protocol, which applies them itself."""
+
+    def on_turn(self, view: Any, propose: Callable[[Action], None]) -> None:
+        """Nothing to propose here: the game applies the friend's checked moves."""
+
+
+class PeerSession:
+    """One online match between this browser and the friend's, as the controller's Session."""
+
+    def __init__(self, ctx: OpenContext, env: OnlineEnv, link: Link, game: OnlineGame, tag: str,
+                 my_name: str, peer_name: str, acked: int = 0, joined: bool = False) -> None:
+        self.ctx = ctx
+        self.env = env
+        self.net = link
+        self.game = game
+        self.tag = tag
+        self.my_name = my_name
+        self.peer_name = peer_name
+        self.acked_hand = acked
+        self.joined = joined
+        seats: list[Seat] = [LocalHuman("You"), PeerSeat(peer_name)]
+        if game.seat == 1:
+            seats.reverse()
+        self._seats = (seats[0], seats[1])
+        self.problems: list[str] = []
+        self.notes: list[str] = []
+        self._listeners: list[Listener] = []
+        self._closed = False
+        self._started = False
+        self._pumping = False
+        self._again = False
+        self._work_handle: object | None = None
+        self._tick_handle: object | None = None
+        self._last_dial = float("-inf")
+        self._open = False
+        self._heard = 0.0
+        self._sent_name = False
+        self._carried = False
+        self.channel: Channel | None = None
+
+    # --- the Session protocol ----------------------------------------------------------------------
+
+    @property
+    def match(self) -> Match:
+        return self.game.match
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        return self._seats
+
+    @property
+    def perspective(self) -> int:
+        """The seat that is "you" in this browser."""
+        return self.game.seat
+
+    @property
+    def other(self) -> int:
+        return 1 - self.game.seat
+
+    @property
+    def link(self) -> LinkName:
+        state = self.net.state
+        return state if state in ("live", "waiting") else "offline"
+
+    @property
+    def question(self) -> Question | None:
+        if self.game.new_match_offer == self.other:
+            return Question(Offer.NEW_MATCH, self.other)
+        return None
+
+    @property
+    def busy(self) -> bool:
+        """Shuffling or waiting for the other browser's decryption."""
+        return self.game.busy or self.game.pending is not None
+
+    def can(self, offer: Offer) -> bool:
+        if offer is Offer.NEXT_HAND:
+            return summary_hand(self.match, self.acked_hand) is not None
+        if offer is Offer.NEW_MATCH:
+            return self.game.new_match_offer is None
+        return False  # no undo, redo or restart online
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def start(self) -> None:
+        """Open the channel, start the heartbeat and any queued work."""
+        if self._started or self._closed:
+            return
+        self._started = True
+        self._send_name()
+        if self.env.channel is not None:
+            me, host = peer_ids(self.net.room, self.game.seat, self.tag)
+            self.channel = self.env.channel(self.net.room, self.game.seat, me, host, self)
+            self._dial()
+        self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
+        self._batch(lambda: None)
+
+    def can_act(self) -> str | None:
+        """Why the local player cannot act now (a sentence), or None."""
+        if self.game.failure:
+            return "The match has stopped: " + self.game.failure
+        if not self.net.can_act:
+            if self.net.state in ("refused", "expired"):
+                return self.net.status_text
+            if not self.joined:
+                return f"Waiting for {self.peer_name} to join."
+            return f"Waiting for {self.peer_name} to reconnect."
+        waiting = self.game.waiting_for()
+        if waiting is None and not self.game.busy:
+            return None
+        if waiting == "the shuffle" or (waiting is None and self.game.busy):
+            return "Shuffling\u2026"
+        if waiting == "the other browser's decryption":
+            return f"Waiting for {self.peer_name}\u2019s browser\u2026"
+        if waiting == "your acceptance of the next hand":
+            return "Press Next hand when you are ready."
+        if waiting == "the other player to accept the next hand":
+            return f"Waiting for {self.peer_name} to accept the next hand."
+        return f"Waiting for {waiting}."
+
+    def propose(self, action: Action) -> None:
+        """The local player's move: refused unless both are here and it is legal now."""
+        if self._closed:
+            return
+        if action.seat != self.game.seat:
+            self._emit(Change("refused", message=f"{self.peer_name} moves for themselves."))
+            return
+        why = self.can_act()
+        if why is not None:
+            self._emit(Change("refused", message=why))
+            return
+        try:
+            self._batch(lambda: self.game.act(action))
+        except IllegalActionError as exc:
+            text = str(exc)
+            self._emit(Change("refused", message=text[:1].upper() + text[1:] + "."))
+
+    def request(self, offer: Offer) -> None:
+        """Next hand: this side accepts it. A new match: offered to the friend (or accepted if offered)."""
+        if self._closed:
+            return
+        if offer is Offer.NEXT_HAND:
+            done = summary_hand(self.match, self.acked_hand)
+            if done is None:
+                return
+            self.acked_hand = done
+            if self.game.can_accept_next_hand():
+                self._batch(self.game.accept_next_hand)
+            else:
+                self._save()
+            self._emit(Change("next hand", offer=offer))
+        elif offer is Offer.NEW_MATCH:
+            if self.question is not None:
+                self.answer(True)
+                return
+            if self.game.new_match_offer is not None:
+                return
+            self._batch(self.game.offer_new_match)
+            self.notes.append(f"You offered {self.peer_name} a new match.")
+            self._emit(Change("question", offer=offer))
+
+    def answer(self, yes: bool) -> None:
+        """Accept or decline the friend's offer of a new match."""
+        if self.question is None or self._closed:
+            return
+        self._batch(lambda: self.game.answer_new_match(yes))
+        if not yes:
+            self.notes.append(f"You declined {self.peer_name}\u2019s new match.")
+            self._emit(Change("declined", offer=Offer.NEW_MATCH))
+
+    def pause(self, paused: bool) -> None:
+        """Nothing to hold: the friend's moves come whatever dialog is open here."""
+
+    def save(self) -> None:
+        self._save()
+
+    def close(self) -> None:
+        self._closed = True
+        for handle in (self._work_handle, self._tick_handle):
+            if handle is not None:
+                self.ctx.timer.cancel(handle)
+        self._work_handle = self._tick_handle = None
+        if self.channel is not None:
+            self.channel.close()
+            self.channel = None
+
+    # --- extra controls (the controller routes unknown actions here) --------------------------------
+
+    def click(self, action: str, data: dict[str, str]) -> bool:
+        """``online-name`` (data value), ``online-accept``, ``online-decline``; True if handled."""
+        if action == "online-name":
+            name = clean_name(data.get("value", ""))
+            if name is None:
+                self._emit(Change("refused", message="A name needs at least one letter."))
+                return True
+            self.my_name = name
+            try:
+                self.ctx.storage.set(NAME_KEY, name)
+            except Exception:  # noqa: BLE001
+                pass
+            self._sent_name = False
+            self._batch(self._send_name)
+            return True
+        if action in ("online-accept", "online-decline"):
+            self.answer(action == "online-accept")
+            return True
+        if action == "online-dismiss":
+            self.problems.clear()
+            self.notes.clear()
+            return True
+        return False
+
+    def dress(self, scene: Any) -> Any:
+        """The controller's scene, with no action offered while we cannot act, and the online panel."""
+        view = scene.view
+        if self.can_act() is not None and view.legal_actions:
+            view = dataclasses.replace(view, legal_actions=())
+        return dataclasses.replace(scene, view=view, online=self.panel(), busy=self.busy)
+
+    def panel(self) -> OnlinePanel:
+        """What the table shows of the room, the link and the connection."""
+        question = ""
+        if self.question is not None:
+            question = f"{self.peer_name} offers a new match."
+        ev = ""
+        if self.game.failure:
+            ev = json.dumps(self.game.evidence, indent=1, sort_keys=True, default=str)[:4000]
+        return OnlinePanel(
+            room=self.net.room, link=room_link(self.env, self.net.room), seat=self.game.seat,
+            state=self.net.state, status=self.net.status_text, turn=self.turn_text(),
+            my_name=self.my_name, peer_name=self.peer_name, joined=self.joined, question=question,
+            offered=self.game.new_match_offer == self.game.seat,
+            problems=tuple(self.problems[-3:] + self.notes[-2:]), failure=self.game.failure or "", evidence=ev)
+
+    def turn_text(self) -> str:
+        """Whose turn it is, or what the table waits for."""
+        why = self.can_act()
+        if why is not None:
+            return why
+        st = self.match.state
+        if st.is_over:
+            return "The match is over."
+        if summary_hand(self.match, self.acked_hand) is not None:
+            return "The hand is over: press Next hand when you are ready."
+        waiting = self.game.waiting_for()
+        if waiting == "the other player to accept the next hand":
+            return f"Waiting for {self.peer_name} to accept the next hand."
+        actors = st.actors()
+        if self.game.seat in actors:
+            return "Your turn."
+        if actors:
+            return f"{self.peer_name}\u2019s turn."
+        return ""
+
+    # --- the channel's events ------------------------------------------------------------------------
+
+    def on_open(self) -> None:
+        self._open = True
+        self._heard = self.env.wall()
+        self._batch(lambda: self.net.connected(self.env.wall()))
+
+    def on_message(self, text: str) -> None:
+        self._heard = self.env.wall()
+        self._batch(lambda: self.net.receive(text, self.env.wall()))
+
+    def on_close(self) -> None:
+        self._open = False
+        self._last_dial = float("-inf")  # the friend redials at the next tick
+        self._batch(lambda: self.net.disconnected(self.env.wall()))
+
+    def on_full(self) -> None:
+        self.notes.append("Another browser tried to join this room and was told it is full.")
+        self._emit(Change("link"))
+
+    def on_error(self, code: str) -> None:
+        if code in ("peer-unavailable", "connect-timeout"):
+            return  # the host is not there yet: the next dial tries again
+        if code in ("unavailable-id",):
+            self.notes.append("This seat is still held by another tab, or by a page that was closed "
+                              "abruptly; trying again.")
+        elif code in ("network", "signal-lost", "socket-error", "socket-closed", "server-error", "open-timeout",
+                      "no-peerjs", "bad-signal"):
+            self.notes.append(f"The signalling server cannot be reached ({code}); retrying.")
+        else:
+            return
+        self.notes = self.notes[-3:]
+        self._emit(Change("link"))
+
+    # --- inside ----------------------------------------------------------------------------------------
+
+    def _send_name(self) -> None:
+        if not self._sent_name:
+            self._sent_name = True
+            self.net.send({"t": "name", "name": self.my_name}, self.env.wall())
+
+    def _dial(self) -> None:
+        now = self.env.wall()
+        if (self.channel is not None and self.game.seat == 1 and not self._open
+                and self.net.state not in ("refused", "expired") and now - self._last_dial >= REDIAL_S):
+            self._last_dial = now
+            self.channel.connect()
+
+    def _tick(self) -> None:
+        self._tick_handle = None
+        if self._closed:
+            return
+        now = self.env.wall()
+        if self._open and now - self._heard > LOSS_TIMEOUT + 1 and self.channel is not None:
+            self._open = False  # our heartbeat gave up: the friend redials once it is back
+            self.channel.drop()
+            self._batch(lambda: self.net.disconnected(now))
+        self._dial()
+        self._batch(lambda: self.net.tick(now), quiet=True)
+        if not self._closed:
+            self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
+
+    def _work(self) -> None:
+        self._work_handle = None
+        if self._closed:
+            return
+        self._batch(lambda: self.game.step(SLICE_MS))
+
+    def _batch(self, fn: Callable[[], object], quiet: bool = False) -> None:
+        """Run ``fn`` then carry everything it set moving; save once; tell the listeners once.
+
+        ``quiet``: ``fn`` changes nothing worth saving by itself (the heartbeat): saved only if the
+        link then reported events or a payload was sent."""
+        st = self.match.state
+        before, scores = len(st.events), (st.scores[0], st.scores[1])
+        state, number, failure, hand = self.net.state, self.game.match_number, self.game.failure, st.hand_number
+        busy = self.busy
+        question = self.game.new_match_offer
+        if self._pumping:
+            fn()
+            self._again = True
+            return
+        self._pumping = True
+        try:
+            fn()
+            heard = self._pump()
+        finally:
+            self._pumping = False
+        if self._closed:
+            return
+        if not quiet or heard or self._carried:
+            self._save()
+        if self.game.busy and self._work_handle is None:
+            self._work_handle = self.ctx.timer.later(0, self._work)
+        st = self.match.state
+        if self.game.match_number != number:
+            self.acked_hand = 0
+            self.problems.clear()
+            self.notes.append("A new match has started.")
+            self._emit(Change("applied", events=tuple(st.events), scores_before=(0, 0)))
+            return
+        if len(st.events) != before or st.hand_number != hand:
+            self._emit(Change("applied", events=tuple(st.events[before:]), scores_before=scores))
+            return
+        kind: ChangeKind | None = None
+        if self.game.new_match_offer != question:
+            kind = "question"
+        elif self.net.state != state or self.game.failure != failure or self._again or heard \
+                or self.busy != busy:
+            kind = "link"
+        self._again = False
+        if kind is not None:
+            self._emit(Change(kind))
+
+    def _pump(self) -> bool:
+        """Carry payloads and envelopes until quiet; True if the link reported anything."""
+        now = self.env.wall()
+        heard = False
+        self._carried = False
+        for _ in range(10_000):
+            moved = False
+            for payload in self.game.take_outbox():
+                self.net.send(payload, now)
+                moved = self._carried = True
+            for text in self.net.pop_outgoing():
+                moved = True
+                if self.channel is not None and self._open:
+                    self.channel.send(text)
+            for event in self.net.pop_events():
+                moved = heard = True
+                if isinstance(event, Delivered):
+                    self._deliver(event.payload)
+                elif isinstance(event, Problem):
+                    self._problem(event.text)
+                elif isinstance(event, StateChanged):
+                    if event.state == "live":
+                        self.joined = True
+                elif isinstance(event, HangUp):
+                    self.notes.append(event.text)
+                    self.ctx.timer.later(200, self._hang_up)
+            if not moved:
+                return heard
+        return heard
+
+    def _hang_up(self) -> None:
+        if self.channel is not None and not self._closed:
+            self.channel.drop()
+        self.on_close()
+
+    def _deliver(self, payload: dict[str, Any]) -> None:
+        if payload.get("t") == "name":
+            name = clean_name(payload.get("name"))
+            if name is None:
+                self._problem("The other browser sent a name that is not text; it was ignored.")
+                return
+            self.peer_name = name
+            self._seats[self.other].label = name
+            return
+        try:
+            self.game.receive(payload)
+        except ProtocolError as exc:
+            self._problem(f"The other browser sent something wrong ({exc}). It was refused; nothing changed.")
+
+    def _problem(self, text: str) -> None:
+        self.problems.append(text[:400])
+        self.problems = self.problems[-5:]
+
+    def _save(self) -> None:
+        record = {"format": 1, "room": self.net.room, "seat": self.game.seat, "tag": self.tag,
+                  "my_name": self.my_name, "peer_name": self.peer_name, "acked": self.acked_hand,
+                  "joined": self.joined, "link": self.net.to_dict(), "game": self.game.to_dict()}
+        try:
+            self.ctx.storage.set(room_key(self.net.room), json.dumps(record))
+            self.ctx.storage.set(CURRENT_KEY, self.net.room)
+        except Exception:  # noqa: BLE001 - a full storage must not stop the game
+            pass
+
+    def _emit(self, change: Change) -> None:
+        for listener in list(self._listeners):
+            listener(change)
+
+
+def room_link(env: OnlineEnv, room: str) -> str:
+    """The address a friend opens to join ``room``."""
+    return f"{env.page_url}?room={room}{env.link_query}"
+
+
+def _my_name(ctx: OpenContext, seat: int) -> str:
+    """The name this browser plays under (its saved name, else "Player 1" / "Player 2")."""
+    try:
+        return clean_name(ctx.storage.get(NAME_KEY)) or f"Player {seat + 1}"
+    except Exception:  # noqa: BLE001
+        return f"Player {seat + 1}"
+
+
+def _load(ctx: OpenContext, env: OnlineEnv, room: str) -> PeerSession | None:
+    """The saved seat of ``room`` in this browser (SaveError/LinkError if it is damaged)."""
+    raw = ctx.storage.get(room_key(room))
+    if not raw:
+        return None
+    data = json.loads(raw)
+    if not isinstance(data, dict) or data.get("format") != 1 or data.get("room") != room:
+        raise SaveError("the saved online room is damaged")
+    link = Link.from_dict(data["link"])
+    game = OnlineGame.from_dict(data["game"])
+    if link.seat != game.seat or link.room != room:
+        raise SaveError("the saved online room does not match its seat")
+    return PeerSession(ctx, env, link, game, str(data["tag"]), clean_name(data.get("my_name")) or _my_name(ctx, game.seat),
+                       clean_name(data.get("peer_name")) or "Friend", int(data.get("acked", 0)),
+                       bool(data.get("joined", False)))
+
+
+def _fresh(ctx: OpenContext, env: OnlineEnv, room: str, seat: int) -> PeerSession:
+    now = env.wall()
+    key = new_seat_key()
+    link = Link.host(room, key, now) if seat == 0 else Link.join(room, key, now)
+    game = OnlineGame(seat, group=env.group)
+    session = PeerSession(ctx, env, link, game, secrets.token_hex(6), _my_name(ctx, seat), "Friend")
+    session._save()
+    return session
+
+
+def _new(mode: Mode, ctx: OpenContext, seed: int, level: str) -> PeerSession:
+    """Create a room: this browser holds seat 0 and shows the link to share."""
+    return _fresh(ctx, ENV, new_room_id(), 0)
+
+
+def _resume(mode: Mode, ctx: OpenContext) -> tuple[PeerSession | None, str | None]:
+    """``?room=ID``: reclaim this browser's seat there, or join as the friend; else the last room."""
+    env = ENV
+    if env.bad_room is not None:
+        return None, "This room link is broken (its room id is not valid). A new room was opened instead."
+    room = env.room or ctx.storage.get(CURRENT_KEY)
+    if not room or not is_room_id(room):
+        return None, None
+    try:
+        session = _load(ctx, env, room)
+    except (SaveError, LinkError, ValueError, KeyError, TypeError) as exc:
+        aside = f"{room_key(room)}.corrupt.{ctx.now_ms()}"
+        try:
+            ctx.storage.set(aside, ctx.storage.get(room_key(room)) or "")
+        except Exception:  # noqa: BLE001
+            pass
+        return None, f"The saved online game could not be read ({exc}). It was set aside as \u201c{aside}\u201d."
+    if session is not None:
+        if session.net.expired(env.wall()):
+            return session, "This room has expired (unused for seven days). Start a new one."
+        return session, None
+    if env.room is None:
+        return None, None
+    return _fresh(ctx, env, room, 1), None
+
+
+MODE = Mode(
+    key="online", label="Play online", resume_label="Resume the online game",
+    title="Online", names=("You", "Friend"), humans=(0, 1), perspective=0,
+    save_key=CURRENT_KEY, ui_key="cribbage.ui.online", cover=False, undo=False, restart=False,
+    computer=False, start_sentence="A new online room is open: share its link with your friend.",
+    new=_new, resume=_resume)
+
+register(MODE)
+assert MODES["online"] is MODE

@@ -1,0 +1,174 @@
+"""Two browsers play a whole match online through the page: a local PeerServer, WebRTC on loopback.
+
+Driven by clicks only. The page's test-only flag ``group=test`` selects the small group of the deal
+(sra.TEST_GROUP) so a whole match fits in the time of a browser test; the 2048-bit group is the
+default and is exercised by the CPython protocol tests and the benchmark. Along the way: a reload
+mid-hand reclaims its seat, a third browser is told the room is full, a dropped peer blocks the other
+side's actions until it is back, and neither page's DOM ever holds a card of the other's hand.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from browser_harness import READY_TIMEOUT_MS, wait_ready, watch_console
+from net_harness import Player
+
+STEP = """() => {
+  const app = document.getElementById('app');
+  const phase = app.dataset.phase, turn = app.dataset.turn;
+  const q = (s) => document.querySelector(s);
+  const press = (e) => e.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}));
+  const click = (s) => { const e = q(s); if (e) { press(e); return true; } return false; };
+  if (phase === 'hand over') return click('#table [data-action="next-hand"]') ? 'next' : '';
+  if (turn !== 'me' || app.dataset.dialog) return '';
+  if (click('#table [data-action="go"]:not([aria-disabled])')) return 'go';
+  if (click('#table [data-action="count"]:not([aria-disabled])')) return 'count';
+  const cuts = document.querySelectorAll('#table [data-action="cut-pick"]');
+  if (cuts.length) { press(cuts[Math.floor(cuts.length / 2)]); return 'cut'; }
+  if (phase === 'discard') {
+    if (!click('#hand-0')) return '';
+    click('#hand-1');
+    return click('#table [data-action="discard"]') ? 'discard' : '';
+  }
+  if (phase === 'play') {
+    const card = q('#table button.hand-card:not([aria-disabled])');
+    if (!card) return '';
+    const id = card.id;
+    press(card);
+    return click('#' + id) ? 'play' : '';
+  }
+  return '';
+}"""
+BLOCKED = "async () => { const step = " + STEP + """;
+  for (let i = 0; i < 2000; i++) {
+    const o = document.getElementById('online');
+    if (o && o.dataset.link !== 'live') return [document.getElementById('app').dataset.turn, step()];
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  return null;
+}"""
+MINE = """() => Array.from(document.querySelectorAll('#table .seat-me [data-card]')).map(e => e.dataset.card)"""
+ALL_CARDS = """() => Array.from(document.querySelectorAll('[data-card]')).map(e => e.dataset.card)"""
+
+
+def state(p: Player) -> dict[str, str]:
+    return dict(p.page.evaluate("""() => { const a = document.getElementById('app').dataset;
+        const o = document.getElementById('online');
+        return {phase: a.phase || '', turn: a.turn || '', hand: a.hand || '', link: o ? o.dataset.link : '',
+                status: o ? o.textContent : ''}; }"""))
+
+
+def open_link(players: Any, name: str, url: str) -> Player:
+    context = players.browser.new_context(permissions=["camera", "microphone"])
+    page = context.new_page()
+    watch = watch_console(page, players.request)
+    page.goto(url)
+    wait_ready(page, timeout=READY_TIMEOUT_MS)
+    player = Player(name, context, page, watch)
+    players.all.append(player)
+    return player
+
+
+def wait_live(*ps: Player, timeout_ms: float = 20_000) -> None:
+    for p in ps:
+        p.page.wait_for_selector('#online[data-link="live"]', timeout=timeout_ms)
+
+
+def check_private(a: Player, b: Player) -> None:
+    """Neither page holds a card of the other's hand while hands are private."""
+    sa, sb = state(a), state(b)
+    if {sa["phase"], sb["phase"]} <= {"discard", "starter", "play"} and sa["hand"] == sb["hand"]:
+        for me, them in ((a, b), (b, a)):
+            hidden = set(them.page.evaluate(MINE))
+            seen = set(me.page.evaluate(ALL_CARDS))
+            assert not hidden & seen, f"{me.name} holds {them.name}'s hidden cards {hidden & seen}"
+
+
+def score_text(p: Player) -> str:
+    return str(p.page.evaluate("() => document.querySelector('.scores').textContent"))
+
+
+def test_two_browsers_play_a_whole_match_online(players: Any, online_url: str) -> None:
+    started = time.monotonic()
+    ann = open_link(players, "ann", online_url + "&group=test&delay=0")
+    ann.page.click("#tool-menu")
+    ann.page.click("#new-mode-online")
+    ann.page.click("#btn-start")
+    ann.page.wait_for_selector("#room-link")
+    link = ann.page.input_value("#room-link")
+    assert "?room=" in link and "signal=" in link and "group=test" in link
+    assert ann.page.locator(".qr-wrap svg").count() == 1
+    ann.page.fill("#online-name", "Ann <b>")
+    ann.page.click("#btn-online-name")
+    bob = open_link(players, "bob", link)
+    wait_live(ann, bob)
+    bob.page.wait_for_function("() => document.getElementById('peer-name').textContent === 'Ann <b>'")
+    assert bob.page.locator("b").count() == 0 or "Ann" not in bob.page.locator("b").all_inner_texts()
+
+    reloaded = third = dropped = killed = False
+    steps = 0
+    while True:
+        sa, sb = state(ann), state(bob)
+        if sa["phase"] == "game over" and sb["phase"] == "game over":
+            break
+        assert time.monotonic() - started < 200, f"too slow: {sa} {sb}"
+        check_private(ann, bob)
+        if not reloaded and sb["phase"] == "play" and sa["phase"] == "play":
+            # Bob reloads mid-hand and reclaims his seat; nothing is lost on either side.
+            before = (score_text(ann), sa["hand"])
+            bob.page.reload()
+            wait_ready(bob.page, timeout=READY_TIMEOUT_MS)
+            wait_live(ann, bob)
+            assert state(bob)["phase"] == "play" and state(bob)["hand"] == sa["hand"]
+            assert score_text(ann) == before[0]
+            reloaded = True
+            continue
+        if reloaded and not third:
+            eve = open_link(players, "eve", link)
+            eve.page.wait_for_function(
+                "() => (document.getElementById('online-status') || {}).textContent?.includes('room is full')",
+                timeout=20_000)
+            assert state(eve)["turn"] != "me"
+            eve.context.close()
+            players.all.remove(eve)
+            wait_live(ann, bob)
+            third = True
+            continue
+        if third and not dropped and sa["turn"] == "me" and sa["phase"] in ("discard", "play", "cut"):
+            # Bob's channel drops: Ann can do nothing until it is back (Bob's page redials).
+            bob.page.evaluate("() => window.cribbageNet.drop()")
+            # In one task of Ann's page (nothing can change in between): the link is down, no turn, no move.
+            seen = ann.page.evaluate(BLOCKED)
+            assert seen is not None, "Ann's page never saw the link drop"
+            assert seen == ["other", ""], seen
+            wait_live(ann, bob, timeout_ms=20_000)
+            assert state(ann)["turn"] == "me"
+            dropped = True
+            continue
+        if dropped and not killed and sa["phase"] in ("discard", "play", "cut") and sa["hand"] >= "2":
+            # Bob's browser dies without closing anything: Ann's heartbeat notices within ~10 s and
+            # blocks her table; Bob opens the link again in the same browser and reclaims his seat.
+            bob.crash()
+            ann.page.wait_for_selector('#online:not([data-link="live"])', timeout=20_000)
+            assert state(ann)["turn"] == "other" and ann.page.evaluate(STEP) == ""
+            bob.watch.problems.clear()
+            bob.page = bob.context.new_page()
+            bob.watch = watch_console(bob.page, players.request)
+            bob.page.goto(link)
+            wait_ready(bob.page, timeout=READY_TIMEOUT_MS)
+            wait_live(ann, bob, timeout_ms=40_000)
+            assert state(bob)["hand"] == state(ann)["hand"]
+            killed = True
+            continue
+        did = [ann.page.evaluate(STEP), bob.page.evaluate(STEP)]
+        steps += 1
+        if not any(did):
+            time.sleep(0.02)
+    print(f"online match: {steps} steps in {time.monotonic() - started:.1f} s")
+    assert reloaded and third and dropped and killed and steps > 50
+    assert score_text(ann).replace("You", "").strip() != ""
+    final_a = ann.page.locator("#table .winner").inner_text()
+    final_b = bob.page.locator("#table .winner").inner_text()
+    assert final_a and final_b and ("You" in final_a) != ("You" in final_b)

@@ -1,0 +1,312 @@
+"""Online play through the table: two controllers, two PeerSessions, an in-memory hub and channels."""
+
+from __future__ import annotations
+
+import json
+import random
+from html import escape
+
+import pytest
+from online_fakes import BUSY, Browser, Clock, Hub, hidden_cards, leaks, pass_time, settle, turn
+from table_fakes import select, text_of
+
+from cribbage.actions import Play
+from cribbage.cards import parse_card
+from cribbage.state import Phase
+from web import online
+from web.online import PeerSession, room_key
+
+
+def open_room(clock: Clock, hub: Hub) -> tuple[Browser, Browser]:
+    """Ann creates a room from the menu; Bob opens its link."""
+    ann = Browser("Ann", clock, hub)
+    ann.load()
+    ann.c.click("menu")
+    ann.c.click("new-mode", {"mode": "online"})
+    ann.c.click("start")
+    settle(ann)
+    assert isinstance(ann.c.session, PeerSession) and ann.session.perspective == 0
+    html = ann.html()
+    link = select(html, tag="input", id="room-link")[0].attrs["value"]
+    room = ann.session.net.room
+    assert link == f"http://127.0.0.1/?room={room}"
+    assert select(html, data_action="copy-link") and "<svg" in html.split('class="qr-wrap"')[1][:200]
+    assert "Waiting for Friend to join" in text_of(html)
+    bob = Browser("Bob", clock, hub, room=room)
+    bob.load()
+    settle(ann, bob)
+    return ann, bob
+
+
+def check_no_leak(a: Browser, b: Browser) -> None:
+    for me, them in ((a, b), (b, a)):
+        found = leaks(me.html(), hidden_cards(them))
+        assert not found, f"{me.name}'s page shows {them.name}'s hidden cards: {found}"
+
+
+def play(ann: Browser, bob: Browser, rng: random.Random, max_steps: int = 4000,
+         until: object = None, reload_every: float = 0.0) -> int:
+    """Both click their turns (in random order) until the match is over (or ``until()``); reloads."""
+    reloads = 0
+    for _ in range(max_steps):
+        settle(ann, bob)
+        for b in (ann, bob):
+            b.c.refresh()
+        check_no_leak(ann, bob)
+        if callable(until) and until():
+            return reloads
+        if all(b.c.match.state.is_over for b in (ann, bob)):
+            return reloads
+        moved = False
+        for b in rng.sample([ann, bob], 2):
+            if turn(b.c):
+                moved = True
+                break
+        if reload_every and rng.random() < reload_every:
+            victim = rng.choice([ann, bob])
+            victim.load()
+            reloads += 1
+            moved = True
+        if not moved:
+            pass_time(ann.clock, 1.0, ann, bob)
+    raise AssertionError(f"the match did not finish: {[b.session.turn_text() for b in (ann, bob)]}")
+
+
+@pytest.fixture
+def table() -> tuple[Clock, Hub, Browser, Browser]:
+    clock, hub = Clock(), Hub()
+    ann, bob = open_room(clock, hub)
+    return clock, hub, ann, bob
+
+
+def test_two_browsers_play_a_whole_match_online(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    assert ann.session.net.state == "live" and bob.session.net.state == "live"
+    assert bob.session.perspective == 1
+    # Names went across and are shown as text.
+    assert ann.session.peer_name == "Bob" and bob.session.peer_name == "Ann"
+    assert ann.c.names == ("You", "Bob") and bob.c.names == ("Ann", "You")
+    play(ann, bob, random.Random(3))
+    a, b = ann.c.match.state, bob.c.match.state
+    assert a.is_over and b.is_over and a.scores == b.scores and max(a.scores) >= 121
+    assert ann.session.game.failure is None and bob.session.game.failure is None
+    assert "Game over" in text_of(ann.html()) and "Game over" in text_of(bob.html())
+    # Saves hold no seed: the match is the protocol's, and every pack was audited.
+    saved = json.loads(ann.storage.get(room_key(ann.session.net.room)) or "")
+    assert "seed" not in json.dumps(saved["game"]) or saved["game"].get("seed") is None
+    assert all(r["cards"] is not None for r in saved["game"]["records"])
+
+
+def test_no_undo_redo_restart_online_and_status_says_whose_turn(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    html = ann.html()
+    assert select(html, id="tool-undo")[0].attrs.get("aria-disabled") == "true"
+    ann.c.click("menu")
+    assert not select(ann.html(), data_action="restart-ask")
+    ann.c.click("close")
+    # Seat 0 cuts for deal first.
+    assert "Your turn." in text_of(ann.html()) and "Ann\u2019s turn." in text_of(bob.html())
+    assert "Connected to the other player." in text_of(ann.html())
+    n = len(ann.c.match.actions)
+    ann.c.key("z", ctrl=True)
+    assert len(ann.c.match.actions) == n
+
+
+def test_a_reload_mid_hand_resumes_on_both_sides_with_nothing_lost_or_doubled(
+        table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    rng = random.Random(5)
+    play(ann, bob, rng, until=lambda: ann.c.match.state.phase is Phase.PLAY and len(ann.c.match.state.pile) >= 2)
+    for victim in (bob, ann):
+        before = [str(a) for a in victim.c.match.actions]
+        other = ann if victim is bob else bob
+        other_before = [str(a) for a in other.c.match.actions]
+        victim.load()
+        settle(ann, bob)
+        pass_time(clock, 1.0, ann, bob)
+        assert [str(a) for a in victim.c.match.actions] == before
+        assert [str(a) for a in other.c.match.actions] == other_before
+        assert victim.session.net.state == "live" and other.session.net.state == "live"
+        assert victim.session.perspective == (0 if victim is ann else 1)
+    # And the match goes on to the end, reloading now and then.
+    reloads = play(ann, bob, rng, reload_every=0.02)
+    assert reloads > 0
+    assert ann.c.match.state.scores == bob.c.match.state.scores and ann.c.match.state.is_over
+    assert not ann.session.problems and not bob.session.problems
+
+
+def test_a_dropped_link_blocks_actions_until_it_returns(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    # Bob vanishes without closing (a killed browser): nothing arrives any more.
+    bob_channel = bob.session.channel
+    assert bob_channel is not None
+    bob.c.session.close = lambda: None  # type: ignore[method-assign]  # killed: closes nothing
+    hub.peers.pop(bob_channel.me, None)
+    bob_channel.remote = None
+    bob.host.timers.clear()
+    pass_time(clock, 13.0, ann)
+    assert ann.session.net.state != "live"
+    assert "Waiting for Bob to reconnect" in text_of(ann.html())
+    assert not ann.c.scene().view.legal_actions
+    n = len(ann.c.match.actions)
+    said = len(ann.host.said)
+    ann.c.click("cut-pick", {"depth": "10"})
+    assert len(ann.c.match.actions) == n
+    ann.session.propose(ann.c.match.view(0).legal_actions[0])
+    assert len(ann.c.match.actions) == n and "reconnect" in ann.host.said[-1] and len(ann.host.said) > said
+    # Bob comes back (a new page in the same browser): both can act again.
+    bob.controller = None
+    bob.load()
+    settle(ann, bob)
+    pass_time(clock, 4.0, ann, bob)
+    assert ann.session.net.state == "live" and bob.session.net.state == "live"
+    assert turn(ann.c)
+    settle(ann, bob)
+    assert len(ann.c.match.actions) == n + 1 and len(bob.c.match.actions) == n + 1
+
+
+def test_a_third_browser_is_told_the_room_is_full(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    eve = Browser("Eve", clock, hub, room=ann.session.net.room)
+    eve.load()
+    settle(ann, bob, eve)
+    assert eve.session.net.state == "refused"
+    assert "This room is full" in text_of(eve.html())
+    assert not eve.c.scene().view.legal_actions
+    assert ann.session.net.state == "live" and bob.session.net.state == "live"
+    assert "told it is full" in text_of(ann.html())
+    assert turn(ann.c)  # the match goes on
+
+
+def test_a_room_link_for_a_room_never_joined_and_expiry(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    clock.now += 8 * 24 * 3600
+    ann.load()
+    settle(ann, bob)
+    assert "expired" in text_of(ann.html())
+    broken = Browser("Zed", clock, hub, room="bad room!")
+    broken.load()
+    # A malformed room id in the URL: a notice, and the page still works (a new room of its own).
+    assert "broken" in text_of(broken.html())
+
+
+def test_malformed_and_out_of_order_input_shows_a_message_and_changes_nothing(
+        table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    play(ann, bob, random.Random(9), until=lambda: bob.c.match.state.phase is Phase.DISCARD)
+    before = json.dumps(bob.session.game.to_dict(), sort_keys=True)
+    actions = [str(a) for a in bob.c.match.actions]
+    channel = ann.session.channel
+    assert channel is not None
+    for text in ("not json", '{"v":1,"k":"data","n":999,"ack":0,"p":{"t":"go"}}', "[" * 500,
+                 json.dumps({"v": 1, "k": "data", "n": ann.session.net.sent + 1, "ack": 0,
+                             "p": {"t": "play", "m": 0, "pack": 1, "slot": 3, "shares": [], "n": 99}})):
+        channel.send(text)
+        settle(ann, bob)
+    assert bob.session.problems
+    assert [str(a) for a in bob.c.match.actions] == actions
+    page = bob.html()
+    assert select(page, id="online-problems")
+    assert "<script" not in page
+    # The game state is unchanged by the refused payloads.
+    after = json.loads(json.dumps(bob.session.game.to_dict(), sort_keys=True))
+    assert after["actions"] == json.loads(before)["actions"] and after["records"] == json.loads(before)["records"]
+    # The link resynchronises by itself and play goes on.
+    pass_time(clock, 8.0, ann, bob)
+    assert bob.session.net.state == "live"
+    play(ann, bob, random.Random(9), until=lambda: bob.c.match.state.phase is Phase.PLAY)
+
+
+def test_a_name_is_text_never_markup(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    ann.c.click("online-name", {"value": "<img src=x onerror=alert(1)>"})
+    settle(ann, bob)
+    bob.c.refresh()
+    page = bob.html()
+    assert "<img src=x" not in page and "&lt;img src=x" in page
+    assert bob.session.peer_name.startswith("<img")
+    assert ann.storage.get(online.NAME_KEY) == "<img src=x onerror=alert"
+
+
+def test_a_card_out_of_turn_from_local_input_is_refused(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    said = len(bob.host.said)
+    bob.session.propose(Play(1, parse_card("5H")))  # Ann cuts for deal first
+    assert len(bob.c.match.actions) == 0 and len(bob.host.said) == said + 1
+    assert bob.host.said[-1].endswith(".") and bob.host.said[-1][0].isupper()
+    bob.session.propose(ann.c.match.view(0).legal_actions[0])  # not Bob's seat
+    assert "Ann" in bob.host.said[-1] and len(bob.c.match.actions) == 0
+
+
+def test_new_match_by_agreement(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    play(ann, bob, random.Random(2), until=lambda: ann.c.match.state.phase is Phase.DISCARD)
+    ann.c.click("menu")
+    ann.c.click("new-mode", {"mode": "online"})
+    ann.c.click("start")
+    settle(ann, bob)
+    bob.c.refresh()
+    assert select(bob.html(), data_action="online-accept")
+    assert ann.c.match.state.phase is Phase.DISCARD  # nothing until Bob agrees
+    bob.c.click("online-accept")
+    settle(ann, bob)
+    for b in (ann, bob):
+        assert b.c.match.state.phase is Phase.CUT_FOR_DEAL and b.c.match.actions == []
+    assert ann.session.net.room == bob.session.net.room
+
+
+def test_a_refused_busy_string_is_the_links_refusal() -> None:
+    from cribbage.online.link import Link, new_room_id, new_seat_key
+
+    link = Link.join(new_room_id(), new_seat_key(), 0.0)
+    link.connected(0.0)
+    link.receive(BUSY, 0.0)
+    assert link.state == "refused" and "full" in link.status_text
+
+
+def test_a_failed_audit_stops_the_match_and_shows_the_evidence_as_text() -> None:
+    from cribbage.actions import Go
+
+    for seed in range(30, 60):
+        clock, hub = Clock(), Hub()
+        ann, bob = open_room(clock, hub)
+        rng = random.Random(seed)
+
+        def can_cheat() -> bool:
+            game = bob.session.game
+            st = game.match.state
+            return (st.phase is Phase.PLAY and st.to_play == 1 and game.waiting_for() is None
+                    and bool(st.playable(1)) and bob.session.net.state == "live")
+
+        play(ann, bob, rng, until=lambda: can_cheat() or ann.c.match.state.is_over)
+        if ann.c.match.state.is_over:
+            continue
+        # Bob's browser is modified: it says Go while a card fits (his own engine would refuse).
+        game = bob.session.game
+        k = game.source.current
+        game.match.state._go(Go(1))
+        game.match.actions.append(Go(1))
+        game._queue_send({"t": "go", "m": game.match_number, "pack": k}, None)
+        game._after_apply(k)
+        bob.session._batch(lambda: None)
+        play(ann, bob, rng, until=lambda: ann.session.game.failure is not None)
+        ann.c.refresh()
+        page = ann.html()
+        failure = select(page, id="online-failure")
+        assert failure and "said Go" in text_of(page) and "The match has stopped" in text_of(page)
+        evidence = ann.session.panel().evidence
+        assert evidence  # the evidence, escaped as text in the page:
+        assert escape(evidence, quote=True) in page, (evidence, page[-3000:])
+        assert not ann.c.scene().view.legal_actions and ann.host.last.meta["turn"] == "other"
+        return
+    raise AssertionError("no seed gave Bob a chance to cheat")
+
+
+def test_hints_and_previews_work_from_your_own_cards(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    play(ann, bob, random.Random(4), until=lambda: ann.c.match.state.phase is Phase.DISCARD)
+    mine = {c.code for c in ann.c.match.view(0).hand}
+    ann.c.click("hint")
+    assert ann.c.ui.hint is not None and set(ann.c.ui.hint[1]) <= mine and len(ann.c.ui.hint[1]) == 2
+    assert select(ann.html(), cls="hint")
+    assert ann.c.scene().keep_points is not None  # the hint selected two cards: the keep is previewed
