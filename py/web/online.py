@@ -567,7 +567,8 @@ class PeerSession:
         if payload.get("t") == "name":
             name = clean_name(payload.get("name"))
             if name is None:
-                self._problem("The other browser sent a name that is not text; it was ignored.")
+                self.net.distrust("The other browser sent a name that is not text; it was ignored.",
+                                  self.env.wall())
                 return
             self.peer_name = name
             self._seats[self.other].label = name
@@ -575,7 +576,10 @@ class PeerSession:
         try:
             self.game.receive(payload)
         except ProtocolError as exc:
-            self._problem(f"The other browser sent something wrong ({exc}). It was refused; nothing changed.")
+            # Refused by the rules or the deal: nothing changes, and the peer is not trusted again
+            # (no move is taken from it) until it proves its seat in a new handshake.
+            self.net.distrust(f"The other browser sent something wrong ({exc}). It was refused; nothing changed.",
+                              self.env.wall())
 
     def _problem(self, text: str) -> None:
         self.problems.append(text[:400])

@@ -310,3 +310,24 @@ def test_hints_and_previews_work_from_your_own_cards(table: tuple[Clock, Hub, Br
     assert ann.c.ui.hint is not None and set(ann.c.ui.hint[1]) <= mine and len(ann.c.ui.hint[1]) == 2
     assert select(ann.html(), cls="hint")
     assert ann.c.scene().keep_points is not None  # the hint selected two cards: the keep is previewed
+
+
+def test_a_payload_the_game_refuses_is_not_trusted_until_the_peer_proves_its_seat_again(
+        table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.DISCARD)
+    actions = [str(a) for a in bob.c.match.actions]
+    # Well-formed for the link (the right sequence number), wrong for the game: an unknown kind.
+    ann.session.net.send({"t": "bogus", "m": 0}, clock.now)
+    ann.session._pump()
+    for _ in range(1000):  # only Bob's page runs: Ann cannot answer a handshake yet
+        bob.host.run_short()
+        if bob.session.problems:
+            break
+    assert any("refused" in p for p in bob.session.problems)
+    assert not bob.session.net.can_act  # no move is taken from Ann until she proves her seat again
+    assert [str(a) for a in bob.c.match.actions] == actions
+    settle(ann, bob)
+    pass_time(clock, 4.0, ann, bob)
+    assert bob.session.net.can_act and bob.session.net.state == "live"
+    play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.PLAY)

@@ -14,6 +14,7 @@ No I/O and no clock: the caller feeds what the channel does and the time, then d
     link.pop_events() -> list[LinkEvent]                      # Delivered / Problem / StateChanged / HangUp
     link.state, link.can_act, link.status_text                # live/waiting/offline, or final: refused/expired
     link.to_dict()                                            # save it with the game state after each batch
+    link.distrust(text, now)                                  # the game refused a delivered payload
 
 ``now`` is Unix time in seconds (wall clock: rooms expire after seven days of disuse). Every payload
 is delivered exactly once, in order, across reconnects and reloads, provided the caller saves
@@ -499,6 +500,12 @@ class Link:
             self._dispatch(msg, now)
         except _Violation as bad:
             self._violation(str(bad), now)
+        self._after()
+
+    def distrust(self, text: str, now: float) -> None:
+        """The game refused a delivered payload: report ``text`` (our own words), trust the peer no
+        more and act no more until a new seat-proof handshake, as for bad input on the link."""
+        self._violation(text, now)
         self._after()
 
     def screen(self, text: object, now: float) -> str | None:
