@@ -41,7 +41,8 @@ def test_two_peers_play_a_whole_match_to_121(seed: int) -> None:
     assert_same_match(table)
     # Every pack was revealed and audited on both sides; audited packs forget their secrets.
     for peer in table.peers:
-        assert all(r.ended and r.cards is not None and r.key == r.key and not r.table for r in peer.records)
+        assert all(r.ended and r.cards is not None and r.key > 1 and r.other_key is not None and not r.table
+                   for r in peer.records)
         assert sorted(peer.records[0].cards or []) == sorted(peer.records[-1].cards or [])
     # Both sides agree on every pack once it is revealed.
     assert [r.cards for r in a.records] == [r.cards for r in b.records]
@@ -688,3 +689,17 @@ def test_a_cheat_in_a_hand_abandoned_by_agreement_is_still_caught() -> None:
         assert "said Go" in honest.failure and honest.evidence["action"] == "go 1"
         return
     pytest.fail("no position to cheat in")
+
+
+def test_the_audit_replay_of_a_long_match_yields_between_slices() -> None:
+    """Replaying a whole match to audit its last pack is cut into slices, so no browser frame is long."""
+    from cribbage.online.game import REPLAY_SLICE
+
+    table = make_table(seed=5)
+    play_match(table, random.Random(5))
+    peer = table.peers[0]
+    last = len(peer.records) - 1
+    end = peer.records[last].end_action
+    assert end > 5 * REPLAY_SLICE
+    slices = sum(1 for _ in peer._replay_audit(last))
+    assert slices == end // REPLAY_SLICE

@@ -54,6 +54,8 @@ __all__ = ["OnlineGame", "SAVE_FORMAT", "SAVE_VERSION", "MESSAGE_KINDS"]
 
 SAVE_FORMAT = "cribbage-online"
 SAVE_VERSION = 1
+REPLAY_SLICE = 20
+"""Actions the audit's replay applies between two yields (each slice a few milliseconds)."""
 MAX_REASON = 500
 """Longest ``abort`` reason kept from the other browser."""
 
@@ -568,12 +570,14 @@ class OnlineGame:
                 raise AuditFailure(f"pack {k + 1}: slot {s} was opened as {card.code} but holds {cards[s].code}",
                                    {"pack": k, "slot": s, "card": cards[s].code, "claimed": card.code})
         rec.cards = cards
-        self._replay_audit(k)
+        yield from self._replay_audit(k)
         # The pack is settled: its secrets are no longer needed.
         rec.table, rec.first, rec.second, rec.order, rec.shares_in = [], None, None, [], {}
 
-    def _replay_audit(self, k: int) -> None:
-        """Replay the match to the end of pack ``k`` knowing every card: the engine judges each action."""
+    def _replay_audit(self, k: int) -> sra.Work[None]:
+        """Replay the match to the end of pack ``k`` knowing every card: the engine judges each action.
+
+        Late in a match this is hundreds of actions: it yields every few, so a browser's frames stay short."""
         them = other(self.seat)
         full: list[dict[int, Card]] = []
         for j in range(k + 1):
@@ -591,6 +595,8 @@ class OnlineGame:
                 pack_cards = self.records[j].cards
                 assert pack_cards is not None
                 action = Discard(action.seat, tuple(pack_cards[s] for s in slots))
+            if i % REPLAY_SLICE == REPLAY_SLICE - 1:
+                yield
             try:
                 probe.apply(action)
             except IllegalActionError as exc:
