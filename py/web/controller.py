@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from cribbage.ai.coach import DiscardChoice
 
 from .modes import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
+from .record_screens import RecordScreens
 from .render import DELAYS, LEVELS, Rendered, Scene, primary_button, render
 from .seats import ai_available as _ai_available
 from .seats import ai_module as _ai
@@ -102,6 +103,8 @@ class Controller:
         placeholder = Match(1, humans=(0,), names=self.mode_def.names)
         self.session: Session = LocalSession(placeholder, (LocalHuman("You"), LocalHuman("Computer")))
         """The match on the table and who moves in it (until :meth:`boot` opens the real one)."""
+        self.records = RecordScreens(self)
+        """The player's record: finished matches kept, the record dialog, export and import."""
 
     # --- start ---------------------------------------------------------------------------------
 
@@ -120,6 +123,7 @@ class Controller:
         if not self._resume(mode):
             self._new_match(mode, self.ui.new_level)
         self.refresh()
+        self.records.match_changed()
 
     def _read_json(self, key: str) -> object:
         try:
@@ -254,8 +258,10 @@ class Controller:
                 if e.kind == "win":
                     self.post("game-over", winner=e.seat)
             self.refresh()
+            self.records.match_changed()
         elif kind in ("undone", "redone"):
             self._after_history("Undone." if kind == "undone" else "Redone.")
+            self.records.match_changed()
         elif kind == "restarted":
             notice = self.ui.notice
             self.ui = Ui(notice=notice, new_mode=self.mode, new_level=self.level)
@@ -324,6 +330,7 @@ class Controller:
             new_level=self.ui.new_level,
             saved_modes=saved,
             coach_ready=_ai_available(),
+            record=self.records.scene(),
         )
 
     def _keep_ev(self, view: SeatView, selected: tuple[str, ...]) -> str | None:
@@ -375,7 +382,7 @@ class Controller:
     def click(self, action: str, data: dict[str, str] | None = None) -> None:
         """Route a click on an element with ``data-action`` (``data`` holds its other data-*)."""
         data = data or {}
-        handler = getattr(self, "_on_" + action.replace("-", "_"), None)
+        handler = getattr(self, "_on_" + action.replace("-", "_"), None) or self.records.handler(action)
         if handler is None:
             return
         if data.get("disabled") == "true" and action not in ("card",):
@@ -596,7 +603,8 @@ class Controller:
     def _on_close(self, data: dict[str, str]) -> None:
         previous = self.ui.dialog
         self._set_dialog(None)
-        self.ui.focus = {"sheet": "tool-sheet", "menu": "tool-menu", "restart": "tool-menu"}.get(previous or "")
+        self.ui.focus = {"sheet": "tool-sheet", "menu": "tool-menu", "restart": "tool-menu",
+                         "record": "tool-menu"}.get(previous or "")
         self.refresh()
 
     def _on_close_backdrop(self, data: dict[str, str]) -> None:
@@ -670,6 +678,19 @@ class Controller:
             except Exception:  # noqa: BLE001
                 pass
             self.refresh()
+
+    def reload_after_import(self, keys: set[str]) -> None:
+        """An import rewrote these storage keys: reopen the match on the table and the settings."""
+        if SETTINGS_KEY in keys:
+            settings = self._read_json(SETTINGS_KEY)
+            delay = settings.get("delay") if isinstance(settings, dict) else None
+            if isinstance(delay, int) and delay >= 0:
+                self.delay = delay
+        if self.mode_def.save_key in keys or self.mode_def.ui_key in keys:
+            dialog = self.ui.dialog
+            if not self._resume(self.mode_def):
+                self._new_match(self.mode_def, self.ui.new_level)
+            self._set_dialog(dialog)
 
     def _on_ready(self, data: dict[str, str]) -> None:
         seat = self.cover_for()

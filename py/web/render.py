@@ -25,6 +25,7 @@ from cribbage.view import SeatView
 from .board import PEG_COLOURS, board_svg
 from .cardfaces import back_html, card_html, card_name
 from .modes import MODES, mode_of
+from .render_record import RECORD_DIALOG, RecordScene, game_over_html, record_dialog
 from .speech import event_sentence
 
 __all__ = [
@@ -98,6 +99,8 @@ class Scene:
     coach_ready: bool = False
     sheet_hand: int | None = None
     """Hand the score sheet scrolls to (its review open)."""
+    record: RecordScene | None = None
+    """The record dialog's content (when ``dialog`` is ``record``)."""
 
 
 @dataclass(frozen=True)
@@ -539,7 +542,8 @@ def _center(scene: Scene) -> str:
         return (
             f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
             f'{esc(name)} {verb}!</h2>'
-            f'<p class="final">{v.scores[winner]} to {v.scores[loser]}</p></div>{shows}'
+            f'<p class="final">{v.scores[winner]} to {v.scores[loser]}</p></div>'
+            f'{game_over_html(v.events, scene.names)}{shows}'
         )
     return ""
 
@@ -848,6 +852,8 @@ def _menu(scene: Scene) -> str:
         '<div class="row"><button type="button" class="btn btn-primary" data-action="start" id="btn-start">'
         "Start a new game</button></div>"
         + (f'<div class="row">{resume}</div>' if resume else "")
+        + ('<h3>Your record</h3><div class="row"><button type="button" class="btn" data-action="record" '
+           'id="btn-record">History, statistics, export and import\u2026</button></div>')
         + current
         + ('<h3>This game</h3><div class="row"><button type="button" class="btn" data-action="restart-ask" '
            'id="btn-restart">Restart (same deals)\u2026</button></div>' if mode_of(scene.mode).restart else "")
@@ -894,6 +900,8 @@ def render(scene: Scene) -> Rendered:
         overlay = _menu(scene)
     elif scene.dialog == "restart":
         overlay = _restart(scene)
+    elif scene.dialog == RECORD_DIALOG and scene.record is not None:
+        overlay = record_dialog(scene.record)
     meta = {
         "phase": str(v.phase) if scene.summary is None else "hand over",
         "hand": str(v.hand_number),
