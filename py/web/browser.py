@@ -16,10 +16,11 @@ from pyscript import document, window  # type: ignore[import-not-found]  # the p
 from pyscript.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
 try:  # Pyodide gives JS null as its own ``jsnull`` value, not None
-    from pyodide.ffi import jsnull as _JSNULL  # type: ignore[import-not-found]
+    from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
+    from pyodide.ffi import jsnull as _JSNULL
 except ImportError:  # pragma: no cover - older Pyodide
     _JSNULL = None
-from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
+    create_once_callable = create_proxy
 
 from web.cardfaces import sprite_svg
 from web.controller import Controller

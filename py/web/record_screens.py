@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from cribbage.record import CoachRun, MatchRecord, RecordError, record_match, replay
+from cribbage.state import Event
 
 from .records_store import (
     HISTORY_KEY,
@@ -63,7 +64,7 @@ class RecordScreens:
         """Kept matches waiting for the coach."""
         self._run: tuple[str, CoachRun] | None = None
         self._timer: object | None = None
-        self._opened: tuple[str, MatchRecord, tuple] | None = None
+        self._opened: tuple[str, MatchRecord, tuple[Event, ...]] | None = None
 
     # --- keeping finished matches ---------------------------------------------------------------
 
@@ -144,7 +145,7 @@ class RecordScreens:
             rs.new_matches = self._pending[2]
         return rs
 
-    def _events(self, record: MatchRecord) -> tuple:
+    def _events(self, record: MatchRecord) -> tuple[Event, ...]:
         """The events of a kept match, replayed once and remembered while it stays open."""
         if self._opened is not None and self._opened[0] == record.id:
             return self._opened[2]
