@@ -43,8 +43,10 @@ COACH_SLICE_MS = 25
 """Time the coach may take in one timer tick (then the page draws and answers input)."""
 IMPORT_LIMIT = 20_000_000
 """A bigger file is not an export of ours (500 matches take well under 1 MB)."""
-SAMPLES = 64
-"""The coach's deals sampled a play (as :func:`cribbage.record.coach_totals`)."""
+SAMPLES = 16
+"""The coach's deals sampled a play. :func:`cribbage.record.coach_totals` takes 64, but one such play
+analysis can take a second in the page (the slowest step of a whole match, measured under load), and a
+step cannot be split; 16 keeps the slowest step to a fraction of that for close to the same totals."""
 
 
 class RecordScreens:

@@ -90,7 +90,7 @@ def _figure(svg: str, caption: str, cls: str = "") -> str:
     return f'<figure class="chart-box{" " + cls if cls else ""}">{svg}<figcaption>{esc(caption)}</figcaption></figure>'
 
 
-def _race_caption(events: Sequence[Event], names: tuple[str, str]) -> str:
+def _race_caption(events: Sequence[Event], names: tuple[str, str], short: bool = False) -> str:
     steps = race(events)
     ends = hand_ends(steps)
     changes = lead_changes(steps)
@@ -98,19 +98,21 @@ def _race_caption(events: Sequence[Event], names: tuple[str, str]) -> str:
         return "No points were scored."
     final = steps[-1].scores
     after = "; ".join(f"hand {h} {a}\u2013{b}" for h, (a, b) in ends)
-    return (f"{names[0]} (solid line) {final[0]}, {names[1]} (dashed line) {final[1]}. "
-            f"The lead changed {len(changes)} time{'s' if len(changes) != 1 else ''}. After each hand: {after}.")
+    return (f"{names[0]} (solid line) {final[0]}, {names[1]} (dashed line) {final[1]} after {len(ends)} hands. "
+            f"The lead changed {len(changes)} time{'s' if len(changes) != 1 else ''}."
+            + ("" if short else f" After each hand: {after}."))
 
 
-def race_figure(events: Sequence[Event], names: tuple[str, str]) -> str:
-    """The race to 121 of these events with its text summary."""
-    return _figure(race_chart(race(events), names), _race_caption(events, names), "race")
+def race_figure(events: Sequence[Event], names: tuple[str, str], short: bool = False) -> str:
+    """The race to 121 of these events with its text summary (``short``: without the hand-by-hand
+    scores, which the chart's own description still gives)."""
+    return _figure(race_chart(race(events), names), _race_caption(events, names, short), "race")
 
 
 def game_over_html(events: Sequence[Event], names: tuple[str, str]) -> str:
     """The game-over screen's chart of the match and the way to the record."""
     return (
-        f'<div class="game-over-chart">{race_figure(events, names)}'
+        f'<div class="game-over-chart">{race_figure(events, names, short=True)}'
         '<button type="button" class="btn" data-action="record" id="btn-record-open">'
         "Your record\u2026</button></div>"
     )
@@ -174,21 +176,21 @@ def _group(group: GroupStats, index: int) -> str:
          f"{DOUBLE_SKUNK_LINE} (double-skunked): {esc(you)} {p.double_skunked}, {esc(opp)} {o.double_skunked}. "
          "Information only: this game has no skunk bonus.</li>"),
     ]
-    coach = ""
+    coach_text = trend = ""
     if p.coached:
         c = p.coach
-        coach = (f"<p>The coach reviewed {p.coached} match{'es' if p.coached != 1 else ''}: on average "
+        coach_text = (f"<p>The coach reviewed {p.coached} match{'es' if p.coached != 1 else ''}: on average "
                  f"{_avg(c.per_discard)} expected points lost a discard ({c.discards} discards) and "
                  f"{_avg(c.per_play)} a play ({c.plays} plays with a real choice), against the expert\u2019s choice."
                  "</p>")
         if group.trend:
             first, last = group.trend[0], group.trend[-1]
-            coach += _figure(trend_chart(group.trend),
+            trend = _figure(trend_chart(group.trend),
                              f"Match by match, oldest first: a discard {_avg(first.per_discard)} \u2192 "
                              f"{_avg(last.per_discard)}, a play {_avg(first.per_play)} \u2192 "
                              f"{_avg(last.per_play)} points lost (first \u2192 latest reviewed match).")
     else:
-        coach = "<p>The coach has not reviewed a match of this group yet.</p>"
+        coach_text = "<p>The coach has not reviewed a match of this group yet.</p>"
     shows = p.shows
     counted = sum(shows.values())
     hist = ""
@@ -199,12 +201,13 @@ def _group(group: GroupStats, index: int) -> str:
         hist = _figure(histogram_chart(shows, title),
                        f"{counted} hands counted, {mean:.1f} points on average; the most common count was {common}.")
     rows = source_rows(group, you, opp)
+    sources = _figure(sources_chart(rows), "The same averages as bars: pegging, hand, crib and heels stacked, "
+                      "dealer rows then pone rows, the published expert figures last.")
     return (
         f'<section class="group" aria-labelledby="group-{index}"><h4 id="group-{index}">{esc(group.label)}</h4>'
         f"<p>{won}</p>{_points_table(group)}"
-        + _figure(sources_chart(rows), "The same averages as bars: pegging, hand, crib and heels stacked, "
-                  "dealer rows then pone rows, the published expert figures last.")
-        + f'<ul class="facts">{"".join(facts)}</ul>{coach}{hist}</section>'
+        f'<ul class="facts">{"".join(facts)}</ul>{coach_text}'
+        f'<div class="charts">{sources}{hist}{trend}</div></section>'
     )
 
 
