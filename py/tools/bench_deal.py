@@ -1,9 +1,9 @@
 """Benchmark (not a test): the cryptographic deal of online play in CPython.
 
 Two peers in one process play hands in RFC 3526 group 14 with random legal actions. For each hand it
-prints, per browser: the time of the shuffle and the deal (from the hand's first shuffle to both
-hands opened), the big-integer work of the whole hand (short and full powers, membership checks, the
-audit included) and the bytes of JSON exchanged for the whole hand (shuffles, actions, shares, keys).
+prints, per browser: the time of the shuffle and the deal (the busy time from the end of the last
+pack to both hands opened, the audit of the last pack excepted), then the big-integer work and the
+bytes of JSON exchanged over the whole hand, from its shuffle to the reveal and audit of its pack.
 
     python py/tools/bench_deal.py [--hands 5] [--seed 1]
 """
@@ -34,7 +34,35 @@ def main() -> None:
     peers = [OnlineGame(s, group=sra.GROUP_14) for s in (0, 1)]
     wires: list[list[str]] = [[], []]
     busy = [0.0, 0.0]
+    audit = [0.0, 0.0]
     sent_bytes = [0]
+
+    def timed(seat: int, game: OnlineGame) -> None:
+        # Time the audits apart: the next pack is shuffled while the last one is audited.
+        start_job = game._start_job
+
+        def start(job: dict[str, object]) -> sra.Work[None]:
+            work = start_job(job)
+            if job["kind"] != "audit":
+                return work
+
+            def wrapped() -> sra.Work[None]:
+                while True:
+                    t0 = time.perf_counter()
+                    try:
+                        next(work)
+                    except StopIteration:
+                        audit[seat] += time.perf_counter() - t0
+                        return
+                    audit[seat] += time.perf_counter() - t0
+                    yield
+
+            return wrapped()
+
+        game._start_job = start  # type: ignore[method-assign]
+
+    for seat, game in enumerate(peers):
+        timed(seat, game)
 
     def pump() -> None:
         while True:
@@ -56,51 +84,46 @@ def main() -> None:
             if not moved:
                 return
 
-    def act_once() -> None:
+    def ends_pack(peer: OnlineGame) -> bool:
+        st = peer.match.state
+        return ((st.phase is Phase.SHOW and st.show_step == 2)
+                or (st.phase is Phase.CUT_FOR_DEAL and st.cut_cards[0] is not None))
+
+    deal_ms: list[list[float]] = [[], []]
+    hand_bytes: list[int] = []
+    window = False
+    tally_at = [(0, 0, 0), (0, 0, 0)]
+    print(f"{'hand':>4} {'deal ms (seat 1, seat 2)':>26} {'KB':>6}  pows short/full/checks (seat 1 | seat 2)")
+    hands = 0
+    while hands < args.hands and not any(p.match.state.is_over for p in peers):
+        pump()
+        if window and all(p.match.state.phase not in (Phase.CUT_FOR_DEAL, Phase.CUT_PACK) for p in peers):
+            for seat in (0, 1):
+                deal_ms[seat].append((busy[seat] - audit[seat]) * 1000)
+            window = False
         for seat in rng.sample((0, 1), 2):
             peer = peers[seat]
             if peer.can_accept_next_hand():
                 peer.accept_next_hand()
             elif peer.legal_actions():
+                if ends_pack(peer):
+                    pump()
+                    if deal_ms[0] and peer.match.state.phase is Phase.SHOW:
+                        # A hand is over: its bytes and its work, shuffle to audit of the last pack.
+                        now = [(p.tally.short, p.tally.full, p.tally.checks) for p in peers]
+                        work = [n - b for seat2 in (0, 1) for n, b in zip(now[seat2], tally_at[seat2])]
+                        hand_bytes.append(sent_bytes[0])
+                        hands += 1
+                        print(f"{hands:>4} {deal_ms[0][-1]:>12.0f} {deal_ms[1][-1]:>12.0f} "
+                              f"{sent_bytes[0] / 1024:>7.1f}  {work[0]}/{work[1]}/{work[2]} | "
+                              f"{work[3]}/{work[4]}/{work[5]}")
+                    busy[:] = [0.0, 0.0]
+                    audit[:] = [0.0, 0.0]
+                    sent_bytes[0] = 0
+                    tally_at = [(p.tally.short, p.tally.full, p.tally.checks) for p in peers]
+                    window = True
                 peer.act(rng.choice(peer.legal_actions()))
-                return
-
-    def dealt() -> bool:
-        return all(p.match.state.phase not in (Phase.CUT_FOR_DEAL, Phase.CUT_PACK) for p in peers)
-
-    # Through the cut for deal first (its pack is not a hand).
-    while not all(p.match.state.hand_number >= 1 for p in peers):
-        pump()
-        act_once()
-    deal_ms: list[list[float]] = [[], []]
-    hand_bytes: list[int] = []
-    tallies: list[tuple[int, ...]] = []
-    print(f"{'hand':>4} {'deal ms (seat 1, seat 2)':>26} {'KB':>6}  pows short/full/checks (seat 1 | seat 2)")
-    for _ in range(args.hands):
-        if any(p.match.state.is_over for p in peers):
-            break
-        hand = max(p.match.state.hand_number for p in peers)
-        busy[:] = [0.0, 0.0]
-        sent_bytes[0] = 0
-        before = [(p.tally.short, p.tally.full, p.tally.checks) for p in peers]
-        while not dealt():
-            pump()
-            act_once()
-        pump()
-        for seat in (0, 1):
-            deal_ms[seat].append(busy[seat] * 1000)
-        while not any(p.match.state.is_over for p in peers) and not (
-                all(p.match.state.hand_number > hand for p in peers)
-                and all(p.records[-1 if p.pack is None else -2].cards is not None for p in peers)):
-            pump()
-            act_once()
-        pump()
-        after = [(p.tally.short, p.tally.full, p.tally.checks) for p in peers]
-        work = tuple(a - b for seat in (0, 1) for a, b in zip(after[seat], before[seat]))
-        tallies.append(work)
-        hand_bytes.append(sent_bytes[0])
-        print(f"{hand:>4} {deal_ms[0][-1]:>12.0f} {deal_ms[1][-1]:>12.0f} {sent_bytes[0] / 1024:>7.1f}  "
-              f"{work[0]}/{work[1]}/{work[2]} | {work[3]}/{work[4]}/{work[5]}")
+                break
     print(f"median shuffle+deal of one hand per browser: {statistics.median(deal_ms[0] + deal_ms[1]):.0f} ms "
           f"(seat 1 {statistics.median(deal_ms[0]):.0f}, seat 2 {statistics.median(deal_ms[1]):.0f}); "
           f"median bytes per hand: {statistics.median(hand_bytes) / 1024:.1f} KB of JSON")

@@ -4,8 +4,10 @@ An :class:`OnlineGame` holds a :class:`~cribbage.match.Match` whose packs are
 :class:`~cribbage.deal.OpenedPacks`, with ``declare_go=True``: the engine is the one rule book, and
 this module only decides which slots of the pack to open, for whom, and when.
 
-- Local intents: :meth:`OnlineGame.act` (the local player's action), :meth:`accept_next_hand`,
-  :meth:`offer_new_match` / :meth:`answer_new_match`.
+- Local intents: :meth:`OnlineGame.act` (the local player's action), :meth:`accept_next_hand`
+  (the next pack is shuffled during the show; it is cut and dealt once both have accepted),
+  :meth:`offer_new_match` / :meth:`answer_new_match` (the hand abandoned is still revealed and
+  audited, alongside the new match).
 - Received payloads: :meth:`OnlineGame.receive` checks every field against the match and either
   applies the message or raises :class:`ProtocolError`, leaving everything as it was.
 - Work: the big-integer steps (shuffles, decryption shares, audits) are queued; :meth:`step`
@@ -97,10 +99,15 @@ class PackRecord:
     shares_out: list[int] = field(default_factory=list)
     """Slots this browser has opened for the other (or will, in queued work)."""
     discard_slots: list[list[int] | None] = field(default_factory=lambda: [None, None])
+    """The two slots each seat laid away to the crib (named, not opened, when discarding)."""
     laid: list[list[int]] = field(default_factory=lambda: [[], []])
+    """The slots each seat has laid in the play, in order."""
     ended: bool = False
+    """True once the pack's last action is applied here (then this browser reveals its key)."""
     end_action: int = -1
+    """Index in the match's actions just past the pack's last action."""
     other_key: int | None = None
+    """The other browser's key, once revealed."""
     cards: list[Card] | None = None
     """The whole pack, once audited."""
 
@@ -145,6 +152,8 @@ class OnlineGame:
         self.failure: str | None = None
         """Why the match stopped (an audit caught a cheat, or the other browser stopped it)."""
         self.evidence: dict[str, object] = {}
+        self._closing: OnlineGame | None = None
+        """The match abandoned by agreement, kept until its last pack is audited."""
         self.new_match_offer: int | None = None
         """The seat whose offer of a new match is waiting for an answer."""
         self._outbox: list[dict[str, Any]] = []
@@ -181,6 +190,11 @@ class OnlineGame:
         return bool(self._jobs)
 
     @property
+    def audit_pending(self) -> bool:
+        """True while a finished pack waits for the other's key or for its audit here."""
+        return any(r.ended and r.cards is None for r in self.records)
+
+    @property
     def pack(self) -> PackRecord | None:
         """The record of the pack in play, if its shuffle has begun."""
         k = self.source.current
@@ -195,12 +209,14 @@ class OnlineGame:
         st = self.match.state
         if st.is_over:
             return None
-        rec = self.pack
-        if rec is None:
-            if self.can_accept_next_hand():
+        if self._needs_acceptance() and not all(self.accepted):
+            if not self.accepted[self.seat]:
                 return "your acceptance of the next hand"
             return "the other player to accept the next hand"
-        if not rec.ready:
+        if self.audit_pending:
+            return "the audit of the last pack"  # a key never revealed holds up the next deal
+        rec = self.pack
+        if rec is None or not rec.ready:
             return "the shuffle"
         return None
 
@@ -212,8 +228,7 @@ class OnlineGame:
 
     def can_accept_next_hand(self) -> bool:
         """True when the next hand waits for this player's acceptance."""
-        return (not self.failure and self.pack is None and self._needs_acceptance()
-                and not self.accepted[self.seat])
+        return not self.failure and self._needs_acceptance() and not self.accepted[self.seat]
 
     def take_outbox(self) -> list[dict[str, Any]]:
         """The payloads to send, oldest first (each JSON-able); the outbox is then empty."""
@@ -256,6 +271,7 @@ class OnlineGame:
             "pending": None if self.pending is None else {"action": str(self.pending.action),
                                                           "slots": list(self.pending.slots)},
             "jobs": json.loads(json.dumps(self._jobs)), "outbox": json.loads(json.dumps(self._outbox)),
+            "closing": None if self._closing is None else self._closing.to_dict(),
             "tally": [self.tally.short, self.tally.full, self.tally.checks],
         }
         body["checksum"] = _checksum(body)
@@ -320,6 +336,7 @@ class OnlineGame:
             game.pending = None if pending is None else _Pending(parse_action(pending["action"]),
                                                                  [int(x) for x in pending["slots"]])
             game._jobs = list(data["jobs"])
+            game._closing = None if data["closing"] is None else cls.from_dict(data["closing"])
             game._outbox = list(data["outbox"])
             game.tally = sra.Tally(*(int(x) for x in data["tally"]))
         except SaveError:
@@ -389,7 +406,7 @@ class OnlineGame:
             self._after_apply(k)
 
     def accept_next_hand(self) -> None:
-        """Accept that the next hand be dealt (both must, before the shuffle)."""
+        """Accept that the next hand be dealt (both must, before the pone may cut)."""
         if not self.can_accept_next_hand():
             raise IllegalActionError("there is no next hand to accept now")
         self.accepted[self.seat] = True
@@ -413,7 +430,19 @@ class OnlineGame:
             self._new_match()
 
     def _new_match(self) -> None:
-        # The abandoned hand is not audited: both agreed to drop it, and it decides nothing.
+        # The hand in progress is abandoned, but still revealed and audited: the old match is kept
+        # aside (``closing``) until the other's key for that pack comes and the audit passes.
+        rec = self.pack
+        self._closing = None
+        if rec is not None and rec.ready and not rec.ended and self.failure is None:
+            rec.ended = True
+            rec.end_action = len(self.match.actions)
+            closing = OnlineGame.__new__(OnlineGame)
+            closing.__dict__ = dict(self.__dict__)
+            closing._outbox, closing._jobs, closing._work, closing._closing = [], [], None, None
+            self._closing = closing
+            self._outbox.append({"t": "reveal", "m": self.match_number, "n": 0, "pack": self.source.current,
+                                 "key": sra.encode_key(rec.key)})
         self.match_number += 1
         self.sent = self.received = 0
         self.failure = None
@@ -436,6 +465,9 @@ class OnlineGame:
                     self._jobs.pop(0)
             except AuditFailure as exc:
                 self._stop(str(exc), exc.evidence)
+                return False
+            except Exception as exc:  # a bug must not crash the page: stop the match and say why
+                self._stop(f"this browser failed in its own work ({type(exc).__name__}: {exc})", {})
                 return False
             if self.clock() >= deadline:
                 break
@@ -466,6 +498,8 @@ class OnlineGame:
             return self._job_audit(job["pack"])
         if kind == "reveal":
             return self._job_reveal(job["pack"])
+        if kind == "closing_audit":
+            return self._job_closing_audit(job["pack"])
         raise AssertionError(kind)
 
     def _job_send(self, message: dict[str, Any], slots: list[int] | None) -> sra.Work[None]:
@@ -481,6 +515,16 @@ class OnlineGame:
             message = {**message, "shares": shares}
         self._emit(message)
         return None
+
+    def _job_closing_audit(self, k: int) -> sra.Work[None]:
+        closing = self._closing
+        if closing is None:
+            return None
+        try:
+            yield from closing._job_audit(k)
+        except AuditFailure as exc:
+            raise AuditFailure(f"in the match abandoned: {exc}", exc.evidence) from exc
+        self._closing = None
 
     def _job_reveal(self, k: int) -> sra.Work[None]:
         self._emit({"t": "reveal", "m": self.match_number, "pack": k,
@@ -587,7 +631,12 @@ class OnlineGame:
             raise ProtocolError(f"a {kind!r} message has the wrong fields (extra {extra}, missing {missing})")
         m = _int(message["m"], "the match number")
         if m == self.match_number - 1 and kind != "newmatch":
-            return  # sent before the other saw the new match begin: it no longer matters
+            closing = self._closing
+            if kind == "reveal" and closing is not None:
+                closing._on_reveal(message)  # the key of the hand abandoned: audit it
+                closing._jobs = []
+                self._jobs.append({"kind": "closing_audit", "pack": message["pack"]})
+            return  # otherwise sent before the other saw the new match begin: it no longer matters
         if m != self.match_number:
             raise ProtocolError(f"a message for match {m}, but this is match {self.match_number}")
         n = _int(message["n"], "the message number", 1 << 40)
@@ -617,7 +666,7 @@ class OnlineGame:
             self._receive_newmatch(message["op"])
             return
         if self.failure:
-            raise ProtocolError(f"the match has stopped: {self.failure}")
+            return  # the match has stopped: the rest of its moves are read and ignored
         handler = getattr(self, "_on_" + kind)
         handler(message)
 
@@ -648,6 +697,11 @@ class OnlineGame:
         if ready and not rec.ready:
             raise ProtocolError("an action before the pack was shuffled")
         return k, rec
+
+    def _check_keys(self) -> None:
+        """A new deal only after the other revealed its keys of every finished pack (so each is audited)."""
+        if any(r.ended and r.key and r.other_key is None for r in self.records):
+            raise ProtocolError("a cut before the other browser revealed its key of the last pack")
 
     def _check_turn(self, action: Action) -> None:
         if self.pending is not None:
@@ -699,6 +753,8 @@ class OnlineGame:
         if step == 1 and not mine_first and rec.first is None:
             checks = sra.Tally()
             rec_first = sra.decode_pack_list(message["cards"], "the first shuffle", checks, self.group)
+            if set(rec_first) & set(self.group.points):
+                raise ProtocolError("the first shuffle left cards unencrypted")
             rec.first = rec_first
             self.tally.checks += checks.checks
             self._jobs.append({"kind": "shuffle2", "pack": k})
@@ -715,6 +771,7 @@ class OnlineGame:
     def _on_cutdeal(self, message: dict[str, Any]) -> None:
         k, rec = self._current(message)
         action = CutForDeal(other(self.seat), _int(message["depth"], "the depth"))
+        self._check_keys()
         self._check_turn(action)
         slot = self.match.state.slot_at(action.depth)
         opened = self._open(rec, k, message["shares"], [slot])
@@ -726,6 +783,9 @@ class OnlineGame:
     def _on_cut(self, message: dict[str, Any]) -> None:
         k, rec = self._current(message)
         action = CutPack(other(self.seat), _int(message["depth"], "the depth"))
+        if self._needs_acceptance() and not all(self.accepted):
+            raise ProtocolError("a cut before both players accepted the next hand")
+        self._check_keys()
         self._check_turn(action)
         slots = self.match.state.deal_slots(action.depth)
         opened = self._open(rec, k, message["shares"], list(slots[self.seat]))
@@ -846,8 +906,7 @@ class OnlineGame:
         hand = _int(message["hand"], "the hand number")
         them = other(self.seat)
         st = self.match.state
-        if (hand != st.hand_number or self.pack is not None or not self._needs_acceptance()
-                or self.accepted[them]):
+        if hand != st.hand_number or not self._needs_acceptance() or self.accepted[them]:
             raise ProtocolError("an acceptance of a next hand that is not waiting")
         self.accepted[them] = True
         self._sync_pack()
@@ -881,8 +940,8 @@ class OnlineGame:
         k = self.source.current
         if st.is_over or st.phase not in (Phase.CUT_FOR_DEAL, Phase.CUT_PACK) or k < len(self.records):
             return
-        if self._needs_acceptance() and not all(self.accepted):
-            return
+        # The next pack is shuffled at once, while the players look at the show: the deal (the cut)
+        # is what waits for both to accept the next hand.
         first = st.pone if st.phase is Phase.CUT_PACK and st.pone is not None else 0
         start = self.records[-1].end_action if self.records else 0
         self.records.append(PackRecord(first_seat=first, start_action=start))

@@ -1,4 +1,5 @@
-"""The online protocol under CPython: two peers in one process play whole matches; cheats are caught."""
+"""The online protocol under CPython (no socket, no browser): two peers in one process play whole
+matches; cheats are caught; fuzzed and replayed payloads change nothing; saves resume."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ def test_two_peers_play_a_whole_match_to_121(seed: int) -> None:
     a, b = table.peers
     assert a.failure is None and b.failure is None
     assert a.match.state.is_over and b.match.state.is_over
+    assert not a.audit_pending and not b.audit_pending
     assert a.match.state.winner == b.match.state.winner
     assert max(a.match.state.scores) >= 121
     assert_same_match(table)
@@ -209,6 +211,18 @@ def test_a_go_said_while_a_card_fits_is_caught_by_the_audit() -> None:
         assert honest.failure is not None, "the audit missed a false Go"
         assert "the other player said Go at the count of" in honest.failure and "which fitted" in honest.failure
         assert honest.evidence["seat"] == 1 and honest.evidence["action"] == "go 1"
+        assert cheater.failure is not None and "the other browser stopped the match" in cheater.failure
+        with pytest.raises(IllegalActionError):
+            honest.act(Go(0))
+        if caught == 0:
+            # After a caught cheat the players may still agree to start afresh.
+            cheater.offer_new_match()
+            table.pump()
+            honest.answer_new_match(True)
+            table.pump()
+            assert honest.failure is None and cheater.failure is None and honest.match_number == 1
+            play_match(table, rng)
+            assert all(p.match.state.is_over and p.failure is None for p in table.peers)
         caught += 1
     assert caught == 3, "too few positions to cheat in"
 
@@ -472,13 +486,22 @@ def test_a_new_match_by_agreement() -> None:
     rng = random.Random(61)
     run_until(table, rng, lambda: table.peers[0].match.state.phase is Phase.PLAY)
     a, b = table.peers
+    abandoned = a.source.current
     a.offer_new_match()
     table.pump()
     assert b.new_match_offer == 0
     b.answer_new_match(True)
+    assert b._closing is not None
+    # A reload while the hand abandoned waits for its audit.
+    b = table.peers[1] = OnlineGame.from_dict(json.loads(json.dumps(b.to_dict())))
+    assert b._closing is not None
     table.pump()
     assert a.match_number == b.match_number == 1
     assert a.match.state.phase is Phase.CUT_FOR_DEAL and not a.match.actions
+    # The hand abandoned was revealed and audited on both sides.
+    got = {(m.receiver, m.message["pack"]) for m in table.log if m.message["t"] == "reveal" and m.message["m"] == 0}
+    assert {(0, abandoned), (1, abandoned)} <= got
+    assert a._closing is None and b._closing is None and a.failure is None and b.failure is None
     play_match(table, rng)
     assert all(p.match.state.is_over and p.failure is None for p in table.peers)
 
@@ -530,3 +553,138 @@ def test_a_damaged_save_is_refused_with_a_clear_message() -> None:
         bad["checksum"] = _checksum(bad)
         with pytest.raises(SaveError):
             OnlineGame.from_dict(bad)
+
+
+def test_actions_out_of_turn_are_refused() -> None:
+    table, _ = at_play(64)
+    honest = table.peers[0]
+    st = honest.match.state
+    assert st.to_play == 1
+    k = honest.source.current
+    base = {"m": 0, "n": honest.received, "pack": k}
+    refused(honest, {**base, "t": "count", "shares": []}, "out of turn")
+    refused(honest, {**base, "t": "starter", "depth": 10, "shares": []}, "not legal now")
+    refused(honest, {**base, "t": "cut", "depth": 10, "shares": []}, "not legal now")
+    refused(honest, {**base, "t": "shares", "shares": []}, "nothing here waits")
+    refused(honest, {"t": "next", "m": 0, "n": honest.received, "hand": st.hand_number}, "not waiting")
+    refused(honest, {**base, "t": "reveal", "key": "0" * 62 + "05"}, "before that pack is over")
+    refused(honest, {**base, "pack": k + 1, "t": "go"}, "pack in play")
+    refused(honest, {**base, "n": honest.received + 1, "t": "go"}, "replayed or lost")
+
+
+def test_a_second_card_laid_out_of_turn_is_refused() -> None:
+    table, _ = at_play(65)
+    honest, cheater = table.peers
+    cheater.act(Play(1, cheater.match.state.playable(1)[0]))
+    table.pump()
+    st = honest.match.state
+    if st.phase is not Phase.PLAY or st.to_play != 0:
+        pytest.skip("the count did not pass to the honest player")
+    rec = cheater.pack
+    assert rec is not None
+    slot = [s for s in cheater.match.state.hand_slots[1]
+            if s not in rec.laid[1] and s not in (rec.discard_slots[1] or [])][0]
+    message = {"t": "play", "m": 0, "n": honest.received, "pack": cheater.source.current, "slot": slot,
+               "shares": [[slot, share_text(cheater, slot)]]}
+    refused(honest, message, "out of turn")
+
+
+def test_the_next_pack_is_shuffled_during_the_show_but_dealt_only_once_both_accept() -> None:
+    table = make_table(seed=66)
+    rng = random.Random(66)
+    run_until(table, rng, lambda: all(p.match.state.hand_number == 2 for p in table.peers), limit=5000)
+    table.pump()
+    assert all(p.pack is not None and p.pack.ready for p in table.peers)  # shuffled already
+    pone_seat = table.peers[0].match.state.pone
+    assert pone_seat is not None
+    pone, dealer = table.peers[pone_seat], table.peers[other(pone_seat)]
+    assert pone.legal_actions() == [] and pone.waiting_for() == "your acceptance of the next hand"
+    k = dealer.source.current
+    slots = pone.match.state.deal_slots(10)
+    shares = [[s, share_text(pone, s)] for s in slots[dealer.seat]]
+    early_cut = {"t": "cut", "m": 0, "n": dealer.received, "pack": k, "depth": 10, "shares": shares}
+    refused(dealer, early_cut, "accepted")
+    pone.accept_next_hand()
+    table.pump()
+    assert pone.waiting_for() == "the other player to accept the next hand"
+    dealer.accept_next_hand()
+    table.pump()
+    assert pone.waiting_for() is None and pone.legal_actions()
+
+
+def test_a_shuffle_that_leaves_cards_unencrypted_is_refused() -> None:
+    table = make_table(seed=67)
+    first, second = table.peers
+    first.run_all()
+    message = first.take_outbox()[0]
+    g = second.group
+    plain = [sra.encode_element(m, g) for m in g.points]
+    refused(second, dict(message, cards=plain), "unencrypted")
+    second.receive(message)
+    second.run_all()
+    reply = second.take_outbox()[0]
+    assert reply["step"] == 2
+    refused(first, dict(reply, cards=message["cards"]), "unencrypted")
+
+
+def test_a_key_withheld_holds_up_the_next_deal() -> None:
+    branches: set[str] = set()
+    for seed in range(68, 90):
+        if len(branches) == 2:
+            break
+        table = make_table(seed=seed)
+        honest, cheater = table.peers
+
+        def no_reveal(k: int) -> Any:
+            return iter(())
+
+        cheater._job_reveal = no_reveal  # type: ignore[method-assign]
+        rng = random.Random(seed)
+        run_until(table, rng, lambda: all(p.match.state.phase is Phase.CUT_PACK and p.pack is not None
+                                          and p.pack.ready for p in table.peers))
+        assert honest.records[0].ended and honest.records[0].other_key is None
+        if honest.match.state.pone == 0:
+            # The honest pone may not cut: the last pack is not audited.
+            assert honest.waiting_for() == "the audit of the last pack" and honest.legal_actions() == []
+            branches.add("honest pone waits")
+        else:
+            # The cheating pone's cut is refused.
+            cheater.act(cheater.legal_actions()[0])
+            with pytest.raises(ProtocolError, match="revealed its key"):
+                table.pump()
+            branches.add("cheater's cut refused")
+    assert len(branches) == 2, branches
+
+
+def test_a_cheat_in_a_hand_abandoned_by_agreement_is_still_caught() -> None:
+    for seed in range(80, 120):
+        table = make_table(seed=seed)
+        rng = random.Random(seed)
+        honest, cheater = table.peers
+
+        def can_cheat() -> bool:
+            st = cheater.match.state
+            return (st.phase is Phase.PLAY and st.to_play == 1 and cheater.waiting_for() is None
+                    and bool(st.playable(1)))
+
+        run_until(table, rng, lambda: can_cheat() or cheater.match.state.is_over)
+        if cheater.match.state.is_over:
+            continue
+        k = cheater.source.current
+        cheater._job_audit = lambda k: iter(())  # type: ignore[method-assign]  # a cheat never audits itself
+        cheater.match.state._go(Go(1))
+        cheater.match.actions.append(Go(1))
+        cheater._queue_send({"t": "go", "m": cheater.match_number, "pack": k}, None)
+        cheater._after_apply(k)
+        table.pump()
+        if honest.match.state.is_over or cheater.match.state.is_over or honest.pack is None:
+            continue
+        cheater.offer_new_match()  # and hope the hand is never looked at again
+        table.pump()
+        honest.answer_new_match(True)
+        table.pump()
+        assert honest.match_number == 1
+        assert honest.failure is not None and "in the match abandoned" in honest.failure, honest.failure
+        assert "said Go" in honest.failure and honest.evidence["action"] == "go 1"
+        return
+    pytest.fail("no position to cheat in")

@@ -24,7 +24,7 @@ def test_link_suite_passes_inside_pyodide() -> None:
         pytest.skip("the Pyodide test wheels are missing: run `make wheels` (make test does)")
     node = shutil.which("node")
     assert node, "node is needed to run Pyodide (it is installed with npm)"
-    run = subprocess.run([node, str(RUNNER), "tests/online/test_link.py", "-q"], cwd=ROOT,
+    run = subprocess.run([node, str(RUNNER), "tests/protocol/test_link.py", "-q"], cwd=ROOT,
                          capture_output=True, text=True, timeout=600)
     tail = "\n".join((run.stdout + run.stderr).splitlines()[-30:])
     assert run.returncode == 0, f"pytest inside Pyodide exited {run.returncode}:\n{tail}"
