@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from cribbage.match import Match
 from cribbage.record import CoachRun, MatchRecord, RecordError, record_match, replay
-from cribbage.state import Event
 
 from .records_store import (
     HISTORY_KEY,
@@ -28,7 +28,7 @@ from .records_store import (
     read_history,
 )
 from .render_record import RECORD_DIALOG, RecordScene
-from .seats import ai_available
+from .seats import ai_available, ai_module
 
 if TYPE_CHECKING:
     from .controller import Controller
@@ -66,7 +66,10 @@ class RecordScreens:
         """Kept matches waiting for the coach."""
         self._run: tuple[str, CoachRun] | None = None
         self._timer: object | None = None
-        self._opened: tuple[str, MatchRecord, tuple[Event, ...]] | None = None
+        self._opened: tuple[str, Match | None] | None = None
+        """The match opened from the list, replayed once (None if it cannot be replayed)."""
+        self._reviews: dict[tuple[str, int], list[str]] = {}
+        """The coach's review of a kept match's hand, by (match id, hand number)."""
 
     # --- keeping finished matches ---------------------------------------------------------------
 
@@ -141,22 +144,25 @@ class RecordScreens:
             record = next((r for r in history.records if r.id == self.open_id), None)
             rs.match = record
             if record is not None:
-                rs.events = self._events(record)
+                match = self._replayed(record)
+                rs.events = tuple(match.state.events) if match is not None else ()
+                rs.can_review = match is not None and ai_available()
+                rs.reviews = {h: lines for (rid, h), lines in self._reviews.items() if rid == record.id}
         if self.page == "confirm-import" and self._pending is not None:
             rs.replaced = self._pending[1]
             rs.new_matches = self._pending[2]
         return rs
 
-    def _events(self, record: MatchRecord) -> tuple[Event, ...]:
-        """The events of a kept match, replayed once and remembered while it stays open."""
+    def _replayed(self, record: MatchRecord) -> Match | None:
+        """A kept match replayed once and remembered while it stays open (None: it cannot be)."""
         if self._opened is not None and self._opened[0] == record.id:
-            return self._opened[2]
+            return self._opened[1]
         try:
-            events = tuple(replay(record).state.events)
+            match: Match | None = replay(record)
         except RecordError:
-            events = ()
-        self._opened = (record.id, record, events)
-        return events
+            match = None
+        self._opened = (record.id, match)
+        return match
 
     def handler(self, action: str) -> Callable[[dict[str, str]], None] | None:
         """The handler of a ``record*`` data-action (None for any other)."""
@@ -166,6 +172,7 @@ class RecordScreens:
             "record-back": self._on_back,
             "record-export": self._on_export,
             "record-import-confirm": self._on_import_confirm,
+            "record-review": self._on_review,
         }.get(action)
 
     def _show(self, page: str, focus: str | None) -> None:
@@ -184,6 +191,28 @@ class RecordScreens:
         self.open_id = data.get("record")
         self.message = None
         self._show("match", "btn-record-back")
+
+    def _on_review(self, data: dict[str, str]) -> None:
+        """The coach's review of one hand of the match opened (each human's discard and plays)."""
+        opened = self._opened
+        ai = ai_module()
+        if opened is None or ai is None or not data.get("hand", "").isdigit():
+            return
+        record_id, match = opened
+        if match is None:
+            return
+        hand = int(data["hand"])
+        lines: list[str] = []
+        try:
+            for seat in sorted(match.humans):
+                who = f"{match.names[seat]}: " if len(match.humans) > 1 else ""
+                for r in ai.review_hand(match, seat, hand):
+                    if r.text:
+                        lines.append(who + r.text[0].upper() + r.text[1:] + ".")
+        except Exception as exc:  # noqa: BLE001 - the review is a bonus
+            lines = [f"The coach could not review this hand ({exc})."]
+        self._reviews[(record_id, hand)] = lines or ["Nothing to review: no real choice in this hand."]
+        self._show("match", f"record-review-{hand}")
 
     def _on_back(self, data: dict[str, str]) -> None:
         self._pending = None

@@ -62,6 +62,10 @@ class RecordScene:
     """confirm-import: what the import would replace, in words."""
     new_matches: int = 0
     """confirm-import: matches the history would gain."""
+    can_review: bool = False
+    """The coach can review the opened match hand by hand."""
+    reviews: dict[int, list[str]] = field(default_factory=dict)
+    """The coach's review lines of the opened match, by hand number (those asked for)."""
 
 
 def esc(text: object) -> str:
@@ -255,7 +259,18 @@ def _list_page(rs: RecordScene) -> str:
 # --- one match ------------------------------------------------------------------------------------
 
 
-def _hands_table(record: MatchRecord) -> str:
+def _review_cell(rs: RecordScene, hand: int) -> str:
+    lines = rs.reviews.get(hand)
+    if lines is not None:
+        items = "".join(f"<li>{esc(t)}</li>" for t in lines)
+        return f'<ul class="review" id="record-review-{hand}" tabindex="-1">{items}</ul>'
+    if not rs.can_review:
+        return ""
+    return (f'<button type="button" class="btn btn-small" data-action="record-review" data-hand="{hand}" '
+            f'id="record-review-{hand}">Coach\u2019s review</button>')
+
+
+def _hands_table(record: MatchRecord, rs: RecordScene | None = None) -> str:
     names = record.names
     head = "".join(f'<th scope="col">{esc(names[s])}</th>' for s in (0, 1))
     rows = []
@@ -270,6 +285,9 @@ def _hands_table(record: MatchRecord) -> str:
             cells.append(f"<td><strong>{got}</strong>{' (' + parts + ')' if parts else ''}"
                          f'<span class="n"> \u2192 {totals[s]}</span></td>')
         rows.append(f'<tr><th scope="row">{h.number}</th><td>{esc(names[h.dealer])}</td>{"".join(cells)}</tr>')
+        review = _review_cell(rs, h.number) if rs is not None else ""
+        if review:
+            rows.append(f'<tr class="review-row"><td></td><td colspan="3">{review}</td></tr>')
     return ('<div class="scroll-x"><table class="record-table hands"><caption>Points hand by hand (total after it)'
             f'</caption><thead><tr><th scope="col">Hand</th><th scope="col">Dealer</th>{head}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
@@ -299,7 +317,7 @@ def _match_page(rs: RecordScene) -> str:
         back
         + f'<p class="match-headline"><strong>{esc(r.headline())}</strong><br>{esc(match_date(r.played_at))} '
         f"\u00b7 {len(r.hands)} hands \u00b7 seed {r.seed}</p>"
-        + chart + _hands_table(r) + f'<ul class="facts">{best}</ul>' + coach
+        + chart + _hands_table(r, rs) + f'<ul class="facts">{best}</ul>' + coach
     )
 
 

@@ -108,6 +108,8 @@ def test_finish_see_the_chart_export_clear_import_and_find_everything(
     links.first.click()
     page.wait_for_selector("#dlg-record .race svg.chart")
     assert "Points hand by hand" in page.inner_text("#dlg-record")
+    page.click("#record-review-1")
+    page.wait_for_selector("ul#record-review-1 li")
     audit(page, "one match", problems)
     page.click("#btn-record-back")
     # Export: the download is the bundle of everything stored.

@@ -158,6 +158,12 @@ def test_the_record_dialog_shows_statistics_history_and_a_match(played: Any) -> 
     controller.click("record-match", {"record": links[0].attrs["data-record"]})
     page = host.last.overlay
     assert "A finished match" in page and "Race to 121" in page and "Points hand by hand" in page
+    # Hand by hand with the coach: the review of hand 1 names the discard made.
+    assert select(page, data_action="record-review", data_hand="1")
+    controller.click("record-review", {"hand": "1"})
+    review = select(host.last.overlay, tag="ul", id="record-review-1")
+    assert review and "you kept" in text_of(host.last.overlay).lower()
+    assert host.focus[-1] == "record-review-1"
     controller.click("record-back")
     assert "Your record" in host.last.overlay
     controller.key("Escape")
