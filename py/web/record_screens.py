@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from cribbage.match import Match
-from cribbage.record import CoachRun, MatchRecord, RecordError, record_match, replay
+from cribbage.record import CoachRun, History, MatchRecord, RecordError, Stats, record_match, replay
 
 from .records_store import (
     HISTORY_KEY,
@@ -68,6 +68,8 @@ class RecordScreens:
         self._timer: object | None = None
         self._opened: tuple[str, Match | None] | None = None
         """The match opened from the list, replayed once (None if it cannot be replayed)."""
+        self._cache: tuple[str | None, History, str | None, Stats] | None = None
+        """The history last read: (stored text, history, problem, statistics)."""
         self._reviews: dict[tuple[str, int], list[str]] = {}
         """The coach's review of a kept match's hand, by (match id, hand number)."""
 
@@ -86,11 +88,12 @@ class RecordScreens:
             return
         self._seen.add(record.id)
         try:
-            append_record(ctl.storage, record)
+            added = append_record(ctl.storage, record)
         except Exception:  # noqa: BLE001 - a full or blocked storage must not stop the game
             return
-        history, _ = read_history(ctl.storage)
-        kept = next((r for r in history.records if r.id == record.id), None)
+        kept: MatchRecord | None = record
+        if not added:  # kept before this page was loaded: has the coach been through it?
+            kept = next((r for r in self._history()[0].records if r.id == record.id), None)
         if kept is not None and kept.coach is None:
             self._queue.append(kept)
             self._schedule(COACH_START_MS)
@@ -137,8 +140,8 @@ class RecordScreens:
         """What the record dialog shows (None when it is closed)."""
         if self.ctl.ui.dialog != RECORD_DIALOG:
             return None
-        history, problem = read_history(self.ctl.storage)
-        rs = RecordScene(page=self.page, history=history, stats=history.stats(), problem=problem,
+        history, problem, stats = self._history()
+        rs = RecordScene(page=self.page, history=history, stats=stats, problem=problem,
                          message=self.message, error=self.error)
         if self.page == "match" and self.open_id is not None:
             record = next((r for r in history.records if r.id == self.open_id), None)
@@ -152,6 +155,15 @@ class RecordScreens:
             rs.replaced = self._pending[1]
             rs.new_matches = self._pending[2]
         return rs
+
+    def _history(self) -> tuple[History, str | None, Stats]:
+        """The stored history, its problem and statistics; read again only when the stored text changed
+        (500 matches take a good fraction of a second to read)."""
+        raw = self.ctl.storage.get(HISTORY_KEY)
+        if self._cache is None or self._cache[0] != raw:
+            history, problem = read_history(self.ctl.storage)
+            self._cache = (raw, history, problem, history.stats())
+        return self._cache[1], self._cache[2], self._cache[3]
 
     def _replayed(self, record: MatchRecord) -> Match | None:
         """A kept match replayed once and remembered while it stays open (None: it cannot be)."""
@@ -237,8 +249,7 @@ class RecordScreens:
         download = getattr(ctl.host, "download", None)
         if callable(download):
             download(name, text)
-            history, _ = read_history(ctl.storage)
-            n = len(history.ids())
+            n = len(self._history()[0].ids())
             self._say(f"Exported {n} match{'es' if n != 1 else ''}, your saved games and settings to {name}.")
         else:
             self._say("This page cannot save files.", True)

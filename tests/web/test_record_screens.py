@@ -233,3 +233,24 @@ def test_storage_lists_and_removes_keys() -> None:
     storage.remove("cribbage.mode")
     storage.remove("cribbage.mode")
     assert storage.keys() == ["cribbage.save.computer.corrupt.1"]
+
+
+def test_the_export_holds_a_save_that_was_set_aside() -> None:
+    controller, host, storage = make(MemoryStorage({SAVE_KEYS["computer"]: "{not a save"}))
+    aside = [k for k in storage.keys() if ".corrupt." in k]
+    assert aside and storage.get(aside[0]) == "{not a save"
+    controller.click("record")
+    controller.click("record-export")
+    (_, text), = host.downloads
+    assert json.loads(text)["data"][aside[0]] == "{not a save"
+
+
+def test_an_unreadable_history_is_said_and_a_finished_match_does_not_overwrite_it() -> None:
+    storage = MemoryStorage({HISTORY_KEY: "{damaged"})
+    controller, host, _ = make(storage, seed=42)
+    controller.click("record")
+    assert "could not be read" in text_of(host.last.overlay)
+    controller.key("Escape")
+    finish(controller, host)
+    assert storage.get("cribbage.history.unreadable") == "{damaged"
+    assert len(history_of(storage).records) == 1
