@@ -3,7 +3,8 @@
 // The build replaces VERSION with the content hash of everything shipped and PRECACHE with
 // the files a start needs (page, config, our Python files, PyScript core and the plugin
 // chunks it loads, the vendored Pyodide). One cache per version; old ones are deleted when a
-// new version activates. A new version installs in the background and then waits: the page
+// new version activates. Immutable files fetched later (the full stdlib archive) are added to
+// the cache on their first fetch. A new version installs in the background and then waits: the page
 // shows "Update available" and posts SKIP_WAITING when the player accepts.
 "use strict";
 
@@ -64,6 +65,12 @@ self.addEventListener("fetch", (event) => {
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     const hit = await cache.match(new URL(key, scope), { ignoreSearch: true });
-    return hit || fetch(request);
+    if (hit) return hit;
+    const response = await fetch(request);
+    // Version- or content-named files fetched on demand (the full stdlib archive on a first
+    // import of a module the small one lacks): keep them, so that import works offline too.
+    const path = url.pathname.slice(scope.pathname.length);
+    if (response.ok && isImmutable(path)) await cache.put(new URL(key, scope), response.clone());
+    return response;
   })());
 });

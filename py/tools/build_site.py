@@ -13,8 +13,14 @@ What ends up in ``dist/``::
     hashed/app-<hash>.zip         the same Python as one archive, with Pyodide bytecode
                                   (``--files-mode zip``, the default)
     vendor/pyscript-<v>/          PyScript core + every chunk (a missing chunk stalls silently)
-    vendor/pyodide-<v>/           the runtime files + our precompiled stdlib (content-named)
+    vendor/pyodide-<v>/           the runtime files + our precompiled stdlib (content-named):
+                                  a small archive of what the game imports, which a start
+                                  loads, and the full one, fetched on a first import of
+                                  anything else (static/lazy_stdlib.py)
     vendor/peerjs-<v>/            the PeerJS client for online play (static/net.js loads it)
+
+The wasm and the zips ship brotli-compressed (Netlify does not compress those types; the
+netlify.toml rules for ``*.wasm`` and ``*.zip`` send ``Content-Encoding: br``).
 
 Nothing is fetched from another origin at run time. The version is a hash of every shipped
 byte; the service worker's cache is named by it.
@@ -47,8 +53,8 @@ PYODIDE_RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodid
 """Files of the npm pyodide package needed at run time (the stdlib zip is our own build)."""
 ROOT_FILES_FROM_STATIC = ("manifest.webmanifest", "embed-example.html")
 """static/ files published at the site root (the manifest's scope, the iframe's ./embed.html)."""
-TEMPLATES = ("loader.mjs", "sw.js")
-"""static/ files with build-time fields; written by the build, not copied."""
+TEMPLATES = ("loader.mjs", "sw.js", "lazy_stdlib.py")
+"""static/ files with build-time fields (or inlined into one); written by the build, not copied."""
 NOT_PRECACHED = (
     "sw.js",
     "build-info.json",
@@ -81,6 +87,8 @@ class Build:
     pyscript: str = ""
     peerjs: str = ""
     stdlib_zip: str = ""
+    stdlib_full: str = ""
+    precompressed: list[str] = field(default_factory=list)
     files_mode: str = "zip"
     python_files: list[str] = field(default_factory=list)
     precache: list[str] = field(default_factory=list)
@@ -168,6 +176,18 @@ JS_MODULES = {"js", "pyscript", "polyscript", "_pyscript"}
 """Modules that JavaScript provides at run time: not in the stdlib zip."""
 RUNTIME_IMPORTS = ("zipfile", "shutil", "encodings.cp437")
 """Imported at start by Pyodide's unpackArchive (PyScript's `files` zip), not by any source."""
+SMALL_STDLIB_EXTRA = (
+    "secrets", "hashlib", "hmac", "json",
+    "traceback", "linecache", "tokenize",
+    "importlib.resources._adapters", "importlib.resources._itertools", "importlib.resources.readers",
+    "importlib.readers",
+)
+"""Also in the small stdlib: what the coming online mode imports, what an error report needs
+(a traceback must not wait for the full archive, or fail offline), and what
+``importlib.resources.files`` imports only when called (the game reads its tables with it).
+tests/browser/test_small_stdlib.py plays a hand and fails on any module missing here."""
+PRECOMPRESSED = ("*.wasm", "*.zip")
+"""Shipped brotli-compressed (globs): types Netlify does not compress (see netlify.toml)."""
 
 
 def imported_modules(sources: list[tuple[str, bytes]]) -> list[str]:
@@ -186,20 +206,63 @@ def imported_modules(sources: list[tuple[str, bytes]]) -> list[str]:
                 found.add(node.module)
                 found.update(f"{node.module}.{alias.name}" for alias in node.names if alias.name != "*")
     ours = set(PY_PACKAGES) | JS_MODULES
-    return sorted({m for m in found if m.split(".")[0] not in ours} | set(RUNTIME_IMPORTS))
+    return sorted({m for m in found if m.split(".")[0] not in ours} | set(RUNTIME_IMPORTS) | set(SMALL_STDLIB_EXTRA))
 
 
-def precompiled_stdlib(root: Path, pyodide_version: str, startup: list[str], quiet: bool) -> Path:
-    """The stdlib zip with the modules a start needs compiled to .pyc (``startup``: what our
-    Python and PyScript's import; the precompile adds Pyodide's own start and the closure),
-    the others left as source. Cached in .cache/ by Pyodide version, script and module list."""
+ENTRY_MODULE = "web.main"
+"""The page's entry point: the small stdlib follows the imports reachable from it."""
+
+
+def game_sources(python: list[tuple[Path, str]], entry: str = ENTRY_MODULE) -> list[tuple[str, bytes]]:
+    """Sources of our modules reachable by imports from ``entry`` (imports inside functions
+    count: the coach is imported on first use), leaving out tools the page never runs (the
+    terminal game, the command lines)."""
+    modules: dict[str, tuple[str, bytes]] = {}
+    for path, rel in python:
+        if rel.endswith(".py"):
+            name = rel[:-3].replace("/", ".").removesuffix(".__init__")
+            modules[name] = (rel, path.read_bytes())
+    seen: set[str] = set()
+    todo = [entry]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in modules:
+            continue
+        seen.add(name)
+        # a package's __init__ runs before any of its modules
+        todo.extend(".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 1))
+        rel, data = modules[name]
+        package = name if rel.endswith("__init__.py") else name.rpartition(".")[0]
+        try:
+            tree = ast.parse(data, rel)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                todo.extend(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join(parent + ([node.module] if node.module else []))
+                todo.append(base)
+                todo.extend(f"{base}.{alias.name}" for alias in node.names)
+    return [modules[name] for name in sorted(seen)]
+
+
+def precompiled_stdlib(root: Path, pyodide_version: str, startup: list[str], quiet: bool) -> tuple[Path, Path]:
+    """The full stdlib zip with the modules a start needs compiled to .pyc (``startup``: what
+    our Python and PyScript's import; the precompile adds Pyodide's own start and the closure),
+    the others left as source, and the small zip of only those .pyc. Cached in .cache/ by
+    Pyodide version, script and module list."""
     script = root / "py" / "tools" / "precompile_stdlib.mjs"
     listing = "\n".join(startup) + "\n"
     key = f"{pyodide_version}-{sha256(script.read_bytes() + listing.encode())[:12]}"
     cached = root / ".cache" / "stdlib" / key / "python_stdlib.zip"
-    if cached.exists():
+    small = cached.with_name("python_stdlib_small.zip")
+    if cached.exists() and small.exists():
         log(quiet, f"stdlib: cached {cached.relative_to(root)}")
-        return cached
+        return cached, small
     node = shutil.which("node")
     if node is None:
         raise BuildError("node is needed to precompile the stdlib (and npm for PyScript/Pyodide)")
@@ -208,9 +271,80 @@ def precompiled_stdlib(root: Path, pyodide_version: str, startup: list[str], qui
     modules = cached.with_name("startup-modules.txt")
     modules.write_text(listing)
     tmp = cached.with_suffix(f".{os.getpid()}.zip.tmp")
-    subprocess.run([node, str(script), "--out", str(tmp), "--startup", str(modules)], cwd=root, check=True)
+    tmp_small = small.with_suffix(f".{os.getpid()}.zip.tmp")
+    subprocess.run(
+        [node, str(script), "--out", str(tmp), "--startup", str(modules), "--small", str(tmp_small)],
+        cwd=root,
+        check=True,
+    )
+    tmp_small.replace(small)
     tmp.replace(cached)
-    return cached
+    return cached, small
+
+
+def stdlib_index(full: bytes, small: bytes) -> list[str]:
+    """Modules of the full stdlib zip that the small one lacks (the import hook fetches the
+    full archive only for these, not for every optional import that fails)."""
+
+    def modules(data: bytes) -> set[str]:
+        found = set()
+        for name in zipfile.ZipFile(io.BytesIO(data)).namelist():
+            stem, dot, ext = name.rpartition(".")
+            if dot and ext in ("py", "pyc"):
+                found.add(stem.removesuffix("/__init__").replace("/", "."))
+        return found
+
+    return sorted(modules(full) - modules(small))
+
+
+BROTLI_JS = """
+const zlib = require("zlib");
+const chunks = [];
+process.stdin.on("data", (c) => chunks.push(c));
+process.stdin.on("end", () => {
+  const data = Buffer.concat(chunks);
+  const P = zlib.constants;
+  process.stdout.write(zlib.brotliCompressSync(data, { params: {
+    [P.BROTLI_PARAM_QUALITY]: 11, [P.BROTLI_PARAM_LGWIN]: 24, [P.BROTLI_PARAM_SIZE_HINT]: data.length } }));
+});
+"""
+
+
+def brotli(root: Path, data: bytes) -> bytes:
+    """``data`` brotli-compressed (quality 11) by Node's zlib (the build stays stdlib-only in
+    Python); cached in .cache/brotli/ by content (the wasm takes ~30 s)."""
+    cached = root / ".cache" / "brotli" / f"{sha256(data)[:24]}.br"
+    if cached.exists():
+        return cached.read_bytes()
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("node is needed to brotli-compress the wasm and the zips")
+    run = subprocess.run([node, "-e", BROTLI_JS], input=data, capture_output=True, check=False)
+    if run.returncode != 0 or not run.stdout:
+        raise BuildError(f"brotli compression failed: {run.stderr.decode(errors='replace')}")
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_bytes(run.stdout)
+    tmp.replace(cached)
+    # keep the cache small: a few builds' worth
+    for old in sorted(cached.parent.glob("*.br"), key=lambda p: p.stat().st_mtime)[:-24]:
+        old.unlink(missing_ok=True)
+    return run.stdout
+
+
+def precompress(root: Path, out: Path, quiet: bool) -> list[str]:
+    """Replace every shipped file matching :data:`PRECOMPRESSED` by its brotli encoding (the
+    URL stays the same; the server sends ``Content-Encoding: br``). Returns their paths."""
+    done = []
+    for path in walk_files(out):
+        rel = path.relative_to(out).as_posix()
+        if any(fnmatch.fnmatch(rel, glob) for glob in PRECOMPRESSED):
+            raw = path.read_bytes()
+            packed = brotli(root, raw)
+            path.write_bytes(packed)
+            log(quiet, f"brotli: {rel} {len(raw) / 1e6:.2f} -> {len(packed) / 1e6:.2f} MB")
+            done.append(rel)
+    return done
 
 
 def js_static_imports(source: str) -> set[str]:
@@ -348,10 +482,8 @@ def build(
     if "web/main.py" not in result.python_files:
         raise BuildError("py/web/main.py is missing: it is the page's entry point")
     pyscript_package = pyscript_python(root)
-    startup = imported_modules(
-        [(rel, path.read_bytes()) for path, rel in python if rel.endswith(".py")] + pyscript_package
-    )
-    stdlib = precompiled_stdlib(root, result.pyodide, startup, quiet)
+    startup = imported_modules(game_sources(python) + pyscript_package)
+    stdlib, stdlib_small = precompiled_stdlib(root, result.pyodide, startup, quiet)
     clean_out(out)
 
     # Vendored runtimes, in version-named folders (served as immutable).
@@ -360,9 +492,11 @@ def build(
     pyodide_dst.mkdir(parents=True)
     for name in PYODIDE_RUNTIME:
         shutil.copyfile(pyodide_src / name, pyodide_dst / name)
-    stdlib_bytes = stdlib.read_bytes()
-    result.stdlib_zip = f"python_stdlib-{sha256(stdlib_bytes)[:10]}.zip"
-    (pyodide_dst / result.stdlib_zip).write_bytes(stdlib_bytes)
+    stdlib_bytes, small_bytes = stdlib.read_bytes(), stdlib_small.read_bytes()
+    result.stdlib_zip = f"python_stdlib-{sha256(small_bytes)[:10]}.zip"
+    (pyodide_dst / result.stdlib_zip).write_bytes(small_bytes)
+    result.stdlib_full = f"python_stdlib_full-{sha256(stdlib_bytes)[:10]}.zip"
+    (pyodide_dst / result.stdlib_full).write_bytes(stdlib_bytes)
 
     pyscript_src = root / "node_modules" / "@pyscript" / "core" / "dist"
     pyscript_dst = out / result.pyscript_dir
@@ -378,6 +512,9 @@ def build(
         "pyscript_dir": result.pyscript_dir,
         "peerjs_dir": result.peerjs_dir,
         "stdlib_zip": result.stdlib_zip,
+        "stdlib_full": result.stdlib_full,
+        "lazy_stdlib_py": json.dumps((root / "static" / "lazy_stdlib.py").read_text()),
+        "lazy_stdlib_index": json.dumps(stdlib_index(stdlib_bytes, small_bytes), separators=(",", ":")),
     }
 
     for path, rel in python:
@@ -445,6 +582,8 @@ def build(
         if not (out / rel).is_file():
             raise BuildError(f"precache lists {rel}, which the build did not write")
 
+    result.precompressed = precompress(root, out, quiet)
+
     # Version: a hash of every shipped byte (sw.js and build-info.json derive from it).
     digest = hashlib.sha256(extra_version.encode())
     for path in walk_files(out):
@@ -472,6 +611,8 @@ def build(
         "pyscript": result.pyscript,
         "peerjs": result.peerjs,
         "stdlib_zip": result.stdlib_zip,
+        "stdlib_full": result.stdlib_full,
+        "precompressed": result.precompressed,
         "files_mode": files_mode,
         "python_files": result.python_files,
         "precache": result.precache,

@@ -12,6 +12,12 @@
 //               `.pyc`; all other modules stay `.py` (smaller: they are compiled only if ever
 //               imported). Without it every module becomes `.pyc`.
 //    --keep-source  also keep the `.py` of compiled modules (readable stdlib tracebacks).
+//    --small PATH   also write the small archive a start loads: only the startup modules'
+//                   `.pyc` (the rest is fetched from the full archive on first import, see
+//                   static/lazy_stdlib.py).
+//    Entries are stored, not deflated: the server compresses the whole archive (brotli finds
+//    far more to share across 500 files than deflate does inside each), and zipimport skips
+//    the inflate.
 //
 // 2. Our own packages (`--app`): a zip of sources gets `__pycache__/<name>.cpython-314.pyc`
 //    (unchecked hash) next to each `.py`, sources kept. PyScript unpacks it into the working
@@ -44,6 +50,7 @@ function usage() {
 }
 const out = option("--out") ? resolve(option("--out")) : usage();
 const app = option("--app") ? resolve(option("--app")) : null;
+const small = option("--small") ? resolve(option("--small")) : null;
 const startup = option("--startup") ? readFileSync(resolve(option("--startup")), "utf8") : null;
 
 const require = createRequire(import.meta.url);
@@ -56,6 +63,7 @@ pyodide.globals.set("APP", app !== null);
 pyodide.globals.set("KEEP_SOURCE", args.includes("--keep-source"));
 pyodide.globals.set("BYTECODE_ONLY", option("--bytecode-only") || "");
 pyodide.globals.set("STARTUP", startup);
+pyodide.globals.set("SMALL", small !== null);
 if (app) pyodide.FS.writeFile("/tmp/app_sources.zip", readFileSync(app));
 
 const stats = pyodide.runPython(String.raw`
@@ -68,6 +76,7 @@ import zipfile
 STDLIB = f"/lib/python{sys.version_info.major}{sys.version_info.minor}.zip"
 SOURCE = "/tmp/app_sources.zip" if APP else STDLIB
 TARGET = "/tmp/out.zip"
+SMALL_TARGET = "/tmp/small.zip"
 TAG = sys.implementation.cache_tag
 EPOCH = (1980, 1, 1, 0, 0, 0)
 
@@ -90,13 +99,14 @@ def startup_entries():
 
 hot = startup_entries() if (STARTUP and not APP) else None
 compiled = kept = failed = 0
-with zipfile.ZipFile(SOURCE) as zin, zipfile.ZipFile(TARGET, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zout:
+small_out = zipfile.ZipFile(SMALL_TARGET, "w", zipfile.ZIP_STORED) if (SMALL and hot is not None) else None
+with zipfile.ZipFile(SOURCE) as zin, zipfile.ZipFile(TARGET, "w", zipfile.ZIP_STORED) as zout:
 
-    def put(name, data):
+    def put(name, data, archive=zout):
         info = zipfile.ZipInfo(name, date_time=EPOCH)
-        info.compress_type = zipfile.ZIP_DEFLATED
+        info.compress_type = zipfile.ZIP_STORED
         info.external_attr = 0o644 << 16
-        zout.writestr(info, data)
+        archive.writestr(info, data)
 
     for name in sorted(zin.namelist()):
         if name.endswith("/"):
@@ -123,15 +133,20 @@ with zipfile.ZipFile(SOURCE) as zin, zipfile.ZipFile(TARGET, "w", zipfile.ZIP_DE
             put(f"{folder}/__pycache__/{base[:-3]}.{TAG}.pyc".lstrip("/"), pyc)
         else:
             put(name + "c", pyc)
+            if small_out is not None:
+                put(name + "c", pyc, small_out)
         compiled += 1
+if small_out is not None:
+    small_out.close()
 f"{compiled} {kept} {failed} {importlib.util.MAGIC_NUMBER.hex()}"
 `);
 const bytes = pyodide.FS.readFile("/tmp/out.zip");
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, bytes);
+if (small) writeFileSync(small, pyodide.FS.readFile("/tmp/small.zip"));
 const [compiled, kept, failed, magic] = stats.split(" ");
 console.log(
   `precompile_stdlib: ${app ? "app" : "stdlib"}: Pyodide ${version}: ${compiled} modules compiled ` +
   `(magic ${magic}), ${kept} left as source, ${failed} not valid Python; ` +
-  `${(bytes.length / 1e6).toFixed(2)} MB -> ${out} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  `${(bytes.length / 1e6).toFixed(2)} MB -> ${out}${small ? ` (+ small ${small})` : ""} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
 );

@@ -15,13 +15,22 @@ Online play: the shipped CSP lets pages reach only the public PeerJS server. ``-
 and WebSocket, to ``connect-src`` of every CSP served, and only here: netlify.toml is unchanged.
 ``--peerserver PORT`` also starts that PeerServer (py/tools/peerserver.py) on ``--host`` and
 stops it on exit; ``make play`` uses it and prints the ``?signal=`` address to open.
+
+Compression, as Netlify does it: text types (:data:`COMPRESSED_TYPES`) are sent brotli- or
+gzip-encoded as the request's Accept-Encoding prefers (brotli when the ``brotli`` package is
+installed, from the test extra; otherwise gzip), with ``Vary: Accept-Encoding``. Files a
+netlify.toml rule gives a ``Content-Encoding`` (the wasm and zips build_site.py ships
+pre-compressed) are sent as stored, with that header, and never compressed again.
 """
 
 from __future__ import annotations
 
 import argparse
+import email.utils
 import functools
+import gzip
 import http.server
+import io
 import os
 import re
 import signal
@@ -33,6 +42,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+try:
+    import brotli  # type: ignore[import-not-found]  # optional (test extra); gzip without it
+except ImportError:  # pragma: no cover - depends on the environment
+    brotli = None
 
 ROOT = Path(__file__).resolve().parents[2]
 NETLIFY_DEFAULT_CACHE = "public, max-age=0, must-revalidate"
@@ -46,6 +60,51 @@ TYPES = {
     ".zip": "application/zip",
     ".py": "text/x-python",
 }
+COMPRESSED_TYPES = (
+    "text/",
+    "application/javascript",
+    "application/json",
+    "application/manifest+json",
+    "application/xml",
+    "image/svg+xml",
+)
+"""Content types compressed on the fly (prefixes), as Netlify's CDN compresses text types."""
+
+
+def choose_encoding(accept: str | None, have_brotli: bool = brotli is not None) -> str:
+    """The encoding for a request's Accept-Encoding: ``br``, ``gzip`` or ``identity``
+    (q-values honoured; ``*`` counts for both; brotli first on a tie, as Netlify does)."""
+    weights: dict[str, float] = {}
+    for item in (accept or "").split(","):
+        name, _, params = item.strip().partition(";")
+        name = name.strip().lower()
+        if not name:
+            continue
+        q = 1.0
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        weights[name] = q
+    star = weights.get("*", 0.0)
+    offers = (["br"] if have_brotli else []) + ["gzip"]
+    best = max(offers, key=lambda enc: weights.get(enc, star))
+    return best if weights.get(best, star) > 0 else "identity"
+
+
+@functools.lru_cache(maxsize=2048)
+def encoded(path: str, mtime_ns: int, encoding: str) -> bytes:
+    """A file's bytes in ``encoding`` (cached by path and mtime; the highest levels, as a CDN
+    that caches what it compresses would use)."""
+    data = Path(path).read_bytes()
+    if encoding == "br":
+        return brotli.compress(data, quality=11)
+    if encoding == "gzip":
+        return gzip.compress(data, compresslevel=9, mtime=0)
+    return data
 
 
 @dataclass(frozen=True)
@@ -167,7 +226,37 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 self._extra[name] = with_connect_sources(value, self.connect_sources)
         if not any(name.lower() == "cache-control" for name in self._extra):
             self._extra["Cache-Control"] = NETLIFY_DEFAULT_CACHE
+        if local.is_dir() and path.endswith("/"):
+            local = local / "index.html"
+        if local.is_file() and not any(name.lower() == "content-encoding" for name in self._extra):
+            ctype = self.guess_type(str(local))
+            if ctype.startswith(COMPRESSED_TYPES):
+                return self.send_compressible(local, ctype)
         return super().send_head()
+
+    def send_compressible(self, local: Path, ctype: str) -> io.BytesIO | None:
+        """Send the headers of a text file, encoded as the client prefers; return its body."""
+        stat = local.stat()
+        self._extra["Vary"] = "Accept-Encoding"
+        if self.headers.get("If-Modified-Since") and not self.headers.get("If-None-Match"):
+            try:
+                since = email.utils.parsedate_to_datetime(self.headers["If-Modified-Since"])
+                if int(stat.st_mtime) <= since.timestamp():
+                    self.send_response(304)
+                    self.end_headers()
+                    return None
+            except (TypeError, ValueError, IndexError, OverflowError):
+                pass
+        encoding = choose_encoding(self.headers.get("Accept-Encoding"))
+        body = encoded(str(local), stat.st_mtime_ns, encoding)
+        self.send_response(200)
+        self.send_header("Content-Type", ctype)
+        if encoding != "identity":
+            self.send_header("Content-Encoding", encoding)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Last-Modified", self.date_time_string(int(stat.st_mtime)))
+        self.end_headers()
+        return io.BytesIO(body)
 
     def send_header(self, keyword: str, value: str) -> None:
         # a rule's header replaces the default one (e.g. Content-Type for *.wasm)
@@ -185,6 +274,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self._extra = {}
         super().send_error(code, message, explain)
 
+    def setup(self) -> None:
+        super().setup()
+        self.wfile = CountingWriter(self.wfile, self.server)
+
     def log_message(self, format: str, *args) -> None:  # noqa: A002 (stdlib signature)
         if self.verbose:
             super().log_message(format, *args)
@@ -196,9 +289,31 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             pass  # the browser gave up on a request (navigation, offline test): not our error
 
 
+class CountingWriter:
+    """A response stream that adds what it writes to its server's ``bytes_sent``."""
+
+    def __init__(self, raw, server: "Server") -> None:  # noqa: ANN001 (a socket writer)
+        self.raw, self.server = raw, server
+
+    def write(self, data: bytes) -> int:
+        written = self.raw.write(data)
+        self.server.count(len(data) if written is None else written)
+        return written
+
+    def __getattr__(self, name: str):  # noqa: ANN204 (flush, close, ... of the raw stream)
+        return getattr(self.raw, name)
+
+
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    bytes_sent = 0
+    """Bytes of responses sent so far, headers included (benchmarks read and reset it)."""
+    _lock = threading.Lock()
+
+    def count(self, n: int) -> None:
+        with self._lock:
+            self.bytes_sent += n
 
     @property
     def url(self) -> str:

@@ -248,8 +248,8 @@ def _on_key(controller: Controller, host: BrowserHost, event: Any) -> None:
     action = None
     if target is not None and hasattr(target, "closest"):
         element = _nn(target.closest("[data-action]"))
-        if element is not None:
-            action = _text(element.getAttribute("data-action"))
+        if element is not None and element.getAttribute("aria-disabled") != "true":
+            action = _text(element.getAttribute("data-action"))  # a disabled control takes no Enter
     key, ctrl, shift, alt = str(event.key), bool(event.ctrlKey or event.metaKey), bool(event.shiftKey), \
         bool(event.altKey)
     used = host.timed(lambda: controller.key(key, ctrl, shift, alt, action))

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Callable, Protocol
 
 from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from cribbage.match import Match
-from cribbage.scoring import score_play
 from cribbage.state import Phase
 from cribbage.view import SeatView
 
@@ -31,13 +30,13 @@ if TYPE_CHECKING:
 
 from .modes import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
 from .record_screens import RecordScreens
-from .render import DELAYS, LEVELS, Rendered, Scene, primary_button, render
+from .render import DELAYS, LEVELS, Rendered, Scene, crib_of, primary_button, render
 from .seats import ai_available as _ai_available
 from .seats import ai_module as _ai
 from .seats import fallback_choose as _fallback_choose
 from .seats import keep_points as _keep_points
 from .seats import LocalHuman
-from .session import Change, LocalSession, Offer, Session, summary_hand
+from .session import Change, LocalSession, Offer, Session, deal_cut_held, summary_hand
 from .speech import event_sentence, who_verb
 from .storage import MemoryStorage, Storage
 
@@ -209,6 +208,14 @@ class Controller:
         """The hand whose show stays on the table: just counted, not yet dismissed."""
         return summary_hand(self.match, self.session.acked_hand)
 
+    def deal_cut_shown(self) -> bool:
+        """The result of the cut for deal waits on the table for the player to move on."""
+        return self.summary_hand() is None and deal_cut_held(self.match, self.session.acked_hand, self.session.seats)
+
+    def waiting_to_move_on(self) -> bool:
+        """The table waits for "Next hand" (a finished show, or the result of the cut for deal)."""
+        return self.summary_hand() is not None or self.deal_cut_shown()
+
     def active_seat(self) -> int:
         """The seat drawn at the bottom: "you", or in hot-seat the seat that acts now."""
         if self.perspective is not None:
@@ -244,9 +251,7 @@ class Controller:
         if kind == "applied":
             st = self.match.state
             old = change.scores_before
-            self.ui.selected = []
-            self.ui.cut_pick = None
-            self.ui.hint = None
+            self._keep_choice_if_still_open()
             self.ui.moved = (st.scores[0] != old[0], st.scores[1] != old[1])
             said = [event_sentence(e, self.names, me=self.perspective) for e in change.events
                     if not (e.kind == "deal" and e.text.startswith("shuffles"))]
@@ -280,10 +285,30 @@ class Controller:
         else:
             self.refresh()
 
-    # --- drawing -------------------------------------------------------------------------------
+    def _keep_choice_if_still_open(self) -> None:
+        """After a move: keep what the player is choosing unless the choice is over (the opponent's move never clears it)."""
+        if self.cover_for() is not None:
+            self.ui.selected, self.ui.cut_pick, self.ui.hint = [], None, None
+            return
+        view = self._view()
+        hand = {c.code for c in view.hand}
+        still = (view.phase is Phase.DISCARD and any(isinstance(a, Discard) for a in view.legal_actions)) or (
+            view.phase is Phase.PLAY and bool(view.legal_actions))
+        if still and view.phase is Phase.PLAY:
+            playable = {a.card.code for a in view.legal_actions if isinstance(a, Play)}
+            still = set(self.ui.selected) <= playable
+        if not still or not set(self.ui.selected) <= hand:
+            self.ui.selected = []
+            self.ui.hint = None
+        if self.ui.cut_pick is not None:
+            lo, hi = view.cut_depths
+            if not self._cut_actions() or not lo <= self.ui.cut_pick <= hi:
+                self.ui.cut_pick = None
+
     # --- drawing -------------------------------------------------------------------------------
 
     def scene(self) -> Scene:
+        self._hold()
         seat = self.active_seat()
         cover = self.cover_for()
         view = self.match.view(seat)
@@ -296,9 +321,10 @@ class Controller:
             keep_ev = self._keep_ev(view, selected)
         if private and view.phase is Phase.PLAY and len(selected) == 1:
             card = next((c for c in view.hand if c.code == selected[0]), None)
-            if card is not None and Play(view.seat, card) in view.legal_actions:
-                pile = [c for _, c in view.pile] + [card]
-                play_preview = (view.count + card.value, tuple(score_play(pile)))
+            items = view.outcome(card) if card is not None else None
+            if card is not None and items is not None:
+                # Everything the card certainly scores, by the engine's rules (go and last card included).
+                play_preview = (view.count + card.value, items)
         saved = tuple(key for key, m in MODES.items() if self.storage.get(m.save_key))
         return Scene(
             view=view,
@@ -320,6 +346,7 @@ class Controller:
             level=self.level,
             delay=self.delay,
             summary=self.summary_hand(),
+            deal_cut_shown=self.deal_cut_shown(),
             dialog=self.ui.dialog if cover is None else None,
             notice=self.ui.notice,
             orientation=self.orientation,
@@ -514,8 +541,7 @@ class Controller:
         self.host.announce(f"Cut {self.ui.cut_pick} cards deep.")
 
     def _on_next_hand(self, data: dict[str, str]) -> None:
-        hand = self.summary_hand()
-        if hand is None:
+        if not self.waiting_to_move_on() or self.ui.dialog:
             return
         self.session.request(Offer.NEXT_HAND)
 
@@ -554,20 +580,36 @@ class Controller:
                 text = f"Play {action.card.pretty}."
             elif isinstance(action, Go):
                 text = "Say Go: no card fits."
+        if view.dealer is not None:  # the table's words: "Computer’s crib", not "the dealer's crib"
+            text = text.replace("the dealer's crib", crib_of(self.names, view.dealer, view.seat))
         if isinstance(action, Discard):
             return text, tuple(c.code for c in action.cards)
         if isinstance(action, Play):
             return text, (action.card.code,)
         return text, ()
 
+    def _hold(self) -> None:
+        """Hot-seat: tell the session who holds the device (undo takes back only that player's moves)."""
+        if isinstance(self.session, LocalSession):
+            holder = None
+            if self.mode_def.cover:
+                holder = self.ui.viewer if self.ui.viewer is not None else self.active_seat()
+            self.session.holder = holder
+
     def _on_undo(self, data: dict[str, str]) -> None:
         if self.ui.dialog or not self.mode_def.undo:
+            return
+        self._hold()
+        if not self.session.can(Offer.UNDO):
+            if self.mode_def.cover and self.match.can_undo:
+                self.host.announce("Undo takes back only your own moves: the last one is the other player’s.")
             return
         self.session.request(Offer.UNDO)
 
     def _on_redo(self, data: dict[str, str]) -> None:
         if self.ui.dialog or not self.mode_def.undo:
             return
+        self._hold()
         self.session.request(Offer.REDO)
 
     def _after_history(self, said: str) -> None:
@@ -595,6 +637,11 @@ class Controller:
         self.ui.new_level = self.level
         self._open("menu")
 
+    def _on_rules(self, data: dict[str, str]) -> None:
+        if self.cover_for() is not None:
+            return
+        self._open("rules")
+
     def _open(self, dialog: str) -> None:
         self._set_dialog(dialog)
         self.ui.focus = "btn-close"
@@ -603,8 +650,13 @@ class Controller:
     def _on_close(self, data: dict[str, str]) -> None:
         previous = self.ui.dialog
         self._set_dialog(None)
-        self.ui.focus = {"sheet": "tool-sheet", "menu": "tool-menu", "restart": "tool-menu",
-                         "record": "tool-menu"}.get(previous or "")
+        # Back to the table's pending choice (Enter then confirms it), else to the tool that opened it.
+        scene = self.scene()
+        pending = primary_button(scene) is not None or (
+            scene.private and bool(scene.view.legal_actions) and scene.view.phase in (Phase.DISCARD, Phase.PLAY))
+        self.ui.focus = "primary" if pending else {
+            "sheet": "tool-sheet", "menu": "tool-menu", "restart": "tool-menu", "rules": "tool-menu",
+            "record": "tool-menu"}.get(previous or "")
         self.refresh()
 
     def _on_close_backdrop(self, data: dict[str, str]) -> None:
@@ -642,6 +694,13 @@ class Controller:
         else:
             self._start_new(mode)
 
+    def _on_new_game(self, data: dict[str, str]) -> None:
+        """Game over: a new game of the same kind, at once."""
+        if self.ui.dialog or not self.match.state.is_over:
+            return
+        self.ui.new_mode, self.ui.new_level = self.mode, self.level
+        self._on_start({})
+
     def _start_new(self, mode: Mode) -> None:
         self._new_match(mode, self.ui.new_level)
         self.refresh()
@@ -659,11 +718,14 @@ class Controller:
 
     def _on_level(self, data: dict[str, str]) -> None:
         level = data.get("level", "")
-        if level in LEVELS and self.mode_def.computer:
+        if level not in LEVELS:
+            return
+        self.ui.new_level = level  # the one level choice: this game (against the computer) and new ones
+        if self.mode_def.computer:
             self.match.options["level"] = level  # a setting of the match, not a move
-            self.ui.focus = f"level-{level}"
             self.session.save()
-            self.refresh()
+        self.ui.focus = f"level-{level}"
+        self.refresh()
 
     def _on_speed(self, data: dict[str, str]) -> None:
         try:
@@ -780,7 +842,7 @@ class Controller:
         if key in ("ArrowLeft", "ArrowRight"):
             step = -1 if key == "ArrowLeft" else 1
             if self._cut_actions() and self._can_act_privately():
-                self.move_cut(step)
+                self.move_cut(step, focus="btn-cut")  # Enter then cuts, wherever the focus was
                 return True
             return self._arrow_cards(view, step)
         if lower == "g":
@@ -796,6 +858,9 @@ class Controller:
             return True
         if lower == "m":
             self._on_menu({})
+            return True
+        if lower == "r":
+            self._on_rules({})
             return True
         return False
 

@@ -84,7 +84,7 @@ def _seats(mode: Mode, match: Match, ctx: OpenContext) -> tuple[Seat, Seat]:
 
 def _local_new(mode: Mode, ctx: OpenContext, seed: int, level: str) -> Session:
     match = Match(seed, humans=mode.humans, names=mode.names, options={"level": level})
-    session = LocalSession(match, _seats(mode, match, ctx), ctx.storage, mode.save_key, mode.ui_key)
+    session = LocalSession(match, _seats(mode, match, ctx), ctx.storage, mode.save_key, mode.ui_key, acked_hand=-1)
     session.save()
     return session
 

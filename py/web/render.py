@@ -17,11 +17,12 @@ from html import escape
 from typing import Sequence
 
 from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
-from cribbage.cards import Card
-from cribbage.scoring import PLAY_LIMIT, ScoreItem
+from cribbage.cards import Card, parse_card, parse_cards
+from cribbage.scoring import PLAY_LIMIT, ScoreItem, score_hand
 from cribbage.state import Event, Phase
 from cribbage.view import SeatView
 
+from . import rules
 from .board import PEG_COLOURS, board_svg
 from .cardfaces import back_html, card_html, card_name
 from .modes import MODES, mode_of
@@ -82,8 +83,10 @@ class Scene:
     delay: int = 600
     summary: int | None = None
     """Hand number whose finished show stays on the table until "Next hand"."""
+    deal_cut_shown: bool = False
+    """The cut for deal is decided; its two cards stay until the player moves on."""
     dialog: str | None = None
-    """``sheet``, ``menu``, ``restart`` or None."""
+    """``sheet``, ``menu``, ``restart``, ``rules`` or None."""
     notice: str | None = None
     """A message that must be seen (e.g. a save that could not be read)."""
     orientation: str = "vertical"
@@ -147,6 +150,13 @@ def crib_of(names: Sequence[str], dealer: int | None, me: int | None = None) -> 
     return ("your" if dealer == me else possessive(names[dealer])) + " crib"
 
 
+def _you(scene: Scene) -> int | None:
+    """The seat spoken to as "you": the device's seat, or in hot-seat the player whose cards are shown."""
+    if scene.me is not None:
+        return scene.me
+    return scene.view.seat if scene.private else None
+
+
 def _attrs(pairs: dict[str, object]) -> str:
     return " ".join(f'{k}="{esc(v)}"' for k, v in pairs.items() if v is not None)
 
@@ -177,11 +187,14 @@ def buttons_for(scene: Scene) -> list[Button]:
     if scene.dialog or scene.cover_for is not None or not scene.private:
         return out
     if v.phase is Phase.GAME_OVER:
-        out.append(Button("btn-new", "New game", "menu", primary=True, key="Enter"))
+        out.append(Button("btn-new", "New game", "new-game", primary=True, key="Enter"))
         out.append(Button("btn-sheet2", "Score sheet", "sheet", key="S"))
         return out
     if scene.summary is not None:
         out.append(Button("btn-next", "Next hand", "next-hand", primary=True, key="Enter"))
+        return out
+    if scene.deal_cut_shown:
+        out.append(Button("btn-next", "Deal", "next-hand", primary=True, key="Enter"))
         return out
     if _is_cut_phase(v) and v.legal_actions:
         out.append(Button("btn-cut-left", "\u25c0", "cut-step", data=(("step", "-1"),)))
@@ -299,7 +312,11 @@ def _opp_hand(scene: Scene) -> str:
     v = scene.view
     opp = 1 - v.seat
     name = scene.names[opp]
-    if v.opponent_kept and (v.phase is Phase.SHOW or v.phase is Phase.GAME_OVER):
+    if v.phase is Phase.SHOW or (v.phase is Phase.GAME_OVER and any(
+            e.seat == opp and e.kind == "show hand" for e in show_panels_from_events(v.events, v.hand_number))):
+        # Laid on the table: drawn once, in its panel of the show.
+        return f'<div class="hand hand-opp shown" aria-hidden="true"></div>'
+    if v.opponent_kept and v.phase is Phase.GAME_OVER:
         cards = "".join(card_html(c, classes="opp-card") for c in v.opponent_kept)
         return f'<div class="hand hand-opp" role="group" aria-label="{esc(_poss(scene, opp))} hand">{cards}</div>'
     n = v.opponent_cards
@@ -326,7 +343,7 @@ def _crib(scene: Scene) -> str:
     v = scene.view
     if v.dealer is None or scene.summary is not None:
         return '<div class="crib empty"></div>'
-    owner = _poss(scene, v.dealer)
+    owner = possessive(scene.names[v.dealer], v.dealer == _you(scene))
     size = v.crib_size
     # In the show the crib is turned over in its own panel; here it stays a stack.
     cards = "".join(back_html("crib-card") for _ in range(size))
@@ -443,8 +460,11 @@ def show_panels_from_events(events: Sequence[Event], hand: int) -> list[Event]:
 
 
 def _show_panel(title: str, cards: Sequence[Card], starter: Card | None, items: Sequence[ScoreItem] | None,
-                total: int | None, seat: int, current: bool) -> str:
+                total: int | None, seat: int, current: bool, face_down: int = 0) -> str:
     minis = "".join(_mini(c) for c in cards)
+    if face_down:
+        backs = "".join(back_html("mini crib-back") for _ in range(face_down))
+        minis += f'<span class="face-down" role="img" aria-label="{face_down} cards, face down">{backs}</span>'
     if starter is not None:
         minis += f'<span class="plus" aria-hidden="true">+</span>{_mini(starter, "starter-mini")}'
     body = (f'<ul class="items">{_items_html(items)}</ul>' if items is not None
@@ -477,12 +497,14 @@ def _show(scene: Scene, hand_number: int, live: bool) -> str:
         for step in range(len(counted), 3):
             seat, what = steps[step]
             cards: Sequence[Card]
+            face_down = 0
             if what == "crib":
-                cards = v.crib
+                cards = v.crib  # empty until counted: the crib stays face down
+                face_down = 0 if cards else v.crib_size
             else:
                 cards = v.kept if seat == v.seat else v.opponent_kept
             title = f"{_poss(scene, seat)} {what}"
-            panels.append(_show_panel(title, cards, v.starter, None, None, seat, step == v.show_step))
+            panels.append(_show_panel(title, cards, v.starter, None, None, seat, step == v.show_step, face_down))
     return f'<div class="show">{"".join(panels)}</div>'
 
 
@@ -522,7 +544,7 @@ def _center(scene: Scene) -> str:
                 f'<p class="keep-points">keep <strong>{pts}</strong> point{"s" if pts != 1 else ""} '
                 '(before the starter)</p></div>'
                 f'<div class="toss"><div class="keep-cards">{tossed}</div>'
-                f'<p>to {esc(crib_of(scene.names, v.dealer, scene.me))}</p></div>'
+                f'<p>to {esc(crib_of(scene.names, v.dealer, _you(scene)))}</p></div>'
                 f"{ev}</div>"
             )
         return '<div class="discard-stage"><p class="stage-hint">Lay two cards away to the crib</p></div>'
@@ -597,12 +619,14 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         if v.hand_number == 1 and len(cuts) == 2:
             a, b = cuts[0], cuts[1]
             detail = f"{names[0]} cut {a.pretty}, {names[1]} cut {b.pretty}: {dealer} {deal} first"
+        if scene.deal_cut_shown:
+            return f"{dealer} {deal} first", detail.split(": ")[0] + "."
         return ("Cut the pack for the deal" if mine else waiting), detail + "."
     if phase is Phase.DISCARD:
         if mine:
             n = len(scene.selected)
             tail = {0: "Choose two cards.", 1: "Choose one more card."}.get(n, "Press To crib to lay them away.")
-            return f"Lay two cards away to {crib_of(names, v.dealer, scene.me)}", tail
+            return f"Lay two cards away to {crib_of(names, v.dealer, _you(scene))}", tail
         if v.discards and any(s in scene.computer_seats for s in v.actors):
             return waiting, "You have laid away your two cards."
         return waiting, ""
@@ -802,7 +826,8 @@ def _sheet(scene: Scene) -> str:
         cards = " ".join(c.pretty for c in e.cards)
         rows.append(
             f'<tr class="seat-{e.seat}"><td class="who"><span class="peg-dot" aria-hidden="true"></span>'
-            f"{esc(names[e.seat])}</td><td>{esc(what)}<br><span class=\"cards\">{esc(cards)}</span></td>"
+            f'<span class="who-name">{esc(names[e.seat])}</span></td><td>{esc(what)}'
+            f"<br><span class=\"cards\">{esc(cards)}</span></td>"
             f'<td><ul class="items">{items}</ul></td><td class="pts">{e.points}</td>'
             f'<td class="tot">{e.scores[e.seat]}</td></tr>'
         )
@@ -823,32 +848,34 @@ def _menu(scene: Scene) -> str:
                 f'id="{action}-{esc(value)}" aria-pressed="{"true" if pressed else "false"}">{esc(label)}</button>')
 
     modes = "".join(choice("new-mode", "mode", m.key, m.label, scene.new_mode == m.key) for m in MODES.values())
-    levels = "".join(choice("new-level", "level", lv, lv.capitalize(), scene.new_level == lv) for lv in LEVELS)
-    level_row = (f'<div class="row" role="group" aria-label="Computer level">{levels}</div>'
-                 if mode_of(scene.new_mode).computer else "")
     resume = ""
     for key in scene.saved_modes:
         if key != scene.mode and key in MODES:
             resume += (f'<button type="button" class="btn" data-action="resume" data-mode="{esc(key)}" '
                        f'id="resume-{esc(key)}">{esc(MODES[key].resume_label)}</button>')
+    # One level choice: it sets the computer of this game and of the next new game alike.
+    playing_computer = mode_of(scene.mode).computer
     current = ""
-    if mode_of(scene.mode).computer:
-        cur_levels = "".join(choice("level", "level", lv, lv.capitalize(), scene.level == lv) for lv in LEVELS)
-        speeds = "".join(choice("speed", "delay", str(ms), label, scene.delay == ms) for label, ms in DELAYS)
-        current = (
-            f'<h3>Computer</h3><div class="row" role="group" aria-label="Computer level now">{cur_levels}</div>'
-            f'<div class="row" role="group" aria-label="Computer speed">{speeds}</div>'
-        )
+    if playing_computer or mode_of(scene.new_mode).computer:
+        level = scene.level if playing_computer else scene.new_level
+        levels = "".join(choice("level", "level", lv, lv.capitalize(), level == lv) for lv in LEVELS)
+        where = "this game and new ones" if playing_computer else "new games"
+        current = (f'<h3>Computer</h3><p class="note">Level ({where}):</p>'
+                   f'<div class="row" role="group" aria-label="Computer level">{levels}</div>')
+        if playing_computer:
+            speeds = "".join(choice("speed", "delay", str(ms), label, scene.delay == ms) for label, ms in DELAYS)
+            current += f'<div class="row" role="group" aria-label="Computer speed">{speeds}</div>'
     keys = (
         "<h3>Keyboard</h3><dl class=\"keys\">"
         "<dt>1\u20136, \u2190 \u2192</dt><dd>choose a card (or where to cut)</dd>"
         "<dt>Enter</dt><dd>confirm: To crib, Play, Cut, Count, Next hand</dd>"
         "<dt>G</dt><dd>Go</dd><dt>H</dt><dd>hint</dd><dt>S</dt><dd>score sheet</dd>"
         "<dt>Ctrl+Z / Ctrl+Y</dt><dd>undo / redo (also Ctrl+Shift+Z)</dd>"
-        "<dt>Esc</dt><dd>close, clear the selection</dd><dt>M</dt><dd>this menu</dd></dl>"
+        "<dt>Esc</dt><dd>close, clear the selection</dd><dt>M</dt><dd>this menu</dd>"
+        "<dt>R</dt><dd>the rules</dd></dl>"
     )
     body = (
-        f'<h3>New game</h3><div class="row" role="group" aria-label="Mode">{modes}</div>{level_row}'
+        f'<h3>New game</h3><div class="row" role="group" aria-label="Mode">{modes}</div>'
         '<div class="row"><button type="button" class="btn btn-primary" data-action="start" id="btn-start">'
         "Start a new game</button></div>"
         + (f'<div class="row">{resume}</div>' if resume else "")
@@ -857,9 +884,37 @@ def _menu(scene: Scene) -> str:
         + current
         + ('<h3>This game</h3><div class="row"><button type="button" class="btn" data-action="restart-ask" '
            'id="btn-restart">Restart (same deals)\u2026</button></div>' if mode_of(scene.mode).restart else "")
+        + '<h3>Rules</h3><div class="row"><button type="button" class="btn" data-action="rules" id="btn-rules">'
+        "How to play and score</button></div>"
         + keys
     )
     return _dialog("Menu", body, "dlg-menu")
+
+
+def _rules(scene: Scene) -> str:
+    """How to play and how scoring works, with a worked play and a worked count (from docs/RULES.md)."""
+    parts = []
+    for heading, paragraphs in rules.SECTIONS:
+        parts.append(f"<h3>{esc(heading)}</h3>" + "".join(f"<p>{esc(p)}</p>" for p in paragraphs))
+    rows = []
+    for who, code, count, points, why in rules.PLAY_EXAMPLE:
+        card = "Go" if code == "go" else parse_card(code).pretty
+        rows.append(f"<tr><td>{esc(who)}</td><td>{esc(card)}</td><td>{count}</td><td>{points or ''}</td>"
+                    f"<td>{esc(why)}</td></tr>")
+    parts.append(
+        f"<h3>Worked example: a play</h3><p>{esc(rules.PLAY_EXAMPLE_INTRO)}</p>"
+        '<table class="sheet rules-play"><thead><tr><th scope="col">Who</th><th scope="col">Card</th>'
+        '<th scope="col">Count</th><th scope="col">Pegs</th><th scope="col">Why</th></tr></thead>'
+        f'<tbody>{"".join(rows)}</tbody></table>')
+    example = dict(rules.COUNT_EXAMPLE)
+    hand, starter = parse_cards(example["hand"]), parse_card(example["starter"])
+    scored = score_hand(hand, starter)  # the engine counts the example: the page never re-derives rules
+    minis = "".join(_mini(c) for c in hand) + f'<span class="plus" aria-hidden="true">+</span>{_mini(starter, "starter-mini")}'
+    parts.append(
+        f'<h3>Worked example: a hand</h3><div class="panel-cards">{minis}</div>'
+        f'<ul class="items">{_items_html(scored.items)}</ul>'
+        f"<p><strong>{scored.total} points.</strong> {esc(rules.COUNT_EXAMPLE_NOTE)}</p>")
+    return _dialog("Rules", '<div class="rules">' + "".join(parts) + "</div>", "dlg-rules", wide=True)
 
 
 def _restart(scene: Scene) -> str:
@@ -900,15 +955,18 @@ def render(scene: Scene) -> Rendered:
         overlay = _menu(scene)
     elif scene.dialog == "restart":
         overlay = _restart(scene)
+    elif scene.dialog == "rules":
+        overlay = _rules(scene)
     elif scene.dialog == RECORD_DIALOG and scene.record is not None:
         overlay = record_dialog(scene.record)
     meta = {
-        "phase": str(v.phase) if scene.summary is None else "hand over",
+        "phase": str(v.phase) if scene.summary is None and not scene.deal_cut_shown else "hand over",
         "hand": str(v.hand_number),
         "mode": scene.mode,
         "covered": "true" if scene.cover_for is not None else "false",
         "busy": "true" if scene.busy else "false",
-        "turn": "me" if (v.legal_actions and scene.private and scene.summary is None) else "other",
+        "turn": "me" if ((v.legal_actions and scene.private and scene.summary is None)
+                         or scene.deal_cut_shown) else "other",
         "seat": str(v.seat),
         "dialog": scene.dialog or "",
     }

@@ -28,7 +28,8 @@ from cribbage.state import Event, IllegalActionError, Phase
 from .seats import Propose, Seat
 from .storage import Storage
 
-__all__ = ["Link", "Offer", "Question", "Change", "Session", "LocalSession", "Listener", "summary_hand"]
+__all__ = ["Link", "Offer", "Question", "Change", "Session", "LocalSession", "Listener", "summary_hand",
+           "deal_cut_held"]
 
 Link = Literal["live", "waiting", "offline"]
 """live: both sides can act; waiting: the other side is connecting; offline: it is gone."""
@@ -137,6 +138,15 @@ def summary_hand(match: Match, acked: int) -> int | None:
     return done
 
 
+def deal_cut_held(match: Match, acked: int, seats: Sequence[Seat]) -> bool:
+    """The cut for deal is decided and the computer would cut the pack at once: the two cut cards stay
+    on the table until the player moves on ("Next hand" acknowledges hand 0; ``acked`` -1 until then)."""
+    st = match.state
+    if acked >= 0 or st.phase is not Phase.CUT_PACK or st.hand_number != 1 or st.dealer is None:
+        return False
+    return seats[1 - st.dealer].kind == "computer" and any(s.kind != "computer" for s in seats)
+
+
 class LocalSession:
     """Both seats on this device: proposals apply at once, offers are granted at once, saved on change."""
 
@@ -156,6 +166,8 @@ class LocalSession:
         self._closed = False
         self._applying = False
         self._queue: list[Action] = []
+        self.holder: int | None = None
+        """Hot-seat: the seat holding the device now; undo and redo touch only its own moves (None: any)."""
 
     @property
     def match(self) -> Match:
@@ -225,12 +237,19 @@ class LocalSession:
 
     def can(self, offer: Offer) -> bool:
         if offer is Offer.UNDO:
-            return self._match.can_undo
+            return self._match.can_undo and self._own(self._match.actions[-1:])
         if offer is Offer.REDO:
-            return self._match.can_redo
+            return self._match.can_redo and self._own(self._match.undone[-1:])
         if offer is Offer.NEXT_HAND:
-            return summary_hand(self._match, self.acked_hand) is not None
+            return (summary_hand(self._match, self.acked_hand) is not None
+                    or deal_cut_held(self._match, self.acked_hand, self._seats))
         return True
+
+    def _own(self, actions: Sequence[Action]) -> bool:
+        """True if the people's moves among ``actions`` are the holder's (any, when nobody holds: hot-seat
+        only sets a holder, and there one undo or redo is one move)."""
+        people = self._match.humans
+        return self.holder is None or all(a.seat == self.holder for a in actions if a.seat in people)
 
     def request(self, offer: Offer) -> None:
         """Granted at once: this device speaks for both sides."""
@@ -249,11 +268,10 @@ class LocalSession:
                 self._match.restart()
                 kind = "restarted"
             hand = self._match.state.hand_number
-            self.acked_hand = min(self.acked_hand, hand - 1) if offer is not Offer.RESTART else 0
+            self.acked_hand = min(self.acked_hand, hand - 1) if offer is not Offer.RESTART else -1
         elif offer is Offer.NEXT_HAND:
             done = summary_hand(self._match, self.acked_hand)
-            assert done is not None
-            self.acked_hand = done
+            self.acked_hand = done if done is not None else 0  # else: the cut for deal was seen
             kind = "next hand"
         if kind != "granted":
             self.save()
@@ -284,7 +302,8 @@ class LocalSession:
         """Tell each seat that may act now; stop the others."""
         st = self._match.state
         held = (self._paused or self._closed or st.is_over
-                or summary_hand(self._match, self.acked_hand) is not None)
+                or summary_hand(self._match, self.acked_hand) is not None
+                or deal_cut_held(self._match, self.acked_hand, self._seats))
         actors = set() if held else set(st.actors())
         for i, seat in enumerate(self._seats):
             if i not in actors:

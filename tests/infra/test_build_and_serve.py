@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import sys
@@ -17,6 +18,14 @@ sys.path.insert(0, str(ROOT / "py" / "tools"))
 
 import build_site  # noqa: E402
 import serve  # noqa: E402
+
+brotli = pytest.importorskip("brotli")  # the test extra: the wasm and zips ship brotli-compressed
+
+
+def unpacked(path: Path) -> zipfile.ZipFile:
+    """A zip the build shipped brotli-compressed, opened."""
+    return zipfile.ZipFile(io.BytesIO(brotli.decompress(path.read_bytes())))
+
 
 needs_npm = pytest.mark.skipif(
     not (ROOT / "node_modules" / "pyodide").exists(), reason="node_modules is missing: run `npm ci`"
@@ -44,7 +53,7 @@ def test_every_python_and_data_file_of_the_packages_ships(built):
     config = json.loads((built.out / "pyscript.json").read_text())
     (archive,) = config["files"]
     assert config["files"][archive] == "./*"
-    with zipfile.ZipFile(built.out / archive) as z:
+    with unpacked(built.out / archive) as z:
         names = set(z.namelist())
     sources = {n for n in names if "__pycache__" not in n}
     assert sources == shipped_python()
@@ -53,7 +62,7 @@ def test_every_python_and_data_file_of_the_packages_ships(built):
         folder, _, base = name.rpartition("/")
         assert f"{folder}/__pycache__/{base[:-3]}.cpython-314.pyc" in names, name
     # PyScript's own package: checked-hash bytecode only (PyScript writes the sources itself)
-    with zipfile.ZipFile(built.out / archive) as z:
+    with unpacked(built.out / archive) as z:
         pyscript = [n for n in z.namelist() if n.startswith("pyscript/")]
         assert pyscript and all("/__pycache__/" in n for n in pyscript)
         assert all(int.from_bytes(z.read(n)[4:8], "little") == 0b11 for n in pyscript)
@@ -82,7 +91,7 @@ def test_vendored_runtime_is_complete_and_version_named(built):
 
 
 def test_stdlib_modules_a_start_needs_are_precompiled(built):
-    with zipfile.ZipFile(built.out / built.pyodide_dir / built.stdlib_zip) as z:
+    with unpacked(built.out / built.pyodide_dir / built.stdlib_full) as z:
         names = set(z.namelist())
         header = z.read("json/__init__.pyc")[:16]
     assert int.from_bytes(header[4:8], "little") == 0b01  # hash-based, unchecked
@@ -195,3 +204,16 @@ def test_serve_applies_the_rules(built):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_small_stdlib_holds_what_the_game_imports_and_the_loader_indexes_the_rest(built):
+    with unpacked(built.out / built.pyodide_dir / built.stdlib_zip) as small:
+        names = set(small.namelist())
+    for module in ("json/__init__", "secrets", "hashlib", "hmac", "dataclasses", "traceback", "importlib/readers"):
+        assert f"{module}.pyc" in names, module
+    assert not any(n.startswith(("tarfile", "email/", "unittest/", "pydoc", "argparse")) for n in names)
+    loader = (built.out / "static" / "loader.mjs").read_text()
+    index = json.loads(re.search(r"const LAZY_STDLIB_MODULES = (\[.*?\]);", loader).group(1))
+    assert {"tarfile", "email", "email.message", "unittest.mock"} <= set(index)
+    assert "json" not in index and "secrets" not in index  # in the small archive already
+    assert built.stdlib_full not in built.precache  # fetched on demand, cached by the worker then

@@ -123,7 +123,7 @@ def play_human_turn(controller, seat: int = 0) -> bool:  # noqa: ANN001
     """Make one human decision for ``seat`` by clicking, with a simple rule; False if none was due."""
     from cribbage.actions import Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 
-    if controller.summary_hand() is not None:
+    if controller.waiting_to_move_on():
         controller.click("next-hand")
         return True
     if controller.cover_for() is not None:

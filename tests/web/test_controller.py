@@ -204,7 +204,7 @@ def test_keyboard_plays_a_hand() -> None:
         if st.hand_number == 2:
             break
         view = controller.match.view(0)
-        if controller.summary_hand() is not None:
+        if controller.waiting_to_move_on():
             assert controller.key("Enter")
             continue
         if not view.legal_actions:
