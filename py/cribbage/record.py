@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 __all__ = [
     "RecordError", "Best", "HandRecord", "CoachTotals", "MatchRecord", "SideTotals", "GroupStats", "Stats",
     "TrendPoint",
-    "History", "RaceStep", "record_match", "record_state", "coach_totals", "statistics", "format_stats",
+    "History", "RaceStep", "record_match", "record_state", "coach_totals", "CoachRun", "statistics", "format_stats",
     "race", "replay", "make_bundle", "read_bundle", "SOURCES", "EXPERT_DEALER", "EXPERT_PONE",
     "HISTORY_LIMIT", "HISTORY_KEY", "SKUNK_LINE", "DOUBLE_SKUNK_LINE", "EXPORT_FORMAT", "EXPORT_VERSION",
 ]
@@ -444,30 +444,58 @@ def coach_totals(match: Match, seats: Iterable[int] | None = None,
     Discards are valued as the coach's discard analysis (hand + crib + pegging estimate), plays by its
     expected net pegging to the end of the play (in points even near 121, so the units stay points).
     """
-    from .ai.coach import analyze_discards, analyze_plays
-    from .view import view as view_of
+    run = CoachRun(match, seats, samples)
+    while not run.done:
+        run.step()
+    return run.result()
 
-    who = set(match.humans if seats is None else seats)
-    acc: dict[int, list[int]] = {s: [0, 0, 0, 0] for s in who}
-    state = GameState(match.seed)
-    for action in match.actions:
+
+class CoachRun:
+    """:func:`coach_totals` one action at a time, so a page can spread it over timer ticks."""
+
+    def __init__(self, match: Match, seats: Iterable[int] | None = None, samples: int = 64) -> None:
+        from .ai.coach import analyze_discards, analyze_plays
+        from .view import view as view_of
+
+        self._discards, self._plays, self._view = analyze_discards, analyze_plays, view_of
+        self.samples = samples
+        self.who = set(match.humans if seats is None else seats)
+        self.acc: dict[int, list[int]] = {s: [0, 0, 0, 0] for s in self.who}
+        self.actions = list(match.actions)
+        self.index = 0
+        """The next action to look at."""
+        self.state = GameState(match.seed)
+
+    @property
+    def done(self) -> bool:
+        """True once every action has been looked at."""
+        return self.index >= len(self.actions)
+
+    def step(self) -> None:
+        """Look at the next action (one coach analysis at most)."""
+        action = self.actions[self.index]
+        self.index += 1
         seat = getattr(action, "seat", None)
-        if seat in who and isinstance(action, (Discard, Play)):
-            v = view_of(state, seat)
+        if seat in self.who and isinstance(action, (Discard, Play)):
+            v = self._view(self.state, seat)
+            acc = self.acc[seat]
             if isinstance(action, Discard):
-                choices = analyze_discards(v.hand, v.dealer == seat)
+                choices = self._discards(v.hand, v.dealer == seat)
                 chosen = next(c for c in choices if set(c.discard) == set(action.cards))
-                acc[seat][0] += 1
-                acc[seat][1] += round(1000 * max(0.0, choices[0].net - chosen.net))
+                acc[0] += 1
+                acc[1] += round(1000 * max(0.0, choices[0].net - chosen.net))
             else:
-                plays = analyze_plays(v, samples=samples, endgame=False)
+                plays = self._plays(v, samples=self.samples, endgame=False)
                 if len({p.card.rank for p in plays if p.card is not None}) >= 2:
                     chosen_p = next(p for p in plays if p.card == action.card)
-                    acc[seat][2] += 1
-                    acc[seat][3] += round(1000 * max(0.0, plays[0].ev - chosen_p.ev))
-        state.apply(action)
-    out = [CoachTotals(*acc[s]) if s in acc else None for s in (0, 1)]
-    return (out[0], out[1])
+                    acc[2] += 1
+                    acc[3] += round(1000 * max(0.0, plays[0].ev - chosen_p.ev))
+        self.state.apply(action)
+
+    def result(self) -> tuple[CoachTotals | None, CoachTotals | None]:
+        """The totals per seat (None for a seat not reviewed)."""
+        out = [CoachTotals(*self.acc[s]) if s in self.acc else None for s in (0, 1)]
+        return (out[0], out[1])
 
 
 # --- the race to 121 ----------------------------------------------------------------------------

@@ -17,20 +17,23 @@ from pyscript import document, window  # type: ignore[import-not-found]  # the p
 from pyscript.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
 try:  # Pyodide gives JS null as its own ``jsnull`` value, not None
-    from pyodide.ffi import jsnull as _JSNULL  # type: ignore[import-not-found]
+    from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
+    from pyodide.ffi import jsnull as _JSNULL
 except ImportError:  # pragma: no cover - older Pyodide
     _JSNULL = None
+    create_once_callable = create_proxy
 
 from cribbage.online import sra
 from web import online
 from web.cardfaces import sprite_svg
 from web.controller import Controller
+from web.record_screens import IMPORT_LIMIT
 from web.render import Rendered
 
 WIDE_QUERY = ("(min-width: 960px) and (min-height: 600px), "
               "(min-width: 640px) and (max-height: 599px) and (min-aspect-ratio: 4/3)")
 """Where the board stands upright beside the table rather than above it."""
-DATA_KEYS = ("index", "depth", "step", "mode", "level", "delay", "hand")
+DATA_KEYS = ("index", "depth", "step", "mode", "level", "delay", "hand", "record")
 """The data-* attributes a control may pass along with its data-action."""
 
 
@@ -65,6 +68,25 @@ class BrowserStorage:
             window.localStorage.setItem(key, value)
         except Exception:  # noqa: BLE001
             self._memory[key] = value
+
+    def remove(self, key: str) -> None:
+        self._memory.pop(key, None)
+        try:
+            window.localStorage.removeItem(key)
+        except Exception:  # noqa: BLE001
+            pass
+
+    def keys(self) -> list[str]:
+        names = set(self._memory)
+        try:
+            store = window.localStorage
+            for i in range(int(store.length)):
+                name = _text(store.key(i))
+                if name is not None:
+                    names.add(name)
+        except Exception:  # noqa: BLE001
+            pass
+        return sorted(names)
 
 
 class BrowserHost:
@@ -173,6 +195,20 @@ class BrowserHost:
 
     def now_ms(self) -> int:
         return int(window.Date.now())
+
+    def download(self, filename: str, text: str) -> None:
+        """Offer ``text`` as a file to save: a Blob behind a temporary ``<a download>``."""
+        blob = window.Blob.new(to_js([text]), to_js({"type": "application/json"},
+                                                    dict_converter=window.Object.fromEntries))
+        url = window.URL.createObjectURL(blob)
+        link = document.createElement("a")
+        link.href = url
+        link.download = filename
+        link.hidden = True
+        document.body.appendChild(link)
+        link.click()
+        link.remove()
+        window.setTimeout(create_once_callable(lambda: window.URL.revokeObjectURL(url)), 10_000)
 
 
 def _params() -> dict[str, str]:
@@ -357,6 +393,30 @@ def _on_key(controller: Controller, host: BrowserHost, event: Any) -> None:
         event.preventDefault()
 
 
+def _on_change(controller: Controller, host: BrowserHost, event: Any) -> None:
+    """A file chosen in the record dialog's import input: its text goes to Python."""
+    target = _nn(event.target)
+    if target is None or _text(target.getAttribute("data-action")) != "record-import":
+        return
+    files = _nn(target.files)
+    if files is None or not files.length:
+        return
+    file = files.item(0)
+    target.value = ""  # choosing the same file again fires another change
+    size = int(file.size)
+    if size > IMPORT_LIMIT:
+        host.timed(lambda: controller.records.import_text(None, size))
+        return
+
+    def loaded(text: Any) -> None:
+        host.timed(lambda: controller.records.import_text(str(text), size))
+
+    def failed(error: Any) -> None:
+        host.timed(lambda: controller.records.import_text(None, size))
+
+    file.text().then(create_once_callable(loaded), create_once_callable(failed))
+
+
 def start() -> Controller:
     """Wire the page and draw the table."""
     sprites = _nn(document.getElementById("sprites"))
@@ -373,6 +433,7 @@ def start() -> Controller:
     app = document.getElementById("app")
     app.addEventListener("click", create_proxy(lambda event: _on_click(controller, host, event)))
     document.addEventListener("keydown", create_proxy(lambda event: _on_key(controller, host, event)))
+    app.addEventListener("change", create_proxy(lambda event: _on_change(controller, host, event)))
     wide.addEventListener("change", create_proxy(
         lambda event: controller.set_orientation("vertical" if event.matches else "horizontal")))
 

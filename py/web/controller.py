@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from cribbage.ai.coach import DiscardChoice
 
 from .modes import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
+from .record_screens import RecordScreens
 from .render import DELAYS, LEVELS, Rendered, Scene, crib_of, primary_button, render
 from .seats import ai_available as _ai_available
 from .seats import ai_module as _ai
@@ -101,6 +102,8 @@ class Controller:
         placeholder = Match(1, humans=(0,), names=self.mode_def.names)
         self.session: Session = LocalSession(placeholder, (LocalHuman("You"), LocalHuman("Computer")))
         """The match on the table and who moves in it (until :meth:`boot` opens the real one)."""
+        self.records = RecordScreens(self)
+        """The player's record: finished matches kept, the record dialog, export and import."""
 
     # --- start ---------------------------------------------------------------------------------
 
@@ -119,6 +122,7 @@ class Controller:
         if not self._resume(mode):
             self._new_match(mode, self.ui.new_level)
         self.refresh()
+        self.records.match_changed()
 
     def _read_json(self, key: str) -> object:
         try:
@@ -260,8 +264,10 @@ class Controller:
                 if e.kind == "win":
                     self.post("game-over", winner=e.seat)
             self.refresh()
+            self.records.match_changed()
         elif kind in ("undone", "redone"):
             self._after_history("Undone." if kind == "undone" else "Redone.")
+            self.records.match_changed()
         elif kind == "restarted":
             notice = self.ui.notice
             self.ui = Ui(notice=notice, new_mode=self.mode, new_level=self.level)
@@ -352,6 +358,7 @@ class Controller:
             new_level=self.ui.new_level,
             saved_modes=saved,
             coach_ready=_ai_available(),
+            record=self.records.scene(),
         )
         dress = getattr(self.session, "dress", None)  # online: its panel, no action while waiting
         return dress(scene) if dress is not None else scene
@@ -405,7 +412,7 @@ class Controller:
     def click(self, action: str, data: dict[str, str] | None = None) -> None:
         """Route a click on an element with ``data-action`` (``data`` holds its other data-*)."""
         data = data or {}
-        handler = getattr(self, "_on_" + action.replace("-", "_"), None)
+        handler = getattr(self, "_on_" + action.replace("-", "_"), None) or self.records.handler(action)
         if handler is None:
             extra = getattr(self.session, "click", None)  # controls of the session's own (online)
             if extra is not None and extra(action, data):
@@ -654,7 +661,8 @@ class Controller:
         pending = primary_button(scene) is not None or (
             scene.private and bool(scene.view.legal_actions) and scene.view.phase in (Phase.DISCARD, Phase.PLAY))
         self.ui.focus = "primary" if pending else {
-            "sheet": "tool-sheet", "menu": "tool-menu", "restart": "tool-menu", "rules": "tool-menu"}.get(previous or "")
+            "sheet": "tool-sheet", "menu": "tool-menu", "restart": "tool-menu", "rules": "tool-menu",
+            "record": "tool-menu"}.get(previous or "")
         self.refresh()
 
     def _on_close_backdrop(self, data: dict[str, str]) -> None:
@@ -738,6 +746,19 @@ class Controller:
             except Exception:  # noqa: BLE001
                 pass
             self.refresh()
+
+    def reload_after_import(self, keys: set[str]) -> None:
+        """An import rewrote these storage keys: reopen the match on the table and the settings."""
+        if SETTINGS_KEY in keys:
+            settings = self._read_json(SETTINGS_KEY)
+            delay = settings.get("delay") if isinstance(settings, dict) else None
+            if isinstance(delay, int) and delay >= 0:
+                self.delay = delay
+        if self.mode_def.save_key in keys or self.mode_def.ui_key in keys:
+            dialog = self.ui.dialog
+            if not self._resume(self.mode_def):
+                self._new_match(self.mode_def, self.ui.new_level)
+            self._set_dialog(dialog)
 
     def _on_ready(self, data: dict[str, str]) -> None:
         seat = self.cover_for()

@@ -46,7 +46,7 @@ from cribbage.record import (
     read_bundle,
 )
 
-from .controller import Storage
+from .storage import Storage
 
 __all__ = ["append_record", "fill_coach", "read_history", "read_stats", "export_all", "export_filename",
            "preview_import",

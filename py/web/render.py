@@ -26,6 +26,7 @@ from . import rules
 from .board import PEG_COLOURS, board_svg
 from .cardfaces import back_html, card_html, card_name
 from .modes import MODES, mode_of
+from .render_record import RECORD_DIALOG, RecordScene, game_over_html, record_dialog
 from .speech import event_sentence
 
 __all__ = [
@@ -103,6 +104,8 @@ class Scene:
     online: Any = None
     """Online play: the panel of the room and the connection (``web.online.OnlinePanel``)."""
     """Hand the score sheet scrolls to (its review open)."""
+    record: RecordScene | None = None
+    """The record dialog's content (when ``dialog`` is ``record``)."""
 
 
 @dataclass(frozen=True)
@@ -563,7 +566,8 @@ def _center(scene: Scene) -> str:
         return (
             f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
             f'{esc(name)} {verb}!</h2>'
-            f'<p class="final">{v.scores[winner]} to {v.scores[loser]}</p></div>{shows}'
+            f'<p class="final">{v.scores[winner]} to {v.scores[loser]}</p></div>'
+            f'{game_over_html(v.events, scene.names)}{shows}'
         )
     return ""
 
@@ -886,6 +890,8 @@ def _menu(scene: Scene) -> str:
         '<div class="row"><button type="button" class="btn btn-primary" data-action="start" id="btn-start">'
         "Start a new game</button></div>"
         + (f'<div class="row">{resume}</div>' if resume else "")
+        + ('<h3>Your record</h3><div class="row"><button type="button" class="btn" data-action="record" '
+           'id="btn-record">History, statistics, export and import\u2026</button></div>')
         + current
         + ('<h3>This game</h3><div class="row"><button type="button" class="btn" data-action="restart-ask" '
            'id="btn-restart">Restart (same deals)\u2026</button></div>' if mode_of(scene.mode).restart else "")
@@ -962,6 +968,8 @@ def render(scene: Scene) -> Rendered:
         overlay = _restart(scene)
     elif scene.dialog == "rules":
         overlay = _rules(scene)
+    elif scene.dialog == RECORD_DIALOG and scene.record is not None:
+        overlay = record_dialog(scene.record)
     meta = {
         "phase": str(v.phase) if scene.summary is None and not scene.deal_cut_shown else "hand over",
         "hand": str(v.hand_number),

@@ -13,6 +13,12 @@ class Storage(Protocol):
 
     def get(self, key: str) -> str | None: ...
     def set(self, key: str, value: str) -> None: ...
+    def remove(self, key: str) -> None:
+        """Forget a key (nothing happens if it is not there)."""
+        ...
+    def keys(self) -> list[str]:
+        """Every key stored (the export lists them, set-aside saves included)."""
+        ...
 
 
 class MemoryStorage:
@@ -26,3 +32,9 @@ class MemoryStorage:
 
     def set(self, key: str, value: str) -> None:
         self.data[key] = value
+
+    def remove(self, key: str) -> None:
+        self.data.pop(key, None)
+
+    def keys(self) -> list[str]:
+        return list(self.data)
