@@ -686,13 +686,6 @@ class Controller:
             self.ui.focus = f"new-mode-{key}"
             self.refresh()
 
-    def _on_new_level(self, data: dict[str, str]) -> None:
-        level = data.get("level", "")
-        if level in LEVELS:
-            self.ui.new_level = level
-            self.ui.focus = f"new-level-{level}"
-            self.refresh()
-
     def _on_start(self, data: dict[str, str]) -> None:
         mode = mode_of(self.ui.new_mode)
         if mode is self.mode_def:
