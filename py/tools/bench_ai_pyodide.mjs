@@ -7,24 +7,10 @@
 // games with cribbage.ai.simulate, then prints the expert's decision times (median, p95) for
 // discards and plays, to compare with `python py/tools/bench_ai.py` in CPython.
 
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { loadRepoPyodide } from "./node_pyodide.mjs";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const pyodideDir = join(repo, "node_modules", "pyodide");
-if (!existsSync(join(pyodideDir, "pyodide.mjs"))) {
-  console.error("bench_ai_pyodide: node_modules/pyodide is missing: run `npm ci`");
-  process.exit(4);
-}
 const games = Number(process.argv[2] || 20);
-const { loadPyodide } = await import(join(pyodideDir, "pyodide.mjs"));
-const pyodide = await loadPyodide({ indexURL: `${pyodideDir}/` });
-const write = (stream) => ({ write: (bytes) => { stream.write(bytes); return bytes.length; } });
-pyodide.setStdout(write(process.stdout));
-pyodide.setStderr(write(process.stderr));
-pyodide.FS.mkdirTree("/repo");
-pyodide.mountNodeFS("/repo", repo);
+const pyodide = await loadRepoPyodide("bench_ai_pyodide");
 pyodide.globals.set("GAMES", games);
 await pyodide.runPythonAsync(`
 import sys, platform, time

@@ -6,24 +6,10 @@
 // Runs py/tools/bench_deal.py inside Pyodide: per browser, the shuffle and deal of one hand, the
 // big-integer work and the bytes exchanged per hand, then the cost of one power of each kind.
 
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { loadRepoPyodide } from "./node_pyodide.mjs";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const pyodideDir = join(repo, "node_modules", "pyodide");
-if (!existsSync(join(pyodideDir, "pyodide.mjs"))) {
-  console.error("bench_deal_pyodide: node_modules/pyodide is missing: run `npm ci`");
-  process.exit(4);
-}
 const hands = Number(process.argv[2] || 3);
-const { loadPyodide } = await import(join(pyodideDir, "pyodide.mjs"));
-const pyodide = await loadPyodide({ indexURL: `${pyodideDir}/` });
-const write = (stream) => ({ write: (bytes) => { stream.write(bytes); return bytes.length; } });
-pyodide.setStdout(write(process.stdout));
-pyodide.setStderr(write(process.stderr));
-pyodide.FS.mkdirTree("/repo");
-pyodide.mountNodeFS("/repo", repo);
+const pyodide = await loadRepoPyodide("bench_deal_pyodide");
 pyodide.globals.set("HANDS", hands);
 await pyodide.runPythonAsync(`
 import sys, platform, runpy

@@ -13,17 +13,12 @@
 // package files from a CDN.)
 
 import { readdirSync, readFileSync, existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { loadRepoPyodide, repo, requirePyodide } from "./node_pyodide.mjs";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const pyodideDir = join(repo, "node_modules", "pyodide");
 const wheelDir = join(repo, ".cache", "wheels");
 
-if (!existsSync(join(pyodideDir, "pyodide.mjs"))) {
-  console.error("pyodide_pytest: node_modules/pyodide is missing: run `npm ci`");
-  process.exit(4);
-}
+requirePyodide("pyodide_pytest");
 const wheels = existsSync(wheelDir) ? readdirSync(wheelDir).filter((f) => f.endsWith(".whl")).sort() : [];
 if (!wheels.some((f) => f.startsWith("pytest-"))) {
   console.error("pyodide_pytest: no pytest wheel in .cache/wheels: run `make wheels`");
@@ -34,22 +29,16 @@ const args = process.argv.slice(2);
 const pytestArgs = ["-p", "no:cacheprovider", ...(args.length ? args : ["tests/engine", "-m", "not slow"])];
 
 const started = Date.now();
-const { loadPyodide } = await import(join(pyodideDir, "pyodide.mjs"));
-const pyodide = await loadPyodide({ indexURL: `${pyodideDir}/` });
-const write = (stream) => ({ write: (bytes) => { stream.write(bytes); return bytes.length; } });
-pyodide.setStdout(write(process.stdout));
-pyodide.setStderr(write(process.stderr));
-
-const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
-for (const wheel of wheels) {
-  // unpackArchive needs a Uint8Array view, not a Node Buffer
-  const buffer = readFileSync(join(wheelDir, wheel));
-  pyodide.unpackArchive(new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength), "wheel", {
-    extractDir: sitePackages,
-  });
-}
-pyodide.FS.mkdirTree("/repo");
-pyodide.mountNodeFS("/repo", repo);
+const pyodide = await loadRepoPyodide("pyodide_pytest", (pyodide) => {
+  const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
+  for (const wheel of wheels) {
+    // unpackArchive needs a Uint8Array view, not a Node Buffer
+    const buffer = readFileSync(join(wheelDir, wheel));
+    pyodide.unpackArchive(new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength), "wheel", {
+      extractDir: sitePackages,
+    });
+  }
+});
 console.log(`pyodide_pytest: Pyodide ${pyodide.version} ready in ${((Date.now() - started) / 1000).toFixed(1)} s ` +
   `with ${wheels.length} wheels; pytest ${pytestArgs.join(" ")}`);
 
