@@ -367,18 +367,15 @@ class OnlineGame:
         assert rec is not None
         k = self.source.current
         base = {"m": self.match_number, "pack": k}
-        if isinstance(action, CutForDeal):
+        if isinstance(action, (CutForDeal, CutStarter)):
             slot = st.slot_at(action.depth)
             self.pending = _Pending(action, [slot])
-            self._queue_send({**base, "t": "cutdeal", "depth": action.depth}, [slot])
+            kind = "cutdeal" if isinstance(action, CutForDeal) else "starter"
+            self._queue_send({**base, "t": kind, "depth": action.depth}, [slot])
         elif isinstance(action, CutPack):
             slots = st.deal_slots(action.depth)
             self.pending = _Pending(action, list(slots[self.seat]))
             self._queue_send({**base, "t": "cut", "depth": action.depth}, list(slots[other(self.seat)]))
-        elif isinstance(action, CutStarter):
-            slot = st.slot_at(action.depth)
-            self.pending = _Pending(action, [slot])
-            self._queue_send({**base, "t": "starter", "depth": action.depth}, [slot])
         elif isinstance(action, Discard):
             laid_away = [self._own_slot(c) for c in action.cards]
             self._apply(action)
@@ -775,9 +772,14 @@ class OnlineGame:
             raise ProtocolError(f"a shuffle (step {str(step)[:5]}) that is not expected now")
 
     def _on_cutdeal(self, message: dict[str, Any]) -> None:
+        self._turn_up(message, CutForDeal(other(self.seat), _int(message["depth"], "the depth")),
+                      keys_first=True)
+
+    def _turn_up(self, message: dict[str, Any], action: CutForDeal | CutStarter, keys_first: bool = False) -> None:
+        """The other cut and turned up a public card (for deal, or the starter): open its slot for both."""
         k, rec = self._current(message)
-        action = CutForDeal(other(self.seat), _int(message["depth"], "the depth"))
-        self._check_keys()
+        if keys_first:
+            self._check_keys()
         self._check_turn(action)
         slot = self.match.state.slot_at(action.depth)
         opened = self._open(rec, k, message["shares"], [slot])
@@ -815,15 +817,7 @@ class OnlineGame:
         rec.discard_slots[them] = slots
 
     def _on_starter(self, message: dict[str, Any]) -> None:
-        k, rec = self._current(message)
-        action = CutStarter(other(self.seat), _int(message["depth"], "the depth"))
-        self._check_turn(action)
-        slot = self.match.state.slot_at(action.depth)
-        opened = self._open(rec, k, message["shares"], [slot])
-        self._learn(rec, opened)
-        self._reply(rec, k, [slot])
-        self._apply(action)
-        self._after_apply(k)
+        self._turn_up(message, CutStarter(other(self.seat), _int(message["depth"], "the depth")))
 
     def _on_play(self, message: dict[str, Any]) -> None:
         k, rec = self._current(message)
