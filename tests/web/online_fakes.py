@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from table_fakes import FakeHost
+from table_fakes import FakeHost, click_first_legal
 
-from cribbage.actions import Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from cribbage.cards import Card
 from cribbage.online import sra
 from cribbage.state import Phase
@@ -229,24 +228,7 @@ def turn(c: Controller) -> bool:
     view = c.scene().view  # the dressed view: no action while waiting
     if not view.legal_actions:
         return False
-    first = view.legal_actions[0]
-    if isinstance(first, (CutForDeal, CutPack, CutStarter)):
-        c.click("cut-pick", {"depth": str(view.cut_depths[0] + 3)})
-    elif isinstance(first, Discard):
-        c.click("card", {"index": "0"})
-        c.click("card", {"index": "1"})
-        c.click("discard")
-    elif isinstance(first, Go):
-        c.click("go")
-    elif isinstance(first, Play):
-        index = next(i for i, card in enumerate(view.hand) if card == first.card)
-        c.click("card", {"index": str(index)})
-        c.click("card", {"index": str(index)})
-    elif isinstance(first, Count):
-        c.click("count")
-    else:
-        return False
-    return True
+    return click_first_legal(c, view, cut_offset=3)
 
 
 def hidden_cards(b: Browser) -> set[Card]:

@@ -121,8 +121,6 @@ def select(html: str, *, tag: str | None = None, cls: str | None = None, **attrs
 
 def play_human_turn(controller, seat: int = 0) -> bool:  # noqa: ANN001
     """Make one human decision for ``seat`` by clicking, with a simple rule; False if none was due."""
-    from cribbage.actions import Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
-
     if controller.waiting_to_move_on():
         controller.click("next-hand")
         return True
@@ -132,9 +130,17 @@ def play_human_turn(controller, seat: int = 0) -> bool:  # noqa: ANN001
     view = controller.match.view(seat)
     if not view.legal_actions:
         return False
+    return click_first_legal(controller, view, cut_offset=5)
+
+
+def click_first_legal(controller, view, cut_offset: int) -> bool:  # noqa: ANN001
+    """Click the table's way to the first of ``view``'s legal actions (a cut ``cut_offset`` cards
+    past the shallowest depth); False if there is no such action."""
+    from cribbage.actions import Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
+
     first = view.legal_actions[0]
     if isinstance(first, (CutForDeal, CutPack, CutStarter)):
-        controller.click("cut-pick", {"depth": str(view.cut_depths[0] + 5)})
+        controller.click("cut-pick", {"depth": str(view.cut_depths[0] + cut_offset)})
     elif isinstance(first, Discard):
         controller.click("card", {"index": "0"})
         controller.click("card", {"index": "1"})
@@ -147,4 +153,6 @@ def play_human_turn(controller, seat: int = 0) -> bool:  # noqa: ANN001
         controller.click("card", {"index": str(index)})
     elif isinstance(first, Count):
         controller.click("count")
+    else:
+        return False
     return True
