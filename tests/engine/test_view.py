@@ -121,3 +121,35 @@ def test_the_play_preview_never_promises_a_go_the_opponent_may_answer():
     assert v.outcome(parse_card("QC")) is None  # not in the hand
     assert view(state, DEALER).play_outcomes == ()  # not the dealer's turn
     assert {c.code for c, _ in v.play_outcomes} == {"4C", "5D", "9H"}
+
+
+def test_the_play_preview_promises_only_what_this_seat_can_know():
+    """Laying the last card while the opponent still holds cards that do not fit: the go follows at
+    once, but only a player who saw the opponent's hand could know it, so the preview leaves it out."""
+    import random
+
+    from cribbage.state import GameState
+
+    found = None
+    for seed in range(200):
+        rng, state = random.Random(seed), GameState(seed)
+        while not state.is_over and found is None:
+            s = state.to_play
+            if state.phase is Phase.PLAY and len(state.hands[s]) == 1 and state.playable(s) \
+                    and state.hands[1 - s] and state.go_said is None:
+                card = state.hands[s][0]
+                total = state.count + card.value
+                if total != 31 and all(c.value + total > 31 for c in state.hands[1 - s]):
+                    found = (state, s, card)
+                    break
+            state.apply(rng.choice(state.legal_actions()))
+        if found:
+            break
+    assert found is not None
+    state, seat, card = found
+    promised = view(state, seat).outcome(card)
+    assert promised is not None and ScoreKind.GO not in [i.kind for i in promised]
+    before = state.scores[seat]
+    state.apply(Play(seat, card))
+    pegged = [e for e in state.events if e.seat == seat and e.kind == "go"]
+    assert pegged and state.scores[seat] - before == sum(i.points for i in promised) + 1
