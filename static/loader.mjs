@@ -40,17 +40,92 @@ function installLazyStdlib(pyodide) {
   pyodide.runPython(LAZY_STDLIB_PY, { filename: "lazy_stdlib.py" });
 }
 
+// Memory snapshot (Pyodide's private `_loadSnapshot` / `makeMemorySnapshot`): a start from one
+// skips CPython's own start and the imports it holds (static/snapshot-worker.mjs makes it, in
+// the background, once the table is ready). Its key names the exact runtime, standard library
+// and app archive, so a new build never loads an old snapshot. Any failure falls back to the
+// normal start, and a snapshot that failed is deleted.
+const SNAPSHOT_CACHE = "pyodide-snapshot";
+const SNAPSHOT_KEY = "{{snapshot_key}}";
+const snapshotURL = new URL(`../snapshot/${SNAPSHOT_KEY}.bin`, import.meta.url).href;
+const start = (globalThis.cribbageStart = { snapshot: "none" });
+
+// A build whose snapshot once failed to load starts normally from then on.
+const REFUSED = "cribbage-snapshot-refused";
+function refused() {
+  try {
+    return localStorage.getItem(REFUSED) === SNAPSHOT_KEY;
+  } catch {
+    return true;
+  }
+}
+
+async function readSnapshot() {
+  if (!globalThis.caches || !SNAPSHOT_KEY || refused()) return null;
+  try {
+    const response = await (await caches.open(SNAPSHOT_CACHE)).match(snapshotURL);
+    return response ? new Uint8Array(await response.arrayBuffer()) : null;
+  } catch {
+    return null;
+  }
+}
+
+function makeSnapshotLater(stdLibURL) {
+  if (!globalThis.caches || !SNAPSHOT_KEY || !globalThis.Worker || refused()) return;
+  const body = document.body;
+  const go = () => {
+    const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
+    worker.onmessage = ({ data }) => {
+      start.made = data;
+      worker.terminate();
+    };
+    worker.postMessage({
+      indexURL, stdLibURL, key: SNAPSHOT_KEY, cacheName: SNAPSHOT_CACHE, snapshotURL,
+      archiveURL: new URL("../{{app_archive}}", import.meta.url).href,
+    });
+  };
+  const whenReady = () => setTimeout(go, 1000);
+  if (body.dataset.ready === "true") return whenReady();
+  new MutationObserver((_, observer) => {
+    if (body.dataset.ready !== "true") return;
+    observer.disconnect();
+    whenReady();
+  }).observe(body, { attributes: true, attributeFilter: ["data-ready"] });
+}
+
+async function fromSnapshot(options, snapshot) {
+  try {
+    const pyodide = await loadStockPyodide({ ...options, _loadSnapshot: snapshot });
+    // The worker's mark: Python runs, and this heap is the snapshot of this build.
+    if (pyodide.runPython("import sys, random; random.seed(); getattr(sys, '_cribbage_snapshot', '')") !== SNAPSHOT_KEY) {
+      throw new Error("not this build's snapshot");
+    }
+    start.snapshot = "used";
+    return pyodide;
+  } catch (error) {
+    console.warn("Starting without the memory snapshot:", error);
+    start.snapshot = `rejected: ${error}`;
+    try {
+      localStorage.setItem(REFUSED, SNAPSHOT_KEY);
+    } catch {}
+    await caches.delete(SNAPSHOT_CACHE).catch(() => {});
+    return null;
+  }
+}
+
 export async function loadPyodide(options = {}) {
   // We never start a PyScript worker. PyScript's one default worker hook would otherwise be
   // turned into code with `Function()` on the main thread (hooks.js createFunction), which a
   // CSP without 'unsafe-eval' forbids. Emptying the set keeps the page eval-free.
   hooks.worker.onBeforeRunAsync.clear();
-  const pyodide = await loadStockPyodide({
-    ...options,
-    indexURL,
-    lockFileURL: `${indexURL}pyodide-lock.json`,
-    stdLibURL: `${indexURL}{{stdlib_zip}}`,
-  });
+  const stdLibURL = `${indexURL}{{stdlib_zip}}`;
+  const ours = { ...options, indexURL, lockFileURL: `${indexURL}pyodide-lock.json`, stdLibURL };
+  const t0 = performance.now();
+  const snapshot = await readSnapshot();
+  const t1 = performance.now();
+  const pyodide = (snapshot && (await fromSnapshot(ours, snapshot))) || (await loadStockPyodide(ours));
+  start.ms = { read: t1 - t0, load: performance.now() - t1 };
+  if (start.snapshot !== "used") makeSnapshotLater(stdLibURL);
   installLazyStdlib(pyodide);
   return pyodide;
 }

@@ -531,8 +531,13 @@ def build(
         (out / HASHED_DIR).mkdir()
         (out / zip_name).write_bytes(data)
         files = {f"./{zip_name}": "./*"}
+        # the memory snapshot's key: what its heap was made from (static/loader.mjs)
+        made_from = [result.pyodide, result.stdlib_zip, zip_name, (root / "static" / "snapshot-worker.mjs").read_text()]
+        fields["snapshot_key"] = sha256("\0".join(made_from).encode())[:16]
+        fields["app_archive"] = zip_name
     else:
         files = {f"./py/{rel}": f"./{rel}" for _, rel in python}
+        fields["snapshot_key"] = fields["app_archive"] = ""  # no archive: no snapshot
     config = {
         "interpreter": "./static/loader.mjs",
         "files": files,
