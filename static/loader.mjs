@@ -40,77 +40,98 @@ function installLazyStdlib(pyodide) {
   pyodide.runPython(LAZY_STDLIB_PY, { filename: "lazy_stdlib.py" });
 }
 
-// Memory snapshot (Pyodide's private `_loadSnapshot` / `makeMemorySnapshot`): a start from one
-// skips CPython's own start and the imports it holds (static/snapshot-worker.mjs makes it, in
-// the background, once the table is ready). Its key names the exact runtime, standard library
-// and app archive, so a new build never loads an old snapshot. Any failure falls back to the
-// normal start, and a snapshot that failed is deleted.
+// Memory snapshot (Pyodide's private `_loadSnapshot`; see py/tools/BENCH_LOAD.md). A start from
+// one skips CPython's own start and the imports it holds. static/snapshot-worker.mjs makes it in
+// the background once the table is ready, on a visit that had none. Its key names the runtime,
+// standard library and app archive it was made from, so a new build never loads an old one.
+// Any failure falls back to the normal start; a snapshot that failed is deleted and its build
+// never tries one again in this browser. `globalThis.cribbageStart` says what happened.
 const SNAPSHOT_CACHE = "pyodide-snapshot";
 const SNAPSHOT_KEY = "{{snapshot_key}}";
+const REFUSED = "cribbage-snapshot-refused"; // localStorage: the key of a build that failed
 const snapshotURL = new URL(`../snapshot/${SNAPSHOT_KEY}.bin`, import.meta.url).href;
 const start = (globalThis.cribbageStart = { snapshot: "none" });
 
-// A build whose snapshot once failed to load starts normally from then on.
-const REFUSED = "cribbage-snapshot-refused";
-function refused() {
+function snapshotsAllowed() {
   try {
-    return localStorage.getItem(REFUSED) === SNAPSHOT_KEY;
+    return Boolean(SNAPSHOT_KEY && globalThis.caches) && localStorage.getItem(REFUSED) !== SNAPSHOT_KEY;
   } catch {
-    return true;
+    return false;
   }
 }
 
-async function readSnapshot() {
-  if (!globalThis.caches || !SNAPSHOT_KEY || refused()) return null;
+function refuseSnapshots() {
+  try {
+    localStorage.setItem(REFUSED, SNAPSHOT_KEY);
+  } catch {}
+  return caches.delete(SNAPSHOT_CACHE).catch(() => false);
+}
+
+// Pyodide's layout: a 48-byte header (magic, heap offset, metadata length, build id), then the
+// heap, whole wasm pages. Pyodide checks the magic and build id; we check the size, so a short
+// copy is refused before it becomes a heap.
+function checkSnapshot(buffer, expected) {
+  const head = buffer.byteLength >= 48 ? new Uint32Array(buffer, 0, 12) : null;
+  if (!head || buffer.byteLength !== expected || (buffer.byteLength - head[1]) % 65536 !== 0) {
+    throw new Error(`snapshot of ${buffer.byteLength} bytes is damaged`);
+  }
+  return buffer;
+}
+
+// The stored snapshot as a promise of its bytes: Pyodide awaits it after evaluating its own
+// module, so reading ~30 MB overlaps that. null when there is none to use.
+async function openSnapshot() {
+  if (!snapshotsAllowed()) return null;
   try {
     const response = await (await caches.open(SNAPSHOT_CACHE)).match(snapshotURL);
-    return response ? new Uint8Array(await response.arrayBuffer()) : null;
+    if (!response) return null;
+    const expected = Number(response.headers.get("X-Snapshot-Bytes"));
+    return { bytes: response.arrayBuffer().then((buffer) => checkSnapshot(buffer, expected)) };
   } catch {
+    return null;
+  }
+}
+
+async function startFromSnapshot(options, snapshot) {
+  try {
+    const pyodide = await loadStockPyodide({ ...options, _loadSnapshot: snapshot.bytes });
+    // Python runs and this heap is this build's (the worker's mark); the snapshot froze the
+    // random module's state, so draw a fresh seed.
+    const mark = pyodide.runPython("import sys, random; random.seed(); getattr(sys, '_cribbage_snapshot', '')");
+    if (mark !== SNAPSHOT_KEY) throw new Error("the snapshot is not this build's");
+    start.snapshot = "used";
+    return pyodide;
+  } catch (error) {
+    console.warn("Starting without the memory snapshot:", error);
+    start.snapshot = `refused: ${error}`;
+    await refuseSnapshots();
     return null;
   }
 }
 
 function makeSnapshotLater(stdLibURL) {
-  if (!globalThis.caches || !SNAPSHOT_KEY || !globalThis.Worker || refused()) return;
-  const body = document.body;
-  const go = () => {
+  const make = () => {
     const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
     worker.onmessage = ({ data }) => {
       start.made = data;
       worker.terminate();
+      if (!data.ok) refuseSnapshots(); // e.g. no storage quota: do not retry on every visit
     };
+    worker.onerror = () => worker.terminate();
     worker.postMessage({
       indexURL, stdLibURL, key: SNAPSHOT_KEY, cacheName: SNAPSHOT_CACHE, snapshotURL,
       archiveURL: new URL("../{{app_archive}}", import.meta.url).href,
     });
   };
-  const whenReady = () => setTimeout(go, 1000);
-  if (body.dataset.ready === "true") return whenReady();
+  // After the table is drawn, and a little later still: the first render and the service
+  // worker's precache come first.
+  const body = document.body;
+  if (body.dataset.ready === "true") return setTimeout(make, 2000);
   new MutationObserver((_, observer) => {
     if (body.dataset.ready !== "true") return;
     observer.disconnect();
-    whenReady();
+    setTimeout(make, 2000);
   }).observe(body, { attributes: true, attributeFilter: ["data-ready"] });
-}
-
-async function fromSnapshot(options, snapshot) {
-  try {
-    const pyodide = await loadStockPyodide({ ...options, _loadSnapshot: snapshot });
-    // The worker's mark: Python runs, and this heap is the snapshot of this build.
-    if (pyodide.runPython("import sys, random; random.seed(); getattr(sys, '_cribbage_snapshot', '')") !== SNAPSHOT_KEY) {
-      throw new Error("not this build's snapshot");
-    }
-    start.snapshot = "used";
-    return pyodide;
-  } catch (error) {
-    console.warn("Starting without the memory snapshot:", error);
-    start.snapshot = `rejected: ${error}`;
-    try {
-      localStorage.setItem(REFUSED, SNAPSHOT_KEY);
-    } catch {}
-    await caches.delete(SNAPSHOT_CACHE).catch(() => {});
-    return null;
-  }
 }
 
 export async function loadPyodide(options = {}) {
@@ -120,12 +141,9 @@ export async function loadPyodide(options = {}) {
   hooks.worker.onBeforeRunAsync.clear();
   const stdLibURL = `${indexURL}{{stdlib_zip}}`;
   const ours = { ...options, indexURL, lockFileURL: `${indexURL}pyodide-lock.json`, stdLibURL };
-  const t0 = performance.now();
-  const snapshot = await readSnapshot();
-  const t1 = performance.now();
-  const pyodide = (snapshot && (await fromSnapshot(ours, snapshot))) || (await loadStockPyodide(ours));
-  start.ms = { read: t1 - t0, load: performance.now() - t1 };
-  if (start.snapshot !== "used") makeSnapshotLater(stdLibURL);
+  const snapshot = await openSnapshot();
+  const pyodide = (snapshot && (await startFromSnapshot(ours, snapshot))) || (await loadStockPyodide(ours));
+  if (start.snapshot === "none" && snapshotsAllowed() && globalThis.Worker) makeSnapshotLater(stdLibURL);
   installLazyStdlib(pyodide);
   return pyodide;
 }

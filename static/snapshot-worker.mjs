@@ -50,7 +50,9 @@ self.onmessage = async ({ data }) => {
     const snapshot = pyodide.makeMemorySnapshot();
     await caches.delete(cacheName); // one snapshot at a time: a new build's replaces the old
     const cache = await caches.open(cacheName);
-    await cache.put(snapshotURL, new Response(snapshot, { headers: { "Content-Type": "application/octet-stream" } }));
+    await cache.put(snapshotURL, new Response(snapshot, {
+      headers: { "Content-Type": "application/octet-stream", "X-Snapshot-Bytes": String(snapshot.length) },
+    }));
     postMessage({ ok: true, bytes: snapshot.length, modules: modules.length, ms: performance.now() - started });
   } catch (error) {
     postMessage({ ok: false, error: String(error), ms: performance.now() - started });
