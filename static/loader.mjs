@@ -86,7 +86,9 @@ async function openSnapshot() {
     const response = await (await caches.open(SNAPSHOT_CACHE)).match(snapshotURL);
     if (!response) return null;
     const expected = Number(response.headers.get("X-Snapshot-Bytes"));
-    return { bytes: response.arrayBuffer().then((buffer) => checkSnapshot(buffer, expected)) };
+    const bytes = response.arrayBuffer().then((buffer) => checkSnapshot(buffer, expected));
+    bytes.catch(() => {}); // handled where Pyodide awaits it (not an unhandled rejection meanwhile)
+    return { bytes };
   } catch {
     return null;
   }

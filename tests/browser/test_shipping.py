@@ -166,7 +166,8 @@ def test_plays_offline_after_the_first_visit(page, context, base_url):
 
 
 def cache_names(page: Any) -> list[str]:
-    return page.evaluate("async () => await caches.keys()")
+    """The service worker's caches (the memory snapshot has its own, see test_snapshot.py)."""
+    return page.evaluate("async () => (await caches.keys()).filter(name => name.startsWith('cribbage-'))")
 
 
 @pytest.mark.allow_console(r"Failed to load resource")

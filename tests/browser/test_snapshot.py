@@ -1,0 +1,125 @@
+"""Pyodide's memory snapshot (static/loader.mjs, static/snapshot-worker.mjs): a visit without one
+makes it in a worker once the table is ready, the next start uses it, online, offline and in the
+embed page, and the game plays; a damaged or foreign snapshot is refused, deleted and never tried
+again for that build, and the start falls back to the normal one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_harness import wait_controlled, wait_ready
+from test_table import Table
+
+CACHE = "pyodide-snapshot"
+
+
+def snapshot_made(page: Any) -> dict[str, Any]:
+    """Wait for the background worker's report on the snapshot it made."""
+    page.wait_for_function("() => !!(globalThis.cribbageStart && cribbageStart.made)", timeout=90_000)
+    made = page.evaluate("() => cribbageStart.made")
+    assert made["ok"], made
+    return made
+
+
+def how_it_started(page: Any) -> str:
+    return page.evaluate("() => cribbageStart.snapshot")
+
+
+def stored(page: Any) -> list[str]:
+    return page.evaluate(
+        f"""async () => (await caches.has('{CACHE}'))
+        ? (await (await caches.open('{CACHE}')).keys()).map(r => r.url) : []"""
+    )
+
+
+def reload_ready(page: Any) -> None:
+    page.reload()
+    wait_ready(page)
+
+
+def play_a_hand(table: Table) -> None:
+    """Play a hand through to its end (the cut for deal also ends in "hand over"); its score
+    sheet has lines."""
+    table.until(lambda: table.meta("phase") == "discard")
+    table.until(lambda: table.meta("phase") == "show")
+    table.until(lambda: table.meta("phase") == "hand over")
+    table.page.click("#tool-sheet")
+    assert table.page.locator("#dlg-sheet tbody tr").count() > 0
+    table.page.keyboard.press("Escape")
+
+
+def test_a_reload_starts_from_the_snapshot_and_plays_a_hand(page, base_url):
+    table = Table(page, base_url).open("?seed=11&delay=0")
+    assert how_it_started(page) == "none"
+    made = snapshot_made(page)
+    assert made["bytes"] > 10_000_000 and made["modules"] > 0
+    assert len(stored(page)) == 1
+    reload_ready(page)
+    assert how_it_started(page) == "used"
+    # the snapshot's random state is not replayed: each start draws a fresh seed
+    assert not page.evaluate("() => !!cribbageStart.made")  # nothing to make again
+    play_a_hand(table)
+    page.goto(base_url + "embed.html")
+    wait_ready(page)
+    assert how_it_started(page) == "used"
+
+
+def test_an_offline_reload_starts_from_the_snapshot(page, context, base_url):
+    table = Table(page, base_url).open("?seed=5&delay=0")
+    wait_controlled(page)
+    snapshot_made(page)
+    context.set_offline(True)
+    try:
+        reload_ready(page)
+        assert how_it_started(page) == "used"
+        table.until(lambda: table.meta("phase") == "discard")
+    finally:
+        context.set_offline(False)
+
+
+DAMAGE = {
+    # a short copy (the browser's size record says more bytes were stored)
+    "truncated": "bytes.slice(0, bytes.length / 2)",
+    # another Pyodide build's snapshot (Pyodide checks the build id in the header)
+    "foreign build": "(() => { const b = bytes.slice(); new Uint32Array(b.buffer)[5] ^= 0xffffffff; return b; })()",
+    # a sound snapshot, but of another version of the game (the worker's mark differs)
+    "stale": "replaceAll(bytes, new TextEncoder().encode(key), new TextEncoder().encode('0'.repeat(key.length)))",
+}
+DAMAGE_JS = """async ([cacheName, damage]) => {
+  const cache = await caches.open(cacheName);
+  const [request] = await cache.keys();
+  const response = await cache.match(request);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const key = request.url.split('/').pop().replace('.bin', '');
+  function replaceAll(data, from, to) {
+    const out = data.slice();
+    let n = 0;
+    outer: for (let i = 0; i + from.length <= out.length; i++) {
+      for (let j = 0; j < from.length; j++) if (out[i + j] !== from[j]) continue outer;
+      out.set(to, i);
+      n++;
+    }
+    if (!n) throw new Error('mark not found');
+    return out;
+  }
+  const damaged = eval(damage);
+  await cache.put(request, new Response(damaged, { headers: response.headers }));
+}"""
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGE))
+def test_a_damaged_or_stale_snapshot_is_refused_and_the_game_starts_normally(page, base_url, damage):
+    table = Table(page, base_url).open("?seed=3&delay=0")
+    snapshot_made(page)
+    page.evaluate(DAMAGE_JS.replace("eval(damage)", DAMAGE[damage]), [CACHE, damage])
+    reload_ready(page)
+    assert how_it_started(page).startswith("refused:"), how_it_started(page)
+    assert stored(page) == []  # deleted
+    play_a_hand(table)
+    # this build does not try again: the next start is the normal one, and nothing is made
+    reload_ready(page)
+    assert how_it_started(page) == "none"
+    page.wait_for_timeout(3000)
+    assert not page.evaluate("() => !!cribbageStart.made")
+    assert stored(page) == []
