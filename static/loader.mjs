@@ -97,9 +97,11 @@ async function openSnapshot() {
 async function startFromSnapshot(options, snapshot) {
   try {
     const pyodide = await loadStockPyodide({ ...options, _loadSnapshot: snapshot.bytes });
-    // Python runs and this heap is this build's (the worker's mark); the snapshot froze the
-    // random module's state, so draw a fresh seed.
-    const mark = pyodide.runPython("import sys, random; random.seed(); getattr(sys, '_cribbage_snapshot', '')");
+    // Python runs and this heap is this build's (the worker's mark). The snapshot froze the
+    // random module's state (draw a fresh seed) and already had Pyodide's "" on sys.path.
+    const mark = pyodide.runPython(
+      "import sys, random; random.seed(); sys.path[:2] == ['', ''] and sys.path.pop(0); getattr(sys, '_cribbage_snapshot', '')",
+    );
     if (mark !== SNAPSHOT_KEY) throw new Error("the snapshot is not this build's");
     start.snapshot = "used";
     return pyodide;
