@@ -78,15 +78,18 @@ function checkSnapshot(buffer, expected) {
   return buffer;
 }
 
-// The stored snapshot as a promise of its bytes: Pyodide awaits it after evaluating its own
-// module, so reading ~30 MB overlaps that. null when there is none to use.
+// The stored snapshot as a promise of its bytes, begun by static/snapshot-early.js as the page
+// opened (else here). Pyodide awaits it after evaluating its own module. null: none to use.
 async function openSnapshot() {
   if (!snapshotsAllowed()) return null;
   try {
-    const response = await (await caches.open(SNAPSHOT_CACHE)).match(snapshotURL);
-    if (!response) return null;
-    const expected = Number(response.headers.get("X-Snapshot-Bytes"));
-    const bytes = response.arrayBuffer().then((buffer) => checkSnapshot(buffer, expected));
+    let read = await globalThis.cribbageSnapshotRead;
+    if (!read || read.url !== snapshotURL) {
+      const response = await (await caches.open(SNAPSHOT_CACHE)).match(snapshotURL);
+      if (!response) return null;
+      read = { size: Number(response.headers.get("X-Snapshot-Bytes")), bytes: response.arrayBuffer() };
+    }
+    const bytes = read.bytes.then((buffer) => checkSnapshot(buffer, read.size));
     bytes.catch(() => {}); // handled where Pyodide awaits it (not an unhandled rejection meanwhile)
     return { bytes };
   } catch {
