@@ -67,15 +67,27 @@ function refuseSnapshots() {
   return caches.delete(SNAPSHOT_CACHE).catch(() => false);
 }
 
-// Pyodide's layout: a 48-byte header (magic, heap offset, metadata length, build id), then the
-// heap, whole wasm pages. Pyodide checks the magic and build id; we check the size, so a short
-// copy is refused before it becomes a heap.
-function checkSnapshot(buffer, expected) {
-  const head = buffer.byteLength >= 48 ? new Uint32Array(buffer, 0, 12) : null;
-  if (!head || buffer.byteLength !== expected || (buffer.byteLength - head[1]) % 65536 !== 0) {
-    throw new Error(`snapshot of ${buffer.byteLength} bytes is damaged`);
+// The stored form (static/snapshot-worker.mjs): a flag byte per 64 KiB page, then the pages
+// that are not all zero. Pyodide's own layout inside: a header (magic, heap offset, metadata
+// length, build id), then the heap in whole wasm pages. Pyodide checks the magic and build id;
+// we check the sizes, so a damaged copy is refused before it becomes a heap.
+const PAGE = 65536;
+function unpackSnapshot(buffer, size) {
+  const packed = new Uint8Array(buffer);
+  const pages = Math.ceil(size / PAGE);
+  const bytes = new Uint8Array(size > 48 ? size : 0);
+  let at = pages;
+  for (let p = 0; p < pages && at <= packed.length; p++) {
+    if (!packed[p]) continue;
+    const length = Math.min(PAGE, size - p * PAGE);
+    bytes.set(packed.subarray(at, at + length), p * PAGE);
+    at += length;
   }
-  return buffer;
+  const heapAt = bytes.length ? new Uint32Array(bytes.buffer, 0, 2)[1] : 0;
+  if (!bytes.length || at !== packed.length || (size - heapAt) % PAGE !== 0) {
+    throw new Error(`snapshot of ${packed.length} bytes is damaged`);
+  }
+  return bytes;
 }
 
 // The stored snapshot as a promise of its bytes, begun by static/snapshot-early.js as the page
@@ -89,7 +101,7 @@ async function openSnapshot() {
       if (!response) return null;
       read = { size: Number(response.headers.get("X-Snapshot-Bytes")), bytes: response.arrayBuffer() };
     }
-    const bytes = read.bytes.then((buffer) => checkSnapshot(buffer, read.size));
+    const bytes = read.bytes.then((buffer) => unpackSnapshot(buffer, read.size));
     bytes.catch(() => {}); // handled where Pyodide awaits it (not an unhandled rejection meanwhile)
     return { bytes };
   } catch {

@@ -31,6 +31,36 @@ sys._cribbage_snapshot = KEY
 loaded
 `;
 
+// Stored without its all-zero 64 KiB pages (about half of a fresh heap): one flag byte per page
+// (1: stored), then the stored pages in order. static/loader.mjs puts the zeros back.
+const PAGE = 65536;
+function pack(bytes) {
+  const pages = Math.ceil(bytes.length / PAGE);
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
+  const flags = new Uint8Array(pages);
+  let size = pages;
+  for (let p = 0; p < pages; p++) {
+    const end = Math.min((p + 1) * PAGE, bytes.length) >> 2;
+    for (let i = (p * PAGE) >> 2; i < end; i++) {
+      if (words[i]) {
+        flags[p] = 1;
+        size += Math.min(PAGE, bytes.length - p * PAGE);
+        break;
+      }
+    }
+  }
+  const packed = new Uint8Array(size);
+  packed.set(flags);
+  let at = pages;
+  for (let p = 0; p < pages; p++) {
+    if (!flags[p]) continue;
+    const page = bytes.subarray(p * PAGE, Math.min((p + 1) * PAGE, bytes.length));
+    packed.set(page, at);
+    at += page.length;
+  }
+  return packed;
+}
+
 self.onmessage = async ({ data }) => {
   const { indexURL, stdLibURL, archiveURL, cacheName, snapshotURL, key } = data;
   const started = performance.now();
@@ -50,10 +80,13 @@ self.onmessage = async ({ data }) => {
     const snapshot = pyodide.makeMemorySnapshot();
     await caches.delete(cacheName); // one snapshot at a time: a new build's replaces the old
     const cache = await caches.open(cacheName);
-    await cache.put(snapshotURL, new Response(snapshot, {
+    const packed = pack(snapshot);
+    await cache.put(snapshotURL, new Response(packed, {
       headers: { "Content-Type": "application/octet-stream", "X-Snapshot-Bytes": String(snapshot.length) },
     }));
-    postMessage({ ok: true, bytes: snapshot.length, modules: modules.length, ms: performance.now() - started });
+    postMessage({
+      ok: true, bytes: snapshot.length, stored: packed.length, modules: modules.length, ms: performance.now() - started,
+    });
   } catch (error) {
     postMessage({ ok: false, error: String(error), ms: performance.now() - started });
   }

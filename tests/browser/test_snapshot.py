@@ -60,6 +60,7 @@ def test_a_reload_starts_from_the_snapshot_and_plays_a_hand(page, base_url):
     assert how_it_started(page) == "none"
     made = snapshot_made(page)
     assert made["bytes"] > 10_000_000 and made["modules"] > 0
+    assert 0 < made["stored"] < made["bytes"]  # stored without its all-zero pages
     assert len(stored(page)) == 1
     draws = []
     for _ in range(2):
@@ -91,17 +92,21 @@ def test_an_offline_reload_starts_from_the_snapshot(page, context, base_url):
 DAMAGE = {
     # a short copy (the browser's size record says more bytes were stored)
     "truncated": "bytes.slice(0, bytes.length / 2)",
-    # another Pyodide build's snapshot (Pyodide checks the build id in the header)
-    "foreign build": "(() => { const b = bytes.slice(); new Uint32Array(b.buffer)[5] ^= 0xffffffff; return b; })()",
+    # another Pyodide build's snapshot: Pyodide checks the build id in its header (bytes 16-47,
+    # at the start of the first stored page, after one flag byte per page)
+    "foreign build": "(() => { const b = bytes.slice(); for (let i = 20; i < 24; i++) b[pages + i] ^= 0xff; return b; })()",
     # a sound snapshot, but of another version of the game (the worker's mark differs)
     "stale": "replaceAll(bytes, new TextEncoder().encode(key), new TextEncoder().encode('0'.repeat(key.length)))",
 }
+REASON = {"truncated": "is damaged", "foreign build": "build id mismatch", "stale": "not this build's"}
+"""Which check refuses each: the loader's sizes, Pyodide's header, the worker's mark."""
 DAMAGE_JS = """async ([cacheName, damage]) => {
   const cache = await caches.open(cacheName);
   const [request] = await cache.keys();
   const response = await cache.match(request);
   const bytes = new Uint8Array(await response.arrayBuffer());
   const key = request.url.split('/').pop().replace('.bin', '');
+  const pages = Math.ceil(Number(response.headers.get('X-Snapshot-Bytes')) / 65536);
   function replaceAll(data, from, to) {
     const out = data.slice();
     let n = 0;
@@ -124,7 +129,7 @@ def test_a_damaged_or_stale_snapshot_is_refused_and_the_game_starts_normally(pag
     snapshot_made(page)
     page.evaluate(DAMAGE_JS.replace("eval(damage)", DAMAGE[damage]), [CACHE, damage])
     reload_ready(page)
-    assert how_it_started(page).startswith("refused:"), how_it_started(page)
+    assert how_it_started(page).startswith("refused:") and REASON[damage] in how_it_started(page), how_it_started(page)
     assert stored(page) == []  # deleted
     play_a_hand(table)
     # this build does not try again: the next start is the normal one, and nothing is made
