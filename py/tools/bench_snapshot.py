@@ -137,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bench_snapshot: {args.runs} interleaved reloads each, load average {os.getloadavg()[0]:.1f}")
     print(
         f"first visit: snapshot {'made' if made.get('ok') else 'FAILED: ' + str(made.get('error'))} in "
-        f"{made.get('ms', 0) / 1000:.2f} s (worker, from ready + 2 s), {made.get('bytes', 0) / 1e6:.1f} MB; "
+        f"{made.get('ms', 0) / 1000:.2f} s (worker, from ready + 2 s), a {made.get('bytes', 0) / 1e6:.1f} MB heap stored in "
+        f"{made.get('stored', 0) / 1e6:.1f} MB; "
         f"origin storage {first['usage'] / 1e6:.1f} MB; main-thread long tasks meanwhile: "
         f"{len(stalls)} ({sum(stalls):.0f} ms, longest {max(stalls, default=0):.0f} ms)"
     )
