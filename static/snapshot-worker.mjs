@@ -9,14 +9,20 @@ const PREIMPORT = `
 import ast, importlib, os, sys
 PAGE_ONLY = ("js", "pyscript", "polyscript", "pyodide_js", "_pyscript", "web.browser")
 def top_imports(path):
+    try:
+        tree = ast.parse(open(path).read())
+    except (OSError, SyntaxError):  # no source shipped: the snapshot just holds less
+        return []
     names = []
-    for node in ast.parse(open(path).read()).body:
+    for node in tree.body:
         if isinstance(node, ast.Import):
             names += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             names.append(node.module)
     return names
-sources = ["web/browser.py"] + ["pyscript/" + n for n in os.listdir("pyscript") if n.endswith(".py")]
+sources = ["web/browser.py"]
+if os.path.isdir("pyscript"):
+    sources += ["pyscript/" + n for n in os.listdir("pyscript") if n.endswith(".py")]
 wanted = sorted({n for path in sources for n in top_imports(path)})
 loaded = []
 for name in wanted:
