@@ -138,3 +138,24 @@ def test_a_damaged_or_stale_snapshot_is_refused_and_the_game_starts_normally(pag
     page.wait_for_timeout(3000)
     assert not page.evaluate("() => !!cribbageStart.made")
     assert stored(page) == []
+
+
+def test_after_a_build_change_the_old_snapshot_is_not_used_and_is_replaced(page, base_url):
+    Table(page, base_url).open("?seed=9&delay=0")
+    snapshot_made(page)
+    [current] = stored(page)
+    # what a new build sees: a snapshot stored under another build's key
+    page.evaluate(
+        """async ([cacheName, url]) => {
+        const cache = await caches.open(cacheName);
+        await cache.put(url.replace(/[0-9a-f]+[.]bin$/, '0123456789abcdef.bin'), await cache.match(url));
+        await cache.delete(url);
+    }""",
+        [CACHE, current],
+    )
+    reload_ready(page)
+    assert how_it_started(page) == "none"
+    snapshot_made(page)
+    assert stored(page) == [current]  # this build's, and the old one gone
+    reload_ready(page)
+    assert how_it_started(page) == "used"
