@@ -17,6 +17,12 @@ const CACHE = CACHE_PREFIX + VERSION;
 
 const scope = new URL(self.registration.scope);
 
+let opened = null;
+function openCache() {  // one open for the worker's life, not one per request
+  if (opened === null) opened = caches.open(CACHE);
+  return opened;
+}
+
 function isImmutable(path) {
   return IMMUTABLE.some((prefix) => path.startsWith(prefix));
 }
@@ -63,8 +69,10 @@ self.addEventListener("fetch", (event) => {
   let key = url.pathname;
   if (key.endsWith("/")) key += "index.html";
   event.respondWith((async () => {
-    const cache = await caches.open(CACHE);
-    const hit = await cache.match(new URL(key, scope), { ignoreSearch: true });
+    const cache = await openCache();
+    // The key is the path alone (no query string), so an exact match: ignoreSearch would
+    // make Cache Storage compare every entry.
+    const hit = await cache.match(new URL(key, scope));
     if (hit) return hit;
     const response = await fetch(request);
     // Version- or content-named files fetched on demand (the full stdlib archive on a first

@@ -55,6 +55,9 @@ ROOT_FILES_FROM_STATIC = ("manifest.webmanifest", "embed-example.html")
 """static/ files published at the site root (the manifest's scope, the iframe's ./embed.html)."""
 TEMPLATES = ("loader.mjs", "sw.js", "lazy_stdlib.py")
 """static/ files with build-time fields (or inlined into one); written by the build, not copied."""
+NOT_IN_ARCHIVE = (".md",)
+"""Data files of our packages that stay out of the app archive (notes for maintainers: dist/py/
+has them, the page never reads them)."""
 NOT_PRECACHED = (
     "sw.js",
     "build-info.json",
@@ -135,9 +138,11 @@ def pinned_versions(root: Path) -> dict[str, str]:
     return found
 
 
-def vendor_peerjs(root: Path, out: Path) -> tuple[str, list[str]]:
+def vendor_peerjs(root: Path, out: Path) -> str:
     """Copy the PeerJS client (a classic script giving ``window.peerjs``) into a version-named
-    folder of ``out``; returns its version and the files a page needs offline (to precache)."""
+    folder of ``out``; returns its version. Not precached: static/net.js loads it when online
+    play opens, which needs the network anyway, and the service worker then keeps it (vendor/
+    is immutable)."""
     wanted = json.loads((root / "package.json").read_text())["dependencies"].get("peerjs")
     meta = root / "node_modules" / "peerjs" / "package.json"
     if not meta.exists():
@@ -149,7 +154,7 @@ def vendor_peerjs(root: Path, out: Path) -> tuple[str, list[str]]:
     folder.mkdir(parents=True)
     for name in PEERJS_FILES:
         shutil.copyfile(root / "node_modules" / "peerjs" / "dist" / name, folder / name)
-    return version, [f"vendor/peerjs-{version}/{name}" for name in PEERJS_FILES if name.endswith(".js")]
+    return version
 
 
 def walk_files(top: Path) -> list[Path]:
@@ -398,6 +403,17 @@ def pyscript_python(root: Path) -> list[tuple[str, bytes]]:
     return walk(tree, "")
 
 
+def archived(python: list[tuple[Path, str]]) -> list[tuple[Path, str]]:
+    """What the app archive holds: the modules the page can import (:func:`game_sources`: not
+    the terminal game or the command lines) and the data files, without maintainers' notes."""
+    reachable = {rel for rel, _ in game_sources(python)}
+    return [
+        (path, rel)
+        for path, rel in python
+        if rel in reachable or not (rel.endswith(".py") or rel.endswith(NOT_IN_ARCHIVE))
+    ]
+
+
 def app_bytecode(root: Path, sources: bytes, pyodide_version: str, quiet: bool) -> bytes:
     """The app zip plus unchecked-hash ``__pycache__`` bytecode compiled by Pyodide's Python,
     and checked-hash bytecode for PyScript's own package (``pyscript/__pycache__``: used only
@@ -507,7 +523,7 @@ def build(
         if path.suffix in (".js", ".css"):
             shutil.copyfile(path, pyscript_dst / path.name)
 
-    result.peerjs, peerjs_precache = vendor_peerjs(root, out)
+    result.peerjs = vendor_peerjs(root, out)
 
     fields = {
         "pyodide_dir": result.pyodide_dir,
@@ -525,7 +541,7 @@ def build(
         shutil.copyfile(path, dest)
 
     if files_mode == "zip":
-        sources = app_zip(python, extra=pyscript_package)
+        sources = app_zip(archived(python), extra=pyscript_package)
         data = app_bytecode(root, sources, result.pyodide, quiet)
         zip_name = f"{HASHED_DIR}/app-{sha256(data)[:12]}.zip"
         (out / HASHED_DIR).mkdir()
@@ -583,7 +599,6 @@ def build(
     ]
     start += [source.removeprefix("./") for source in files]
     start.append("py/web/main.py")
-    start += peerjs_precache
     result.precache = sorted(p for p in set(start) if not any(fnmatch.fnmatch(p, g) for g in NOT_PRECACHED))
     for rel in result.precache:
         if not (out / rel).is_file():

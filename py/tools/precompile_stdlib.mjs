@@ -19,13 +19,19 @@
 //    far more to share across 500 files than deflate does inside each), and zipimport skips
 //    the inflate.
 //
-// 2. Our own packages (`--app`): a zip of sources gets `__pycache__/<name>.cpython-314.pyc`
-//    (unchecked hash) next to each `.py`, sources kept. PyScript unpacks it into the working
-//    directory, and imports then skip compiling (~0.2 s on every load, reloads included).
+// 2. Our own packages (`--app`): a zip of sources becomes a zip of sourceless bytecode, each
+//    `pkg/mod.py` replaced by `pkg/mod.pyc` (unchecked hash; Python's path finder loads a
+//    `.pyc` with no source beside it). PyScript unpacks it into the working directory, and
+//    imports then skip compiling (~0.2 s on every load, reloads included). Other files (data)
+//    are kept as they are.
 //      node py/tools/precompile_stdlib.mjs --app SOURCES.zip --out PATH [--bytecode-only PREFIX]
 //    Entries under PREFIX (PyScript's own `pyscript/` package, which PyScript writes into the
-//    FS itself at start) get only a *checked*-hash `.pyc`: Python uses it when the source it
-//    finds has the same hash, and quietly compiles the source otherwise.
+//    FS itself at start) get only a *checked*-hash `__pycache__` entry: Python uses it when the
+//    source it finds has the same hash, and quietly compiles the source otherwise.
+//
+// All bytecode is compiled without module and function docstrings (as `python -OO` would, but
+// asserts are kept, and a class keeps the first line of its docstring): nothing at run time
+// reads them, and they were a fifth of the bytes. Line numbers, and so tracebacks, are intact.
 //
 // Output is deterministic (fixed timestamps, sorted entries) so build_site.py's content
 // hashes are stable across rebuilds.
@@ -67,6 +73,7 @@ pyodide.globals.set("SMALL", small !== null);
 if (app) pyodide.FS.writeFile("/tmp/app_sources.zip", readFileSync(app));
 
 const stats = pyodide.runPython(String.raw`
+import ast
 import importlib
 import importlib._bootstrap_external as bootstrap
 import importlib.util
@@ -97,6 +104,37 @@ def startup_entries():
     return entries
 
 
+def is_docstring(statement):
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
+
+
+def without_docstrings(tree):
+    """Module and function docstrings dropped (what -OO drops, asserts kept); a class keeps
+    the first line of its own (dataclasses would otherwise build one from the signature at
+    import time, and -OO keeps that cost)."""
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if not node.body or not is_docstring(node.body[0]):
+            continue
+        if isinstance(node, ast.ClassDef):
+            node.body[0].value.value = node.body[0].value.value.strip().split("\n", 1)[0]
+        else:
+            removed = node.body.pop(0)
+            if not node.body:
+                node.body.append(ast.copy_location(ast.Pass(), removed))
+    return tree
+
+
+def to_code(data, filename):
+    """Bytecode of a module's source, without docstrings (line numbers unchanged)."""
+    return compile(without_docstrings(ast.parse(data, filename)), filename, "exec", dont_inherit=True)
+
+
 hot = startup_entries() if (STARTUP and not APP) else None
 compiled = kept = failed = 0
 small_out = zipfile.ZipFile(SMALL_TARGET, "w", zipfile.ZIP_STORED) if (SMALL and hot is not None) else None
@@ -117,18 +155,18 @@ with zipfile.ZipFile(SOURCE) as zin, zipfile.ZipFile(TARGET, "w", zipfile.ZIP_ST
             kept += name.endswith(".py")
             continue
         checked = bool(BYTECODE_ONLY) and name.startswith(BYTECODE_ONLY)
-        if (APP and not checked) or KEEP_SOURCE:
+        if KEEP_SOURCE:
             put(name, data)  # the importer finds the source first, then its __pycache__ entry
         try:
-            code = compile(data, name if APP else f"{SOURCE}/{name}", "exec", dont_inherit=True)
+            code = to_code(data, name if APP else f"{SOURCE}/{name}")
         except SyntaxError:
             # not valid Python (a template, a test fixture): ship it as it is
-            if not (APP or KEEP_SOURCE):
+            if not KEEP_SOURCE:
                 put(name, data)
             failed += 1
             continue
         pyc = bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(data), checked=checked)
-        if APP:
+        if checked:  # beside the source PyScript writes itself: used only while they match
             folder, _, base = name.rpartition("/")
             put(f"{folder}/__pycache__/{base[:-3]}.{TAG}.pyc".lstrip("/"), pyc)
         else:

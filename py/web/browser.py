@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from pyscript import document, window  # type: ignore[import-not-found]  # the page's JS objects: Any
 from pyscript.ffi import create_proxy, to_js  # type: ignore[import-not-found]
@@ -23,12 +23,13 @@ except ImportError:  # pragma: no cover - older Pyodide
     _JSNULL = None
     create_once_callable = create_proxy
 
-from cribbage.online import sra
-from web import online
+from web import modes
 from web.cardfaces import sprite_svg
 from web.controller import Controller
-from web.record_screens import IMPORT_LIMIT
 from web.render import Rendered
+
+if TYPE_CHECKING:  # imported on first use: online play and the record screens are not needed at start
+    from web import online
 
 WIDE_QUERY = ("(min-width: 960px) and (min-height: 600px), "
               "(min-width: 640px) and (max-height: 599px) and (min-aspect-ratio: 4/3)")
@@ -305,7 +306,12 @@ class PeerJSChannel:
 
 
 def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
-    """Tell online play the room of the URL, the room link's address, and how to reach the peer."""
+    """Tell online play the room of the URL, the room link's address, and how to reach the peer.
+
+    Run when online play is first opened (:func:`web.modes.before_online`), not at start."""
+    from cribbage.online import sra
+    from web import online
+
     search = window.URLSearchParams.new(window.location.search)
     query = ""
     signal = _text(search.get("signal"))
@@ -404,6 +410,8 @@ def _on_change(controller: Controller, host: BrowserHost, event: Any) -> None:
     file = files.item(0)
     target.value = ""  # choosing the same file again fires another change
     size = int(file.size)
+    from web.record_screens import IMPORT_LIMIT  # loaded already: the record dialog is open
+
     if size > IMPORT_LIMIT:
         host.timed(lambda: controller.records.import_text(None, size))
         return
@@ -425,7 +433,7 @@ def start() -> Controller:
     embedded = _embedded()
     host = BrowserHost()
     params = _params()
-    _configure_online(host, params)
+    modes.before_online(lambda: _configure_online(host, params))
     controller = Controller(host, BrowserStorage(), params, embedded=embedded)
     wide = window.matchMedia(WIDE_QUERY)
     controller.orientation = "vertical" if wide.matches else "horizontal"

@@ -28,8 +28,9 @@ from cribbage.view import SeatView
 if TYPE_CHECKING:
     from cribbage.ai.coach import DiscardChoice
 
+    from .record_screens import RecordScreens
+
 from .modes import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
-from .record_screens import RecordScreens
 from .render import DELAYS, LEVELS, Rendered, Scene, crib_of, primary_button, render
 from .seats import ai_available as _ai_available
 from .seats import ai_module as _ai
@@ -102,8 +103,23 @@ class Controller:
         placeholder = Match(1, humans=(0,), names=self.mode_def.names)
         self.session: Session = LocalSession(placeholder, (LocalHuman("You"), LocalHuman("Computer")))
         """The match on the table and who moves in it (until :meth:`boot` opens the real one)."""
-        self.records = RecordScreens(self)
-        """The player's record: finished matches kept, the record dialog, export and import."""
+        self._records: RecordScreens | None = None
+
+    @property
+    def records(self) -> RecordScreens:
+        """The player's record: finished matches kept, the record dialog, export and import.
+
+        Imported on first use (a match over, the record dialog opened): not needed at start."""
+        if self._records is None:
+            from .record_screens import RecordScreens
+
+            self._records = RecordScreens(self)
+        return self._records
+
+    def _match_changed(self) -> None:
+        """Tell the record screens of a finished match (only then: they are kept, or reviewed, once over)."""
+        if self.match.state.is_over:
+            self.records.match_changed()
 
     # --- start ---------------------------------------------------------------------------------
 
@@ -122,7 +138,7 @@ class Controller:
         if not self._resume(mode):
             self._new_match(mode, self.ui.new_level)
         self.refresh()
-        self.records.match_changed()
+        self._match_changed()
 
     def _read_json(self, key: str) -> object:
         try:
@@ -264,10 +280,10 @@ class Controller:
                 if e.kind == "win":
                     self.post("game-over", winner=e.seat)
             self.refresh()
-            self.records.match_changed()
+            self._match_changed()
         elif kind in ("undone", "redone"):
             self._after_history("Undone." if kind == "undone" else "Redone.")
-            self.records.match_changed()
+            self._match_changed()
         elif kind == "restarted":
             notice = self.ui.notice
             self.ui = Ui(notice=notice, new_mode=self.mode, new_level=self.level)
@@ -358,7 +374,7 @@ class Controller:
             new_level=self.ui.new_level,
             saved_modes=saved,
             coach_ready=_ai_available(),
-            record=self.records.scene(),
+            record=self._records.scene() if self._records is not None else None,
         )
         dress = getattr(self.session, "dress", None)  # online: its panel, no action while waiting
         return dress(scene) if dress is not None else scene
@@ -412,7 +428,9 @@ class Controller:
     def click(self, action: str, data: dict[str, str] | None = None) -> None:
         """Route a click on an element with ``data-action`` (``data`` holds its other data-*)."""
         data = data or {}
-        handler = getattr(self, "_on_" + action.replace("-", "_"), None) or self.records.handler(action)
+        handler = getattr(self, "_on_" + action.replace("-", "_"), None)
+        if handler is None and action.startswith("record"):  # the record dialog's controls
+            handler = self.records.handler(action)
         if handler is None:
             extra = getattr(self.session, "click", None)  # controls of the session's own (online)
             if extra is not None and extra(action, data):

@@ -3,8 +3,13 @@
 A :class:`Mode` says how the table looks from this device (``perspective``: the seat that is "you",
 None in hot-seat where the seat to act is drawn at the bottom), where its match is saved, whether
 the pass-the-device cover is used, what the menu offers (undo/redo, restart, the computer's level
-and speed, the coach's review) and how to open a session (``new`` and ``resume``). Online play adds
-one entry here from its own module (``register``).
+and speed, the coach's review) and how to open a session (``new`` and ``resume``).
+
+Online play's entry is here too, but not online play: its session, its deal's big-integer protocol
+and their hashing live in :mod:`web.online`, imported only when an online session is first opened
+(a ``?room=`` link, the saved online match, the New game dialog's choice). Most players never open
+it, and the page starts faster without it. The page configures online play then, through
+:func:`before_online`.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from .seats import Computer, LocalHuman, Seat, Timer
 from .session import LocalSession, Session
 from .storage import Storage
 
-__all__ = ["Mode", "OpenContext", "MODES", "DEFAULT_MODE", "register", "mode_of"]
+__all__ = ["Mode", "OpenContext", "MODES", "DEFAULT_MODE", "register", "mode_of", "ONLINE_SAVE_KEY",
+           "before_online"]
 
 
 @dataclass(frozen=True)
@@ -146,4 +152,41 @@ register(Mode(
     computer=False, start_sentence="New game for two players. Cut for deal: the lower card deals first.",
     new=_local_new, resume=_local_resume))
 
-from . import online as _online  # noqa: E402,F401 - registers "online" (it imports this module)
+
+ONLINE_SAVE_KEY = "cribbage.online.current"
+"""The room this browser last played in (``web.online.CURRENT_KEY``): the menu offers to resume it."""
+_BEFORE_ONLINE: list[Callable[[], None]] = []
+
+
+def before_online(fn: Callable[[], None]) -> None:
+    """Run ``fn`` once, just after online play is first imported (the page configures it there)."""
+    _BEFORE_ONLINE.append(fn)
+
+
+def _online_ready() -> None:
+    while _BEFORE_ONLINE:
+        _BEFORE_ONLINE.pop(0)()
+
+
+def _online_new(mode: Mode, ctx: OpenContext, seed: int, level: str) -> Session:
+    """Create a room (online play is imported now, on first use)."""
+    from . import online
+
+    _online_ready()
+    return online.new_room(mode, ctx, seed, level)
+
+
+def _online_resume(mode: Mode, ctx: OpenContext) -> tuple[Session | None, str | None]:
+    """Join or reclaim the room of the URL, else reopen the last one (online play is imported now)."""
+    from . import online
+
+    _online_ready()
+    return online.resume_room(mode, ctx)
+
+
+register(Mode(
+    key="online", label="Play online", resume_label="Resume the online game",
+    title="Online", names=("You", "Friend"), humans=(0, 1), perspective=0,
+    save_key=ONLINE_SAVE_KEY, ui_key="cribbage.ui.online", cover=False, undo=False, restart=False,
+    computer=False, start_sentence="A new online room is open: share its link with your friend.",
+    new=_online_new, resume=_online_resume))

@@ -1,4 +1,6 @@
-"""Online play: :class:`PeerSession` (the Session protocol over an OnlineGame and a Link) and its mode.
+"""Online play: :class:`PeerSession` (the Session protocol over an OnlineGame and a Link) and how the
+online mode opens one (:func:`new_room`, :func:`resume_room`). The mode's menu entry is in
+:mod:`web.modes`, which imports this module only when an online session is first opened.
 
 The session is transport-agnostic: a :class:`Channel` carries strings to the other browser (PeerJS in
 the page, an in-memory pair in the tests) and calls back ``on_open`` / ``on_message`` / ``on_close`` /
@@ -31,14 +33,15 @@ from cribbage.online.link import (LOSS_TIMEOUT, Delivered, HangUp, Link, LinkErr
                                   is_room_id, new_room_id, new_seat_key)
 from cribbage.state import Event, IllegalActionError, Phase
 
-from .modes import MODES, Mode, OpenContext, register
+from .modes import MODES, ONLINE_SAVE_KEY, Mode, OpenContext
 from .seats import LocalHuman, RemoteSeat, Seat
 from .session import Change, ChangeKind, Link as LinkName, Listener, Offer, Question, summary_hand
 
 __all__ = ["Channel", "ChannelEvents", "ChannelFactory", "OnlineEnv", "ENV", "configure", "PeerSession",
-           "OnlinePanel", "MODE", "room_key", "CURRENT_KEY", "NAME_KEY", "clean_name", "peer_ids"]
+           "OnlinePanel", "MODE", "new_room", "resume_room", "room_key", "CURRENT_KEY", "NAME_KEY", "clean_name",
+           "peer_ids"]
 
-CURRENT_KEY = "cribbage.online.current"
+CURRENT_KEY = ONLINE_SAVE_KEY
 """The room this browser last played in (also the mode's save key: the menu offers to resume it)."""
 NAME_KEY = "cribbage.online.name"
 """This browser's player name."""
@@ -640,12 +643,12 @@ def _fresh(ctx: OpenContext, env: OnlineEnv, room: str, seat: int) -> PeerSessio
     return session
 
 
-def _new(mode: Mode, ctx: OpenContext, seed: int, level: str) -> PeerSession:
+def new_room(mode: Mode, ctx: OpenContext, seed: int, level: str) -> PeerSession:
     """Create a room: this browser holds seat 0 and shows the link to share."""
     return _fresh(ctx, ENV, new_room_id(), 0)
 
 
-def _resume(mode: Mode, ctx: OpenContext) -> tuple[PeerSession | None, str | None]:
+def resume_room(mode: Mode, ctx: OpenContext) -> tuple[PeerSession | None, str | None]:
     """``?room=ID``: reclaim this browser's seat there, or join as the friend; else the last room."""
     env = ENV
     if env.bad_room is not None:
@@ -671,12 +674,5 @@ def _resume(mode: Mode, ctx: OpenContext) -> tuple[PeerSession | None, str | Non
     return _fresh(ctx, env, room, 1), None
 
 
-MODE = Mode(
-    key="online", label="Play online", resume_label="Resume the online game",
-    title="Online", names=("You", "Friend"), humans=(0, 1), perspective=0,
-    save_key=CURRENT_KEY, ui_key="cribbage.ui.online", cover=False, undo=False, restart=False,
-    computer=False, start_sentence="A new online room is open: share its link with your friend.",
-    new=_new, resume=_resume)
-
-register(MODE)
-assert MODES["online"] is MODE
+MODE = MODES["online"]
+"""Online play's entry in the registry (:mod:`web.modes` holds it, and opens sessions here on first use)."""

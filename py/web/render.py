@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from cribbage.cards import Card, parse_card, parse_cards
@@ -26,8 +26,10 @@ from . import rules
 from .board import PEG_COLOURS, board_svg
 from .cardfaces import back_html, card_html, card_name
 from .modes import MODES, mode_of
-from .render_record import RECORD_DIALOG, RecordScene, game_over_html, record_dialog
 from .speech import event_sentence
+
+if TYPE_CHECKING:  # the record's drawing is imported when it is first drawn (a match over, its dialog)
+    from .render_record import RecordScene
 
 __all__ = [
     "Scene",
@@ -563,6 +565,8 @@ def _center(scene: Scene) -> str:
         shows = _show(scene, v.hand_number, live=False) if last else ""
         loser = 1 - winner
         verb = "win" if winner == scene.me else "wins"
+        from .render_record import game_over_html  # the race chart: only a finished match has one
+
         return (
             f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
             f'{esc(name)} {verb}!</h2>'
@@ -968,7 +972,9 @@ def render(scene: Scene) -> Rendered:
         overlay = _restart(scene)
     elif scene.dialog == "rules":
         overlay = _rules(scene)
-    elif scene.dialog == RECORD_DIALOG and scene.record is not None:
+    elif scene.dialog == "record" and scene.record is not None:  # render_record.RECORD_DIALOG
+        from .render_record import record_dialog  # imported when the record dialog is first drawn
+
         overlay = record_dialog(scene.record)
     meta = {
         "phase": str(v.phase) if scene.summary is None and not scene.deal_cut_shown else "hand over",

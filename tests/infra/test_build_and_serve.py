@@ -55,17 +55,28 @@ def test_every_python_and_data_file_of_the_packages_ships(built):
     assert config["files"][archive] == "./*"
     with unpacked(built.out / archive) as z:
         names = set(z.namelist())
-    sources = {n for n in names if "__pycache__" not in n}
-    assert sources == shipped_python()
-    # every module has its Pyodide bytecode next to it (unchecked hash: used as is)
-    for name in (n for n in sources if n.endswith(".py")):
-        folder, _, base = name.rpartition("/")
-        assert f"{folder}/__pycache__/{base[:-3]}.cpython-314.pyc" in names, name
-    # PyScript's own package: checked-hash bytecode only (PyScript writes the sources itself)
+    ours = {n for n in names if not n.startswith("pyscript/")}
+    python = [(ROOT / "py" / rel, rel) for rel in sorted(shipped_python())]
+    reachable = {rel for rel, _ in build_site.game_sources(python)}
+    data = {p for p in shipped_python() if not p.endswith((".py", ".md"))}
+    # every module the page can import as sourceless bytecode in its place (unchecked hash:
+    # used as is), the data files as they are; not the command lines or maintainers' notes
+    assert ours == {p + "c" for p in reachable} | data
+    assert {"web/controller.py", "cribbage/ai/coach.py", "cribbage/online/sra.py"} <= reachable
+    assert not {"cribbage/__main__.py", "cribbage/terminal.py", "cribbage/ai/cli.py"} & reachable
+    assert data and any(p.endswith(".md") for p in shipped_python())
     with unpacked(built.out / archive) as z:
+        assert all(int.from_bytes(z.read(n)[4:8], "little") == 0b01 for n in ours if n.endswith(".pyc"))
+        # PyScript's own package: checked-hash bytecode only (PyScript writes the sources itself)
         pyscript = [n for n in z.namelist() if n.startswith("pyscript/")]
         assert pyscript and all("/__pycache__/" in n for n in pyscript)
         assert all(int.from_bytes(z.read(n)[4:8], "little") == 0b11 for n in pyscript)
+        state = z.read("cribbage/state.pyc")
+    # no module or function docstrings; a class keeps its first line; other strings stay
+    assert b"The match as a state machine" not in state  # the module's docstring
+    assert b"The opponent's seat." not in state  # a function's
+    assert b"An action the rules do not allow now" in state  # IllegalActionError's first line
+    assert b"IllegalActionError" in state
 
 
 def test_config_points_at_our_interpreter_and_nothing_remote(built):
@@ -94,7 +105,9 @@ def test_stdlib_modules_a_start_needs_are_precompiled(built):
     with unpacked(built.out / built.pyodide_dir / built.stdlib_full) as z:
         names = set(z.namelist())
         header = z.read("json/__init__.pyc")[:16]
+        json_pyc = z.read("json/__init__.pyc")
     assert int.from_bytes(header[4:8], "little") == 0b01  # hash-based, unchecked
+    assert b"JavaScript Object Notation" not in json_pyc and b"JSONDecodeError" in json_pyc  # no docstrings
     # what our code, PyScript and Pyodide import at start: bytecode only
     for module in ("json/__init__", "asyncio/__init__", "dataclasses", "enum", "zipfile/__init__", "_pyodide/_base"):
         assert f"{module}.pyc" in names and f"{module}.py" not in names, module
