@@ -138,7 +138,7 @@ function makeSnapshotLater(stdLibURL) {
     };
     worker.onerror = () => worker.terminate();
     worker.postMessage({
-      indexURL, stdLibURL, key: SNAPSHOT_KEY, cacheName: SNAPSHOT_CACHE, snapshotURL,
+      indexURL, stdLibURL, key: SNAPSHOT_KEY, cacheName: SNAPSHOT_CACHE, snapshotURL, modules: {{snapshot_modules}},
       archiveURL: new URL("../{{app_archive}}", import.meta.url).href,
     });
   };

@@ -3,35 +3,17 @@
 // A module worker, started by the loader once the table is ready on a visit without a usable
 // snapshot. It boots a second Pyodide that PyScript never touches (a Pyodide made for a snapshot
 // cannot serve PyScript: its `js` module is a recording proxy), unpacks the app archive where
-// PyScript puts it, imports what a start imports except what needs the page (pyscript, js,
-// web.browser), and stores the snapshot in Cache Storage under the loader's key.
+// PyScript puts it, imports what a start imports except what needs the page (the list comes
+// from py/tools/memory_snapshot.py through the loader), and stores the snapshot in Cache Storage
+// under the loader's key.
 const PREIMPORT = `
-import ast, importlib, os, sys
-PAGE_ONLY = ("js", "pyscript", "polyscript", "pyodide_js", "_pyscript", "web.browser")
-def top_imports(path):
-    try:
-        tree = ast.parse(open(path).read())
-    except (OSError, SyntaxError):  # no source shipped: the snapshot just holds less
-        return []
-    names = []
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            names += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names.append(node.module)
-    return names
-sources = ["web/browser.py"]
-if os.path.isdir("pyscript"):
-    sources += ["pyscript/" + n for n in os.listdir("pyscript") if n.endswith(".py")]
-wanted = sorted({n for path in sources for n in top_imports(path)})
+import importlib, sys
 loaded = []
-for name in wanted:
-    if any(name == p or name.startswith(p + ".") for p in PAGE_ONLY):
-        continue
+for name in MODULES:
     try:
         importlib.import_module(name)
         loaded.append(name)
-    except Exception:
+    except Exception:  # not importable without the page after all: the snapshot holds less
         pass
 sys._cribbage_snapshot = KEY
 loaded
@@ -68,7 +50,7 @@ function pack(bytes) {
 }
 
 self.onmessage = async ({ data }) => {
-  const { indexURL, stdLibURL, archiveURL, cacheName, snapshotURL, key } = data;
+  const { indexURL, stdLibURL, archiveURL, cacheName, snapshotURL, key, modules } = data;
   const started = performance.now();
   try {
     const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
@@ -81,8 +63,8 @@ self.onmessage = async ({ data }) => {
     const archive = await fetch(archiveURL);
     if (!archive.ok) throw new Error(`${archiveURL}: HTTP ${archive.status}`);
     pyodide.unpackArchive(await archive.arrayBuffer(), "zip", { extractDir: "." });
-    const globals = pyodide.toPy({ KEY: key });
-    const modules = pyodide.runPython(PREIMPORT, { globals }).toJs();
+    const globals = pyodide.toPy({ KEY: key, MODULES: modules });
+    const loaded = pyodide.runPython(PREIMPORT, { globals }).toJs();
     const snapshot = pyodide.makeMemorySnapshot();
     await caches.delete(cacheName); // one snapshot at a time: a new build's replaces the old
     const cache = await caches.open(cacheName);
@@ -91,7 +73,7 @@ self.onmessage = async ({ data }) => {
       headers: { "Content-Type": "application/octet-stream", "X-Snapshot-Bytes": String(snapshot.length) },
     }));
     postMessage({
-      ok: true, bytes: snapshot.length, stored: packed.length, modules: modules.length, ms: performance.now() - started,
+      ok: true, bytes: snapshot.length, stored: packed.length, modules: loaded, ms: performance.now() - started,
     });
   } catch (error) {
     postMessage({ ok: false, error: String(error), ms: performance.now() - started });

@@ -46,6 +46,9 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import memory_snapshot  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 PY_PACKAGES = ("cribbage", "web")
 """Python packages under py/ that ship, mapped to the same names in the Pyodide FS."""
@@ -547,13 +550,17 @@ def build(
         (out / HASHED_DIR).mkdir()
         (out / zip_name).write_bytes(data)
         files = {f"./{zip_name}": "./*"}
-        # the memory snapshot's key: what its heap was made from (static/loader.mjs)
-        made_from = [result.pyodide, result.stdlib_zip, zip_name, (root / "static" / "snapshot-worker.mjs").read_text()]
-        fields["snapshot_key"] = sha256("\0".join(made_from).encode())[:16]
+        # the memory snapshot (static/loader.mjs): what it imports, its key
+        modules = memory_snapshot.preimports((root / "py" / memory_snapshot.BROWSER).read_bytes(), pyscript_package)
+        fields["snapshot_modules"] = json.dumps(modules)
+        fields["snapshot_key"] = memory_snapshot.key(
+            result.pyodide, result.stdlib_zip, zip_name, (root / "static" / "snapshot-worker.mjs").read_text(), *modules
+        )
         fields["app_archive"] = zip_name
     else:
         files = {f"./py/{rel}": f"./{rel}" for _, rel in python}
         fields["snapshot_key"] = fields["app_archive"] = ""  # no archive: no snapshot
+        fields["snapshot_modules"] = "[]"
     config = {
         "interpreter": "./static/loader.mjs",
         "files": files,
