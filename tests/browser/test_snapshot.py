@@ -45,9 +45,11 @@ def reload_ready(page: Any) -> None:
 
 
 def play_a_hand(table: Table) -> None:
-    """Play a hand through to its end (the cut for deal also ends in "hand over"); its score
-    sheet has lines."""
-    table.until(lambda: table.meta("phase") == "discard")
+    """Play a hand through to its end (the cut for deal also ends in "hand over"), asking the
+    coach once; its score sheet has lines."""
+    table.until(lambda: table.meta("phase") == "discard" and table.meta("turn") == "me")
+    table.page.click("#tool-hint")  # the coach: imported on first use, from the unpacked archive
+    table.page.wait_for_selector(".hint")
     table.until(lambda: table.meta("phase") == "show")
     table.until(lambda: table.meta("phase") == "hand over")
     table.page.click("#tool-sheet")
