@@ -131,12 +131,15 @@ async function startFromSnapshot(options, snapshot) {
 function makeSnapshotLater(stdLibURL) {
   const make = () => {
     const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
+    const stop = () => worker.terminate();
+    const timer = setTimeout(stop, 60000); // a Pyodide that never starts must not linger
     worker.onmessage = ({ data }) => {
       start.made = data;
-      worker.terminate();
+      clearTimeout(timer);
+      stop();
       if (!data.ok) refuseSnapshots(); // e.g. no storage quota: do not retry on every visit
     };
-    worker.onerror = () => worker.terminate();
+    worker.onerror = stop;
     worker.postMessage({
       indexURL, stdLibURL, key: SNAPSHOT_KEY, cacheName: SNAPSHOT_CACHE, snapshotURL, modules: {{snapshot_modules}},
       archiveURL: new URL("../{{app_archive}}", import.meta.url).href,
