@@ -18,8 +18,13 @@ const CACHE = CACHE_PREFIX + VERSION;
 const scope = new URL(self.registration.scope);
 
 let opened = null;
-function openCache() {  // one open for the worker's life, not one per request
-  if (opened === null) opened = caches.open(CACHE);
+function openCache() {  // one open for the worker's life, not one per request (retried if it failed)
+  if (opened === null) {
+    opened = caches.open(CACHE).catch((error) => {
+      opened = null;
+      throw error;
+    });
+  }
   return opened;
 }
 
@@ -69,7 +74,12 @@ self.addEventListener("fetch", (event) => {
   let key = url.pathname;
   if (key.endsWith("/")) key += "index.html";
   event.respondWith((async () => {
-    const cache = await openCache();
+    let cache;
+    try {
+      cache = await openCache();
+    } catch {
+      return fetch(request); // no Cache Storage now (e.g. storage pressure): the network
+    }
     // The key is the path alone (no query string), so an exact match: ignoreSearch would
     // make Cache Storage compare every entry.
     const hit = await cache.match(new URL(key, scope));

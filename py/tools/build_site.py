@@ -418,8 +418,9 @@ def archived(python: list[tuple[Path, str]]) -> list[tuple[Path, str]]:
 
 
 def app_bytecode(root: Path, sources: bytes, pyodide_version: str, quiet: bool) -> bytes:
-    """The app zip plus unchecked-hash ``__pycache__`` bytecode compiled by Pyodide's Python,
-    and checked-hash bytecode for PyScript's own package (``pyscript/__pycache__``: used only
+    """The app zip as sourceless bytecode compiled by Pyodide's Python (``pkg/mod.pyc`` in
+    place of each ``pkg/mod.py``, unchecked hash, without docstrings; data files as they are),
+    plus checked-hash bytecode for PyScript's own package (``pyscript/__pycache__``: used only
     if it matches the source PyScript writes). Cached in .cache/ by content (a rebuild without
     Python changes does not start Node)."""
     script = root / "py" / "tools" / "precompile_stdlib.mjs"
