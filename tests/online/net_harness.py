@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 import pytest
-from browser_harness import READY_TIMEOUT_MS, wait_ready, watch_console
+from browser_harness import DIST, READY_TIMEOUT_MS, wait_ready, watch_console
 
 RECORD = """([id, options]) => {
   window.__netEvents = [];
@@ -76,6 +76,17 @@ class Player:
             pass
 
 
+def no_snapshot_script() -> str:
+    """An init script that marks this build's memory snapshot as refused (static/loader.mjs):
+    these tests drive the PeerJS glue, and three pages each making a snapshot in the background
+    (a second Pyodide per page) only loaded the machine; the snapshot's own tests, an online
+    reload among them, are in tests/browser/test_snapshot.py."""
+    loader = (DIST / "static" / "loader.mjs").read_text()
+    found = re.search(r'const SNAPSHOT_KEY = "(\w*)";', loader)
+    key = found.group(1) if found else ""
+    return f"try {{ localStorage.setItem('cribbage-snapshot-refused', {json.dumps(key)}); }} catch (e) {{}}"
+
+
 class Players:
     """The players of one test (``players`` fixture): ``new(name)`` adds one; ``close()`` ends all."""
 
@@ -90,6 +101,7 @@ class Players:
         starting meanwhile); ``ready``: also wait until the app has started. ``media``: grant
         camera and microphone (without, Chromium gathers no ICE candidate on loopback)."""
         context = self.browser.new_context(permissions=["camera", "microphone"] if media else [])
+        context.add_init_script(no_snapshot_script())
         page = context.new_page()
         watch = watch_console(page, self.request)
         page.goto(self.url)
