@@ -1,35 +1,47 @@
-"""One browser's side of an online match: intents and payloads in, payloads out, every pack audited.
+"""One browser's side of an online match: intents and payloads in, payloads out, every step proven.
 
 An :class:`OnlineGame` holds a :class:`~cribbage.match.Match` whose packs are
 :class:`~cribbage.deal.OpenedPacks`, with ``declare_go=True``: the engine is the one rule book, and
-this module only decides which slots of the pack to open, for whom, and when.
+this module only decides which slots of the pack to open, for whom, and when. The cryptography of
+the deal (key shares, proven shuffles, proven decryption shares) is :mod:`.pack`.
 
-- Local intents: :meth:`OnlineGame.act` (the local player's action), :meth:`accept_next_hand`
-  (the next pack is shuffled during the show; it is cut and dealt once both have accepted),
-  :meth:`offer_new_match` / :meth:`answer_new_match` (the hand abandoned is still revealed and
-  audited, alongside the new match).
-- Received payloads: :meth:`OnlineGame.receive` checks every field against the match and either
-  applies the message or raises :class:`ProtocolError`, leaving everything as it was.
-- Work: the big-integer steps (shuffles, decryption shares, audits) are queued; :meth:`step`
-  does some within a time budget (a browser calls it once a frame), :meth:`run_all` does them all.
+Threat model (also in the README): the other browser runs arbitrary code and the signalling server
+may be hostile. Promised, under DDH in the group of the deal (NIST P-256):
+
+- **secrecy**: nothing about this browser's hidden cards (hand, discards, the crib before its
+  count) or the undealt pack reaches the other browser beyond what the rules make public: every
+  list the other sends is proven a shuffle of the deck before this browser uses it, and this
+  browser computes decryption shares only for the slots the engine opens now;
+- **soundness**: every step of the other browser is verified before it is used (a key share by a
+  Schnorr proof, a shuffle by Wikström's proof, a decryption share by a Chaum–Pedersen proof); a
+  failed proof stops the match at once with the evidence as text;
+- **fair chance**: the pack's order is uniform if either browser is honest; cut depths stay the
+  players' choice.
+
+What cannot be proven when it happens is a *Go* (it depends on cards still hidden). It is checked by
+replaying the hand through the engine once the sayer's cards are open: at the end of the play, or,
+when the match ends first (someone pegs out) or is abandoned for a new one, by a ``final`` message in
+which both open what they still hold, with proofs. The result of a match is *verified* only then
+(:attr:`OnlineGame.verification`).
+
+- Local intents: :meth:`act`, :meth:`accept_next_hand`, :meth:`offer_new_match` /
+  :meth:`answer_new_match`.
+- Received payloads: :meth:`receive` checks the envelope at once (:class:`ProtocolError`, nothing
+  changed); the rest (the move's legality, every proof) is checked in order by the queued work, and
+  a failure stops the match (``failure`` and ``evidence``) before anything computed from the bad
+  input is sent.
+- Work: :meth:`step` does some within a time budget (a browser calls it once a frame): first the
+  moves (received and sent), then, in the background, the shuffles of the packs ahead (the next
+  pack is shuffled and proven while the current hand is played). :meth:`run_all` does it all.
   Payloads to send collect in :meth:`take_outbox`, in order.
 
-The message kinds (``"t"``): ``shuffle`` (a pack list, step 1 or 2), the actions ``cutdeal``,
-``cut``, ``discard``, ``starter``, ``play``, ``go``, ``count`` (with the sender's decryption
+Message kinds (``"t"``): ``key`` (a key share and its proof), ``shuffle`` (a proven shuffle, step 1
+or 2), ``ready`` (the first shuffler verified step 2: the pack may be used), the actions ``cutdeal``,
+``cut``, ``discard``, ``starter``, ``play``, ``go``, ``count`` (with the sender's proven decryption
 shares for the slots the action opens), ``shares`` (the reply that opens them for the actor),
-``reveal`` (a pack key once the pack is over), ``next`` (accept the next hand), ``newmatch`` and
-``abort`` (an audit caught the other browser). Every one carries the match number ``m`` and its
-sender's message number ``n`` (0, 1, 2... per match), so a replayed or lost payload is refused even
-if the link let it through.
-
-A browser drives it like this (the link carries the payloads)::
-
-    game = OnlineGame(seat)                 # or OnlineGame.from_dict(saved)
-    game.act(action)                        # the local player's move (IllegalActionError if not now)
-    game.receive(payload)                   # ProtocolError: refused, nothing changed
-    game.step(budget_ms=30)                 # once a frame while game.busy
-    for payload in game.take_outbox(): link.send(payload)
-    save(game.to_dict())                    # after each change
+``final`` (what the sender still held when the match ended or was abandoned), ``next`` (accept the
+next hand), ``newmatch`` and ``abort``. Every one carries the match number ``m`` and its sender's
+message number ``n`` (0, 1, 2... per match), so a replayed or lost payload is refused.
 """
 
 from __future__ import annotations
@@ -38,6 +50,7 @@ import hashlib
 import json
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -47,20 +60,31 @@ from ..deal import OpenedPacks
 from ..match import Match, SaveError
 from ..state import GameState, IllegalActionError, Phase, other
 from ..view import SeatView
-from . import sra
+from . import elgamal
+from .elgamal import Ciphertext
 from .errors import AuditFailure, ProtocolError
+from .group import Element, Group, OpCount, Work
+from .pack import PACK_SIZE, MatchKeys, public_deck
 
-__all__ = ["OnlineGame", "SAVE_FORMAT", "SAVE_VERSION", "MESSAGE_KINDS"]
+__all__ = ["OnlineGame", "SAVE_FORMAT", "SAVE_VERSION", "MESSAGE_KINDS", "OldProtocolSave", "VERIFY_WAIT",
+           "clean_peer_text"]
 
 SAVE_FORMAT = "cribbage-online"
-SAVE_VERSION = 1
+SAVE_VERSION = 2
+"""2: the proven deal on an elliptic curve (1 was the SRA deal with keys revealed after each hand)."""
 REPLAY_SLICE = 20
-"""Actions the audit's replay applies between two yields (each slice a few milliseconds)."""
-MAX_REASON = 500
-"""Longest ``abort`` reason kept from the other browser."""
+"""Actions the Go audit's replay applies between two yields (each slice a few milliseconds)."""
+MAX_REASON = 200
+"""Longest ``abort`` reason kept from the other browser (cleaned, shown in quotes as its words)."""
+LOOKAHEAD = 1
+"""Packs shuffled ahead of the one in play (the first two packs are shuffled at once, one by each)."""
+VERIFY_WAIT = 30.0
+"""Seconds after the end of a match this browser waits for the other's cards before giving up."""
 
 _FIELDS: dict[str, frozenset[str]] = {
-    "shuffle": frozenset({"pack", "step", "cards"}),
+    "key": frozenset({"share", "proof"}),
+    "shuffle": frozenset({"pack", "step", "cards", "proof"}),
+    "ready": frozenset({"pack"}),
     "cutdeal": frozenset({"pack", "depth", "shares"}),
     "cut": frozenset({"pack", "depth", "shares"}),
     "discard": frozenset({"pack", "slots"}),
@@ -69,7 +93,7 @@ _FIELDS: dict[str, frozenset[str]] = {
     "go": frozenset({"pack"}),
     "count": frozenset({"pack", "shares"}),
     "shares": frozenset({"pack", "shares"}),
-    "reveal": frozenset({"pack", "key"}),
+    "final": frozenset({"pack", "shares"}),
     "next": frozenset({"hand"}),
     "newmatch": frozenset({"op"}),
     "abort": frozenset({"reason"}),
@@ -78,45 +102,56 @@ MESSAGE_KINDS = frozenset(_FIELDS)
 """Every payload kind this module sends and accepts."""
 
 
+class OldProtocolSave(SaveError):
+    """A room saved by an earlier version of the online deal: it cannot resume; a new match can start."""
+
+
+def clean_peer_text(text: object, limit: int = MAX_REASON) -> str:
+    """Text from the other browser made safe to keep and show: no lone surrogates, no control or
+    format characters, whitespace collapsed, at most ``limit`` characters."""
+    if not isinstance(text, str):
+        return ""
+    out: list[str] = []
+    for ch in text:
+        if 0xD800 <= ord(ch) <= 0xDFFF:
+            continue
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"):
+            ch = " " if ch in "\t\n\r" else ""
+        out.append(ch)
+    cleaned = " ".join("".join(out).split())
+    return cleaned[:limit]
+
+
 @dataclass
 class PackRecord:
     """This browser's crypto and bookkeeping for one pack of the match."""
 
     first_seat: int
-    """Who shuffles first (seat 0 for a cut for deal, the pone for a hand)."""
-    start_action: int
-    """Index in the match's actions of the pack's first action."""
-    key: int = 0
-    """This browser's secret exponent for the pack (0 until it has shuffled)."""
-    order: list[int] = field(default_factory=list)
-    """This browser's secret shuffle order."""
-    table: list[int] = field(default_factory=list)
-    """``[m_i^key]`` in DECK order: opens the other's shares."""
-    first: list[int] | None = None
-    """The first shuffler's list."""
-    second: list[int] | None = None
-    """The pack: 52 slots, each encrypted by both."""
-    shares_in: dict[int, int] = field(default_factory=dict)
-    """Slot -> decryption share received from the other browser."""
+    """Who shuffles first (seat ``k % 2`` for pack ``k``: the first two packs are shuffled at once)."""
+    start_action: int = -1
+    """Index in the match's actions of the pack's first action (-1 until it is in play)."""
+    deck1: list[Ciphertext] | None = None
+    """The first shuffle, proven (or made here)."""
+    deck2: list[Ciphertext] | None = None
+    """The pack: the second shuffle, proven (or made here); 52 slots."""
+    incoming: dict[str, Any] | None = None
+    """A received shuffle waiting for its proof to be checked (as received)."""
+    ready: bool = False
+    """Both shuffles are proven, and both browsers know it: the pack may be cut."""
+    shares_in: dict[int, Element] = field(default_factory=dict)
+    """Slot -> the other's proven decryption share."""
+    mine: dict[int, Element] = field(default_factory=dict)
+    """Slot -> this browser's decryption share (computed for slots opened, sent or not)."""
     shares_out: list[int] = field(default_factory=list)
-    """Slots this browser has opened for the other (or will, in queued work)."""
+    """Slots whose share this browser has sent (or will, in queued work)."""
     discard_slots: list[list[int] | None] = field(default_factory=lambda: [None, None])
     """The two slots each seat laid away to the crib (named, not opened, when discarding)."""
     laid: list[list[int]] = field(default_factory=lambda: [[], []])
     """The slots each seat has laid in the play, in order."""
     ended: bool = False
-    """True once the pack's last action is applied here (then this browser reveals its key)."""
     end_action: int = -1
     """Index in the match's actions just past the pack's last action."""
-    other_key: int | None = None
-    """The other browser's key, once revealed."""
-    cards: list[Card] | None = None
-    """The whole pack, once audited."""
-
-    @property
-    def ready(self) -> bool:
-        """True once both shuffles are done and this browser holds the pack."""
-        return self.second is not None and bool(self.table)
 
 
 @dataclass
@@ -130,40 +165,51 @@ class _Pending:
 Clock = Callable[[], float]
 
 
+def _default_group() -> Group:
+    from .p256 import P256_GROUP
+    return P256_GROUP
+
+
 class OnlineGame:
     """One browser's side of an online match (seat 0 or 1), driven by intents and payloads."""
 
-    def __init__(self, seat: int, names: tuple[str, str] = ("Seat 1", "Seat 2"), *,
+    def __init__(self, seat: int, names: tuple[str, str] = ("Seat 1", "Seat 2"), *, room: str = "",
                  randbelow: Callable[[int], int] = secrets.randbelow, clock: Clock = time.perf_counter,
-                 group: sra.Group = sra.GROUP_14) -> None:
+                 group: Group | None = None) -> None:
         if seat not in (0, 1) or type(seat) is not int:
             raise ValueError("a seat is 0 or 1")
         self.seat = seat
         self.names = (str(names[0]), str(names[1]))
+        self.room = str(room)
         self.randbelow = randbelow
-        self.group = group
+        self.group = group if group is not None else _default_group()
         """The group of the deal (tests may use a small one for speed)."""
         self.clock = clock
-        self.tally = sra.Tally()
-        """Big-integer work done by this browser (for the benchmark)."""
         self.match_number = 0
         self.sent = 0
         """Payloads sent in this match (the next one's ``n``)."""
         self.received = 0
         """Payloads taken from the other browser in this match (the ``n`` expected next)."""
         self.failure: str | None = None
-        """Why the match stopped (an audit caught a cheat, or the other browser stopped it)."""
+        """Why the match stopped (a proof failed, a Go was false, or the other browser stopped it)."""
         self.evidence: dict[str, object] = {}
-        self._closing: OnlineGame | None = None
-        """The match abandoned by agreement, kept until its last pack is audited."""
+        self.peer_reason: str = ""
+        """The other browser's own words when it stopped the match (cleaned; shown in quotes)."""
         self.new_match_offer: int | None = None
         """The seat whose offer of a new match is waiting for an answer."""
+        self.settling = False
+        """A new match is agreed: it starts once the other opened what it held in the hand abandoned."""
+        self._early: list[dict[str, Any]] = []
+        """Payloads of the next match that came while this one settles."""
         self._outbox: list[dict[str, Any]] = []
-        self._jobs: list[dict[str, Any]] = []
-        self._work: sra.Work[None] | None = None
-        self._reset_match()
+        self._fg: list[dict[str, Any]] = []
+        self._bg: list[dict[str, Any]] = []
+        self._fg_work: Work[None] | None = None
+        self._bg_work: Work[None] | None = None
+        self._reset_match(self.group.random_scalar(randbelow))
 
-    def _reset_match(self) -> None:
+    def _reset_match(self, secret: int) -> None:
+        self.keys = MatchKeys(self.group, self.room, self.match_number, self.seat, secret)
         self.source = OpenedPacks()
         self.match = Match(0, humans=(self.seat,), names=self.names, source=self.source, declare_go=True)
         self.records: list[PackRecord] = []
@@ -171,9 +217,14 @@ class OnlineGame:
         """(action index, slot, card) for every slot opened here, so a reload replays what was known when."""
         self.pending: _Pending | None = None
         self.accepted = [False, False]
-        self._jobs = []
-        self._work = None
-        self._sync_pack()
+        self.final_sent = False
+        self.final_checked = False
+        """The other's ``final`` came and the replay of the whole match with its cards passed."""
+        self.gave_up = False
+        """The other did not open its cards within :data:`VERIFY_WAIT` of the end (or left)."""
+        self.over_at: float | None = None
+        self._fg, self._bg, self._fg_work, self._bg_work = [], [], None, None
+        self._fg.append({"kind": "key"})
 
     # --- queries -------------------------------------------------------------------------------
 
@@ -182,19 +233,24 @@ class OnlineGame:
         """The engine state (this browser's knowledge only)."""
         return self.match.state
 
+    @property
+    def ops(self) -> OpCount:
+        """Group work counted (for the benchmark; shared by every game of the same group)."""
+        return self.group.ops
+
     def view(self) -> SeatView:
         """What the local player may know now."""
         return self.match.view(self.seat)
 
     @property
     def busy(self) -> bool:
-        """True while big-integer work is queued."""
-        return bool(self._jobs)
+        """True while work is queued (moves to check or send, shuffles to make or verify)."""
+        return bool(self._fg or self._bg)
 
     @property
     def audit_pending(self) -> bool:
-        """True while a finished pack waits for the other's key or for its audit here."""
-        return any(r.ended and r.cards is None for r in self.records)
+        """True while the end of the match waits for the other's cards or their check here."""
+        return self.match.state.is_over and not self.final_checked
 
     @property
     def pack(self) -> PackRecord | None:
@@ -202,12 +258,31 @@ class OnlineGame:
         k = self.source.current
         return self.records[k] if 0 <= k < len(self.records) else None
 
+    @property
+    def verification(self) -> str | None:
+        """None while the match goes on; then ``verified`` (every card and Go checked), ``waiting``
+        (for the other's cards, up to :data:`VERIFY_WAIT`), ``stands`` (the other lost and did not
+        open its cards: the win stands) or ``unverified`` (the other won and did not open them)."""
+        if not self.match.state.is_over:
+            return None
+        if self.final_checked:
+            return "verified"
+        if self.gave_up:
+            return "stands" if self.match.state.winner == self.seat else "unverified"
+        return "waiting"
+
     def waiting_for(self) -> str | None:
         """Why the local player cannot act now, or None."""
         if self.failure:
             return "the match has stopped"
+        if self.settling:
+            return "the other browser to open the cards it held in the hand abandoned"
+        if self.new_match_offer is not None:
+            return "the answer to the offer of a new match"
         if self.pending is not None:
             return "the other browser's decryption"
+        if any(j["kind"] == "recv" for j in self._fg):
+            return "the other browser's move to be checked"
         st = self.match.state
         if st.is_over:
             return None
@@ -215,8 +290,6 @@ class OnlineGame:
             if not self.accepted[self.seat]:
                 return "your acceptance of the next hand"
             return "the other player to accept the next hand"
-        if self.audit_pending:
-            return "the audit of the last pack"  # a key never revealed holds up the next deal
         rec = self.pack
         if rec is None or not rec.ready:
             return "the shuffle"
@@ -230,122 +303,177 @@ class OnlineGame:
 
     def can_accept_next_hand(self) -> bool:
         """True when the next hand waits for this player's acceptance."""
-        return not self.failure and self._needs_acceptance() and not self.accepted[self.seat]
+        return (not self.failure and not self.settling and self._needs_acceptance()
+                and not self.accepted[self.seat])
 
     def take_outbox(self) -> list[dict[str, Any]]:
         """The payloads to send, oldest first (each JSON-able); the outbox is then empty."""
         out, self._outbox = self._outbox, []
         return out
 
+    def tick(self, now: float) -> None:
+        """Call now and then with the wall clock: gives up waiting for the other's cards 30 s after the end."""
+        if not self.match.state.is_over or self.final_checked or self.failure:
+            return
+        if self.over_at is None or now < self.over_at:
+            self.over_at = now
+        elif now - self.over_at >= VERIFY_WAIT:
+            self.gave_up = True
+
+    def peer_left(self) -> None:
+        """The other browser left the room after the end: stop waiting for its cards."""
+        if self.match.state.is_over and not self.final_checked:
+            self.gave_up = True
+
     # --- saves ---------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
         """Everything this browser needs to continue after a reload, as plain JSON-able data.
 
-        It holds this browser's own keys of unfinished packs, but never a seed and never a card of
-        the other's hand before the rules make it public (only the cards opened here are kept).
+        It holds this browser's secret key share of the match (never sent), but never a card of the
+        other's hand before the rules make it public (only the cards opened here are kept).
         """
         g = self.group
 
-        def elements(values: list[int] | None) -> list[str] | None:
-            return None if values is None else [sra.encode_element(v, g) for v in values]
+        def cts(values: list[Ciphertext] | None) -> list[list[str]] | None:
+            return None if values is None else elgamal.encode_ciphertexts(g, values)
+
+        def points(values: dict[int, Element]) -> list[list[Any]]:
+            return [[s, g.encode_text(v)] for s, v in sorted(values.items())]
 
         records = []
         for rec in self.records:
             records.append({
                 "first_seat": rec.first_seat, "start_action": rec.start_action,
-                "key": sra.encode_key(rec.key) if rec.key else None, "order": list(rec.order),
-                "table": elements(rec.table), "first": elements(rec.first), "second": elements(rec.second),
-                "shares_in": [[s, sra.encode_element(v, g)] for s, v in sorted(rec.shares_in.items())],
+                "deck1": cts(rec.deck1), "deck2": cts(rec.deck2), "incoming": rec.incoming,
+                "ready": rec.ready, "shares_in": points(rec.shares_in), "mine": points(rec.mine),
                 "shares_out": list(rec.shares_out), "discard_slots": [d and list(d) for d in rec.discard_slots],
                 "laid": [list(x) for x in rec.laid], "ended": rec.ended, "end_action": rec.end_action,
-                "other_key": sra.encode_key(rec.other_key) if rec.other_key is not None else None,
-                "cards": [c.code for c in rec.cards] if rec.cards is not None else None,
             })
+        other_key = self.keys.public[other(self.seat)]
         body: dict[str, Any] = {
             "format": SAVE_FORMAT, "version": SAVE_VERSION, "seat": self.seat, "names": list(self.names),
-            "group_bits": g.p.bit_length(), "match_number": self.match_number, "failure": self.failure,
-            "evidence": json.loads(json.dumps(self.evidence, default=str)),
-            "new_match_offer": self.new_match_offer, "sent": self.sent, "received": self.received, "accepted": list(self.accepted),
+            "room": self.room, "group": g.name, "match_number": self.match_number, "failure": self.failure,
+            "evidence": json.loads(json.dumps(self.evidence, default=str)), "peer_reason": self.peer_reason,
+            "new_match_offer": self.new_match_offer, "settling": self.settling, "early": self._early,
+            "sent": self.sent, "received": self.received, "accepted": list(self.accepted),
+            "secret": g.scalar_text(self.keys.secret),
+            "other_share": None if other_key is None else g.encode_text(other_key),
             "actions": [str(a) for a in self.match.actions],
             "learned": [[i, s, c.code] for i, s, c in self.learned],
             "records": records,
             "pending": None if self.pending is None else {"action": str(self.pending.action),
                                                           "slots": list(self.pending.slots)},
-            "jobs": json.loads(json.dumps(self._jobs)), "outbox": json.loads(json.dumps(self._outbox)),
-            "closing": None if self._closing is None else self._closing.to_dict(),
-            "tally": [self.tally.short, self.tally.full, self.tally.checks],
+            "final_sent": self.final_sent, "final_checked": self.final_checked, "gave_up": self.gave_up,
+            "over_at": self.over_at,
+            "fg": json.loads(json.dumps(self._fg)), "bg": json.loads(json.dumps(self._bg)),
+            "outbox": json.loads(json.dumps(self._outbox)),
         }
         body["checksum"] = _checksum(body)
         return body
 
     @classmethod
     def from_dict(cls, data: Any, *, randbelow: Callable[[int], int] = secrets.randbelow,
-                  clock: Clock = time.perf_counter) -> "OnlineGame":
-        """Rebuild a peer from :meth:`to_dict`; refuse anything doubtful with SaveError."""
+                  clock: Clock = time.perf_counter, groups: tuple[Group, ...] = ()) -> "OnlineGame":
+        """Rebuild a peer from :meth:`to_dict`; refuse anything doubtful with SaveError.
+
+        ``groups``: the groups a save may name besides P-256 (tests). A save of the earlier protocol
+        raises :class:`OldProtocolSave`."""
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise SaveError("this is not a save of an online match")
-        if data.get("version") != SAVE_VERSION:
+        version = data.get("version")
+        if isinstance(version, int) and not isinstance(version, bool) and version < SAVE_VERSION:
+            raise OldProtocolSave("this room's match was saved by an earlier version of the game, whose deal "
+                                  "cannot be continued; a new match can start in the same room")
+        if version != SAVE_VERSION:
             raise SaveError("this online save is from another version of the game")
-        if data.get("checksum") != _checksum(data):
+        try:
+            checksum_ok = data.get("checksum") == _checksum(data)
+        except (TypeError, ValueError):
+            checksum_ok = False
+        if not checksum_ok:
             raise SaveError("this online save has been altered or damaged (its checksum does not match)")
         try:
-            group = {g.p.bit_length(): g for g in (sra.GROUP_14, sra.TEST_GROUP)}[data["group_bits"]]
-            game = cls(data["seat"], tuple(data["names"]), randbelow=randbelow, clock=clock,
-                       group=group)
+            known = {g.name: g for g in groups}
+            name = data["group"]
+            group = known[name] if name in known else _default_group()
+            if group.name != name:
+                raise SaveError(f"this online save uses the group {str(name)[:20]!r}, unknown here")
+            game = cls(data["seat"], tuple(data["names"]), room=str(data["room"]), randbelow=randbelow,
+                       clock=clock, group=group)
             game.match_number = int(data["match_number"])
+            secret = group.decode_scalar_text(data["secret"], "the saved key")
+            game._reset_match(secret)
+            if data["other_share"] is not None:
+                game.keys.public[other(game.seat)] = group.decode_text(data["other_share"], "a saved key share")
             game.failure = data["failure"]
             game.evidence = dict(data["evidence"])
+            game.peer_reason = str(data["peer_reason"])
             game.new_match_offer = data["new_match_offer"]
+            game.settling = bool(data["settling"])
+            game._early = list(data["early"])
             game.sent = int(data["sent"])
             game.received = int(data["received"])
             game.accepted = [bool(a) for a in data["accepted"]]
+
+            def cts(values: Any) -> list[Ciphertext] | None:
+                if values is None:
+                    return None
+                return elgamal.decode_ciphertexts(group, values, len(values), "a saved pack", allow_identity=True)
+
+            def points(values: Any) -> dict[int, Element]:
+                return {int(s): group.decode_text(v, "a saved share") for s, v in values}
+
             game.records = []
             for r in data["records"]:
                 rec = PackRecord(first_seat=int(r["first_seat"]), start_action=int(r["start_action"]))
-                rec.key = int(r["key"], 16) if r["key"] else 0
-                rec.order = [int(x) for x in r["order"]]
-                rec.table = _elements(r["table"], group) or []
-                rec.first = _elements(r["first"], group)
-                rec.second = _elements(r["second"], group)
-                rec.shares_in = {int(s): sra.decode_element(v, "a saved share", None, group) for s, v in r["shares_in"]}
+                rec.deck1, rec.deck2 = cts(r["deck1"]), cts(r["deck2"])
+                rec.incoming = r["incoming"]
+                rec.ready = bool(r["ready"])
+                rec.shares_in, rec.mine = points(r["shares_in"]), points(r["mine"])
                 rec.shares_out = [int(x) for x in r["shares_out"]]
                 rec.discard_slots = [None if d is None else [int(x) for x in d] for d in r["discard_slots"]]
                 rec.laid = [[int(x) for x in seat] for seat in r["laid"]]
                 rec.ended = bool(r["ended"])
                 rec.end_action = int(r["end_action"])
-                rec.other_key = int(r["other_key"], 16) if r["other_key"] is not None else None
-                rec.cards = [parse_card(c) for c in r["cards"]] if r["cards"] is not None else None
                 game.records.append(rec)
             game.learned = [(int(i), int(s), parse_card(c)) for i, s, c in data["learned"]]
-            game.source = OpenedPacks()
-            game.match = Match(0, humans=(game.seat,), names=game.names, source=game.source, declare_go=True)
-            at = 0
-            for n, text in enumerate(data["actions"]):
-                action = parse_action(text)
-                while at < len(game.learned) and game.learned[at][0] == n:
-                    game.source.learn(game.learned[at][1], game.learned[at][2])
-                    at += 1
-                st = game.match.state
-                if isinstance(action, Count) and st.show_step == 2 and st.crib_unseen:
-                    rec = game.records[game.source.current]
-                    crib = [game._known(s) for seat in (0, 1) for s in rec.discard_slots[seat] or []]
-                    st.reveal_crib(crib)
-                game.match.apply(action)
-            if at != len(game.learned):
-                raise SaveError("this online save holds cards learned after its last action")
+            game._replay(data["actions"])
             pending = data["pending"]
             game.pending = None if pending is None else _Pending(parse_action(pending["action"]),
                                                                  [int(x) for x in pending["slots"]])
-            game._jobs = list(data["jobs"])
-            game._closing = None if data["closing"] is None else cls.from_dict(data["closing"])
+            game.final_sent = bool(data["final_sent"])
+            game.final_checked = bool(data["final_checked"])
+            game.gave_up = bool(data["gave_up"])
+            game.over_at = None if data["over_at"] is None else float(data["over_at"])
+            game._fg, game._bg = list(data["fg"]), list(data["bg"])
             game._outbox = list(data["outbox"])
-            game.tally = sra.Tally(*(int(x) for x in data["tally"]))
         except SaveError:
             raise
-        except (KeyError, TypeError, ValueError, AssertionError, IndexError) as exc:
+        except (KeyError, TypeError, ValueError, AssertionError, IndexError, ProtocolError) as exc:
             raise SaveError(f"this online save cannot be loaded: {exc!r}"[:300]) from exc
         return game
+
+    def _replay(self, actions: list[str]) -> None:
+        """Rebuild the match from its actions, learning each card when it was learned."""
+        self.source = OpenedPacks()
+        self.match = Match(0, humans=(self.seat,), names=self.names, source=self.source, declare_go=True)
+        at = 0
+        for n, text in enumerate(actions):
+            action = parse_action(text)
+            while at < len(self.learned) and self.learned[at][0] == n:
+                self.source.learn(self.learned[at][1], self.learned[at][2])
+                at += 1
+            st = self.match.state
+            if isinstance(action, Count) and st.show_step == 2 and st.crib_unseen:
+                rec = self.records[self.source.current]
+                st.reveal_crib([self._known(s) for seat in (0, 1) for s in rec.discard_slots[seat] or []])
+            self.match.apply(action)
+        while at < len(self.learned) and self.learned[at][0] == len(actions):
+            self.source.learn(self.learned[at][1], self.learned[at][2])
+            at += 1
+        if at != len(self.learned):
+            raise SaveError("this online save holds cards learned after its last action")
 
     # --- local intents -------------------------------------------------------------------------
 
@@ -380,7 +508,7 @@ class OnlineGame:
             laid_away = [self._own_slot(c) for c in action.cards]
             self._apply(action)
             rec.discard_slots[self.seat] = laid_away
-            self._queue_send({**base, "t": "discard", "slots": laid_away}, None)
+            self._queue_send({**base, "t": "discard", "slots": laid_away})
         elif isinstance(action, Play):
             slot = self._own_slot(action.card)
             self._apply(action)
@@ -389,19 +517,18 @@ class OnlineGame:
             self._after_apply(k)
         elif isinstance(action, Go):
             self._apply(action)
-            self._queue_send({**base, "t": "go"}, None)
+            self._queue_send({**base, "t": "go"})
             self._after_apply(k)
         elif isinstance(action, Count):
-            if st.show_step == 2:
+            if st.show_step == 2 and st.crib_unseen:
                 mine = rec.discard_slots[self.seat]
                 theirs = rec.discard_slots[other(self.seat)]
                 assert mine is not None and theirs is not None
-                if st.crib_unseen:
-                    self.pending = _Pending(action, list(theirs))
-                    self._queue_send({**base, "t": "count"}, list(mine))
-                    return
+                self.pending = _Pending(action, list(theirs))
+                self._queue_send({**base, "t": "count"}, list(mine))
+                return
             self._apply(action)
-            self._queue_send({**base, "t": "count"}, [])
+            self._queue_send({**base, "t": "count", "shares": []})
             self._after_apply(k)
 
     def accept_next_hand(self) -> None:
@@ -409,68 +536,96 @@ class OnlineGame:
         if not self.can_accept_next_hand():
             raise IllegalActionError("there is no next hand to accept now")
         self.accepted[self.seat] = True
-        self._queue_send({"t": "next", "m": self.match_number, "hand": self.match.state.hand_number}, None)
-        self._sync_pack()
+        self._queue_send({"t": "next", "m": self.match_number, "hand": self.match.state.hand_number})
 
     def offer_new_match(self) -> None:
-        """Offer the other player a new match (it starts when they accept)."""
-        if self.new_match_offer is not None:
+        """Offer the other player a new match (it starts when they accept and the hand is settled)."""
+        if self.new_match_offer is not None or self.settling:
             raise IllegalActionError("an offer of a new match is already waiting for an answer")
+        if self.pending is not None:
+            raise IllegalActionError("wait for the other browser's decryption first")
         self.new_match_offer = self.seat
-        self._emit({"t": "newmatch", "m": self.match_number, "op": "offer"})
+        self._queue_send({"t": "newmatch", "m": self.match_number, "op": "offer"})
 
     def answer_new_match(self, accept: bool) -> None:
         """Accept or decline the other player's offer of a new match."""
         if self.new_match_offer != other(self.seat):
             raise IllegalActionError("there is no offer of a new match to answer")
+        if accept and self.pending is not None:
+            raise IllegalActionError("wait for the other browser's decryption first")
         self.new_match_offer = None
-        self._emit({"t": "newmatch", "m": self.match_number, "op": "accept" if accept else "decline"})
+        self._queue_send({"t": "newmatch", "m": self.match_number, "op": "accept" if accept else "decline"})
         if accept:
+            self._agree_new_match()
+
+    def _agree_new_match(self) -> None:
+        """Both agreed: open what this browser holds in the hand abandoned, then wait for the other's."""
+        self.settling = True
+        self._bg, self._bg_work = [], None
+        if self.failure is not None or self.final_checked:
             self._new_match()
+        elif not self.final_sent:
+            self._send_final()
 
     def _new_match(self) -> None:
-        # The hand in progress is abandoned, but still revealed and audited: the old match is kept
-        # aside (``closing``) until the other's key for that pack comes and the audit passes.
-        rec = self.pack
-        self._closing = None
-        if rec is not None and rec.ready and not rec.ended and self.failure is None:
-            rec.ended = True
-            rec.end_action = len(self.match.actions)
-            closing = OnlineGame.__new__(OnlineGame)
-            closing.__dict__ = dict(self.__dict__)
-            closing._outbox, closing._jobs, closing._work, closing._closing = [], [], None, None
-            self._closing = closing
-            self._outbox.append({"t": "reveal", "m": self.match_number, "n": 0, "pack": self.source.current,
-                                 "key": sra.encode_key(rec.key)})
+        self.settling = False
+        self.new_match_offer = None
         self.match_number += 1
         self.sent = self.received = 0
         self.failure = None
         self.evidence = {}
-        self._reset_match()
+        self.peer_reason = ""
+        self._reset_match(self.group.random_scalar(self.randbelow))
+        early, self._early = self._early, []
+        for message in early:
+            try:
+                self.receive(message)
+            except ProtocolError as exc:
+                self._stop(f"a message of the new match was refused: {exc}", {})
+                return
 
     # --- work ----------------------------------------------------------------------------------
 
     def step(self, budget_ms: float = 30.0) -> bool:
-        """Do queued work for about ``budget_ms`` (one power at least); True while more remains."""
+        """Do queued work for about ``budget_ms`` (one step at least); True while more remains.
+
+        The moves come first (received ones to check, this browser's shares to prove); the shuffles
+        of the packs ahead run when no move waits."""
         deadline = self.clock() + budget_ms / 1000.0
-        while self._jobs:
-            if self._work is None:
-                self._work = self._start_job(self._jobs[0])
+        while self._fg or self._bg:
             try:
-                next(self._work)
-            except StopIteration:
-                self._work = None
-                if self._jobs:
-                    self._jobs.pop(0)
+                if self._fg:
+                    job = self._fg[0]
+                    if self._fg_work is None:
+                        self._fg_work = self._start(job)
+                    try:
+                        next(self._fg_work)
+                    except StopIteration:
+                        self._fg_work = None
+                        if self._fg and self._fg[0] is job:  # (a new match replaces the queue)
+                            self._fg.pop(0)
+                else:
+                    job = self._bg[0]
+                    if self._bg_work is None:
+                        self._bg_work = self._start(job)
+                    try:
+                        next(self._bg_work)
+                    except StopIteration:
+                        self._bg_work = None
+                        if self._bg and self._bg[0] is job:
+                            self._bg.pop(0)
             except AuditFailure as exc:
                 self._stop(str(exc), exc.evidence)
+                return False
+            except ProtocolError as exc:
+                self._stop(f"the other browser sent a move this one refuses: {exc}", {"reason": str(exc)})
                 return False
             except Exception as exc:  # a bug must not crash the page: stop the match and say why
                 self._stop(f"this browser failed in its own work ({type(exc).__name__}: {exc})", {})
                 return False
             if self.clock() >= deadline:
                 break
-        return bool(self._jobs)
+        return self.busy
 
     def run_all(self) -> None:
         """Do all queued work now (tests, the command line)."""
@@ -482,123 +637,130 @@ class OnlineGame:
         self._outbox.append({**message, "n": self.sent})
         self.sent += 1
 
-    def _queue_send(self, message: dict[str, Any], share_slots: list[int] | None) -> None:
-        self._jobs.append({"kind": "send", "message": message, "slots": share_slots})
+    def _queue_send(self, message: dict[str, Any], share_slots: list[int] | None = None) -> None:
+        """Send ``message`` after the work queued before it, with this browser's proven shares of
+        ``share_slots`` (None: a message that carries no shares)."""
+        if share_slots is not None:
+            rec = self.records[message["pack"]]
+            rec.shares_out.extend(s for s in share_slots if s not in rec.shares_out)
+        self._fg.append({"kind": "send", "message": message, "slots": share_slots})
 
-    def _start_job(self, job: dict[str, Any]) -> sra.Work[None]:
+    def _queue_bg(self, job: dict[str, Any]) -> None:
+        """Background work in pack order (the pack needed soonest first; the one begun stays first)."""
+        start = 1 if self._bg_work is not None else 0
+        at = next((i for i in range(start, len(self._bg)) if self._bg[i]["pack"] > job["pack"]), len(self._bg))
+        self._bg.insert(at, job)
+
+    def _start(self, job: dict[str, Any]) -> Work[None]:
         kind = job["kind"]
+        if kind == "key":
+            return self._job_key()
         if kind == "send":
             return self._job_send(job["message"], job["slots"])
+        if kind == "recv":
+            return self._job_recv(job["message"])
+        if kind == "audit":
+            return self._job_audit(job.get("final", False))
         if kind == "shuffle1":
             return self._job_shuffle_first(job["pack"])
-        if kind == "shuffle2":
-            return self._job_shuffle_second(job["pack"])
-        if kind == "audit":
-            return self._job_audit(job["pack"])
-        if kind == "reveal":
-            return self._job_reveal(job["pack"])
-        if kind == "closing_audit":
-            return self._job_closing_audit(job["pack"])
+        if kind == "verify":
+            return self._job_verify(job["pack"])
         raise AssertionError(kind)
 
-    def _job_send(self, message: dict[str, Any], slots: list[int] | None) -> sra.Work[None]:
-        if slots is not None:
-            rec = self.records[message["pack"]]
-            inv = sra.inverse(rec.key, self.group)
-            assert rec.second is not None
-            shares: list[list[Any]] = []
-            for s in slots:
-                share = sra.make_share(rec.second[s], inv, self.tally, self.group)
-                shares.append([s, sra.encode_element(share, self.group)])
+    def _job_key(self) -> Work[None]:
+        body = self.keys.key_message(self.randbelow)
+        yield
+        self._emit({"t": "key", "m": self.match_number, **body})
+        self._sync_packs()
+
+    def _job_send(self, message: dict[str, Any], slots: list[int] | None) -> Work[None]:
+        if slots is None:
+            self._emit(message)
+            return
+        k = message["pack"]
+        rec = self.records[k]
+        assert rec.deck2 is not None
+        shares: list[list[Any]] = []
+        for s in slots:
+            ct = rec.deck2[s]
+            value = rec.mine.get(s)
+            if value is None:
+                value = self.keys.my_share(ct)
                 yield
-            message = {**message, "shares": shares}
-        self._emit(message)
-        return None
+            share = self.keys.prove_share(k, s, ct, value, self.randbelow)
+            yield
+            rec.mine[s] = value
+            shares.append(share.to_wire(self.group))
+        self._emit({**message, "shares": shares})
 
-    def _job_closing_audit(self, k: int) -> sra.Work[None]:
-        closing = self._closing
-        if closing is None:
-            return None
-        try:
-            yield from closing._job_audit(k)
-        except AuditFailure as exc:
-            raise AuditFailure(f"in the match abandoned: {exc}", exc.evidence) from exc
-        self._closing = None
-
-    def _job_reveal(self, k: int) -> sra.Work[None]:
-        self._emit({"t": "reveal", "m": self.match_number, "pack": k,
-                             "key": sra.encode_key(self.records[k].key)})
-        return None
-        yield  # a generator with no power to compute
-
-    def _job_shuffle_first(self, k: int) -> sra.Work[None]:
-        key = sra.new_key(self.randbelow)
-        order = sra.random_permutation(sra.PACK_SIZE, self.randbelow)
-        table, first = yield from sra.shuffle_first(key, order, self.tally, self.group)
+    def _job_shuffle_first(self, k: int) -> Work[None]:
+        deck1, proof = yield from self.keys.shuffle_and_prove(k, 1, public_deck(self.group), self.randbelow)
         rec = self.records[k]
-        rec.key, rec.order, rec.table, rec.first = key, order, table, first
+        rec.deck1 = deck1
         self._emit({"t": "shuffle", "m": self.match_number, "pack": k, "step": 1,
-                             "cards": [sra.encode_element(v, self.group) for v in first]})
+                    "cards": elgamal.encode_ciphertexts(self.group, deck1), "proof": proof})
 
-    def _job_shuffle_second(self, k: int) -> sra.Work[None]:
+    def _job_verify(self, k: int) -> Work[None]:
+        """Check a received shuffle's proof; the second shuffler then shuffles, the first says ``ready``."""
         rec = self.records[k]
-        assert rec.first is not None
-        key = sra.new_key(self.randbelow)
-        order = sra.random_permutation(sra.PACK_SIZE, self.randbelow)
-        table, second = yield from sra.shuffle_second(rec.first, key, order, self.tally, self.group)
-        rec.key, rec.order, rec.table, rec.second = key, order, table, second
-        self._emit({"t": "shuffle", "m": self.match_number, "pack": k, "step": 2,
-                             "cards": [sra.encode_element(v, self.group) for v in second]})
+        incoming = rec.incoming
+        assert incoming is not None
+        step = incoming["step"]
+        inputs = public_deck(self.group) if step == 1 else rec.deck1
+        assert inputs is not None
+        try:
+            outputs = elgamal.decode_ciphertexts(self.group, incoming["cards"], PACK_SIZE,
+                                                 f"the shuffle (step {step}) of pack {k + 1}")
+        except ProtocolError as exc:
+            raise AuditFailure(f"pack {k + 1}: {exc}", {"pack": k, "step": f"shuffle {step}"}) from exc
+        yield
+        yield from self.keys.verify_shuffle(k, step, inputs, outputs, incoming["proof"])
+        rec.incoming = None
+        if step == 1:
+            rec.deck1 = outputs
+            deck2, proof = yield from self.keys.shuffle_and_prove(k, 2, outputs, self.randbelow)
+            rec.deck2 = deck2
+            self._emit({"t": "shuffle", "m": self.match_number, "pack": k, "step": 2,
+                        "cards": elgamal.encode_ciphertexts(self.group, deck2), "proof": proof})
+        else:
+            rec.deck2 = outputs
+            rec.ready = True
+            self._emit({"t": "ready", "m": self.match_number, "pack": k})
 
-    def _job_audit(self, k: int) -> sra.Work[None]:
-        rec = self.records[k]
-        assert rec.first is not None and rec.second is not None and rec.other_key is not None
-        mine_first = rec.first_seat == self.seat
-        keys = (rec.key, rec.other_key) if mine_first else (rec.other_key, rec.key)
-        result = yield from sra.audit_pack(
-            rec.first, rec.second, keys[0], keys[1], own_table=rec.table, own_is_first=mine_first,
-            own_order=None if mine_first else rec.order, shares=rec.shares_in, pack=k, tally=self.tally,
-            group=self.group)
-        cards = result.cards
-        them = other(self.seat)
-        learned = self.source.packs[k]
-        for s, card in learned.items():
-            if cards[s] != card:
-                raise AuditFailure(f"pack {k + 1}: slot {s} was opened as {card.code} but holds {cards[s].code}",
-                                   {"pack": k, "slot": s, "card": cards[s].code, "claimed": card.code})
-        rec.cards = cards
-        yield from self._replay_audit(k)
-        # The pack is settled: its secrets are no longer needed.
-        rec.table, rec.first, rec.second, rec.order, rec.shares_in = [], None, None, [], {}
+    def _job_recv(self, message: dict[str, Any]) -> Work[None]:
+        if self.failure and message["t"] != "newmatch":
+            return
+        handler: Callable[[dict[str, Any]], Work[None]] = getattr(self, "_on_" + message["t"])
+        yield from handler(message)
 
-    def _replay_audit(self, k: int) -> sra.Work[None]:
-        """Replay the match to the end of pack ``k`` knowing every card: the engine judges each action.
-
-        Late in a match this is hundreds of actions: it yields every few, so a browser's frames stay short."""
+    def _job_audit(self, final: bool) -> Work[None]:
+        """Replay the match with every card known here: the engine judges each Go (and every move)."""
         them = other(self.seat)
         full: list[dict[int, Card]] = []
-        for j in range(k + 1):
-            cards = self.records[j].cards
-            assert cards is not None
-            full.append(dict(enumerate(cards)))
-        probe = Match(0, humans=(self.seat,), source=OpenedPacks(full), declare_go=True)
-        end = self.records[k].end_action
-        j = 0
-        for i, action in enumerate(self.match.actions[:end]):
-            while j + 1 < len(self.records) and self.records[j + 1].start_action <= i:
-                j += 1
+        for j, known in enumerate(self.source.packs):
+            cards = dict(known)
+            full.append(cards)
+        source = OpenedPacks(full)
+        probe = Match(0, humans=(self.seat,), source=source, declare_go=True)
+        for i, action in enumerate(self.match.actions):
+            j = source.current
             if isinstance(action, Discard) and not action.cards:
                 slots = self.records[j].discard_slots[action.seat] or []
-                pack_cards = self.records[j].cards
-                assert pack_cards is not None
-                action = Discard(action.seat, tuple(pack_cards[s] for s in slots))
+                cards = [full[j].get(s) for s in slots]
+                if slots and all(c is not None for c in cards):
+                    action = Discard(action.seat, tuple(c for c in cards if c is not None))
             if i % REPLAY_SLICE == REPLAY_SLICE - 1:
                 yield
+            st = probe.state
+            if isinstance(action, Count) and st.show_step == 2 and st.crib_unseen:
+                rec = self.records[j]
+                crib = [full[j].get(s) for seat in (0, 1) for s in rec.discard_slots[seat] or []]
+                if all(c is not None for c in crib):
+                    st.reveal_crib([c for c in crib if c is not None])
             try:
                 probe.apply(action)
             except IllegalActionError as exc:
                 who = "the other player" if action.seat == them else "this browser"
-                st = probe.state
                 if isinstance(action, Go) and st.phase is Phase.PLAY:
                     fits = st.playable(action.seat)
                     what = (f"said Go at the count of {st.count} while holding "
@@ -609,76 +771,78 @@ class OnlineGame:
                     f"pack {j + 1}: {who} {what} (action {i + 1} of the match)",
                     {"pack": j, "action": str(action), "index": i, "seat": action.seat, "reason": str(exc)},
                 ) from exc
+        if final:
+            self.final_checked = True
+            self.gave_up = False
+            if self.settling:
+                self._new_match()
 
     def _stop(self, reason: str, evidence: dict[str, object]) -> None:
         self.failure = reason
         self.evidence = dict(evidence)
-        self._jobs = []
-        self._work = None
+        self._fg, self._bg, self._fg_work, self._bg_work = [], [], None, None
         self.pending = None
-        self._emit({"t": "abort", "m": self.match_number, "reason": reason[:MAX_REASON]})
+        self.settling = False
+        self._emit({"t": "abort", "m": self.match_number, "reason": clean_peer_text(reason)})
 
     # --- receiving -----------------------------------------------------------------------------
 
     def receive(self, message: object) -> None:
-        """Take one payload from the other browser; refuse anything wrong with ProtocolError, unchanged."""
+        """Take one payload from the other browser.
+
+        Its envelope (kind, fields, match and message numbers, the shape of its values) is checked
+        now: :class:`ProtocolError`, nothing changed. The move itself and its proofs are checked in
+        order by the queued work (:meth:`step`); a failure there stops the match."""
         if not isinstance(message, dict):
             raise ProtocolError("a message must be a JSON object")
         kind = message.get("t")
         if not isinstance(kind, str) or kind not in _FIELDS:
-            raise ProtocolError(f"unknown message kind {str(kind)[:40]!r}")
+            raise ProtocolError(f"unknown message kind {clean_peer_text(str(kind), 40)!r}")
         expected = _FIELDS[kind] | {"t", "m", "n"}
         if set(message) != expected:
-            extra = sorted(str(k)[:20] for k in set(message) - expected)
+            extra = sorted(clean_peer_text(str(k), 20) for k in set(message) - expected)
             missing = sorted(expected - set(message))
             raise ProtocolError(f"a {kind!r} message has the wrong fields (extra {extra}, missing {missing})")
         m = _int(message["m"], "the match number")
-        if m == self.match_number - 1 and kind != "newmatch":
-            closing = self._closing
-            if kind == "reveal" and closing is not None:
-                closing._on_reveal(message)  # the key of the hand abandoned: audit it
-                closing._jobs = []
-                self._jobs.append({"kind": "closing_audit", "pack": message["pack"]})
-            return  # otherwise sent before the other saw the new match begin: it no longer matters
+        if m == self.match_number + 1 and self.settling:
+            if len(self._early) > 64:
+                raise ProtocolError("too many messages of the next match before this one settled")
+            self._early.append(message)
+            return
+        if m < self.match_number and kind != "newmatch":
+            return  # sent before the other saw the new match begin: it no longer matters
         if m != self.match_number:
             raise ProtocolError(f"a message for match {m}, but this is match {self.match_number}")
         n = _int(message["n"], "the message number", 1 << 40)
         if n != self.received:
             raise ProtocolError(f"message number {n} where {self.received} was expected (replayed or lost)")
-        number = self.match_number
-        try:
-            self._receive(kind, message)
-        except ProtocolError:
-            raise
-        except Exception as exc:  # a bug here must not crash the page: stop the match, say why
-            self._stop(f"this browser could not process a {kind!r} message ({type(exc).__name__}: {exc})", {})
-            raise ProtocolError(f"the match has stopped: {self.failure}") from exc
-        if self.match_number == number:
-            self.received += 1
-
-    def _receive(self, kind: str, message: dict[str, Any]) -> None:
+        _shape(kind, message)
+        self.received += 1
         if kind == "abort":
-            reason = message["reason"]
-            if not isinstance(reason, str):
-                raise ProtocolError("an abort must give its reason as text")
             if self.failure is None:
-                self.failure = "the other browser stopped the match: " + reason[:MAX_REASON]
-                self._jobs, self._work, self.pending = [], None, None
+                self.peer_reason = clean_peer_text(message["reason"])
+                self.failure = "the other browser stopped the match"
+                self._fg, self._bg, self._fg_work, self._bg_work = [], [], None, None
+                self.pending = None
+                self.settling = False
             return
-        if kind == "newmatch":
-            self._receive_newmatch(message["op"])
-            return
-        if self.failure:
+        if self.failure and kind != "newmatch":
             return  # the match has stopped: the rest of its moves are read and ignored
-        handler = getattr(self, "_on_" + kind)
-        handler(message)
+        self._fg.append({"kind": "recv", "message": message})  # checked in order by step()
+
+    def _on_newmatch(self, message: dict[str, Any]) -> Work[None]:
+        self._receive_newmatch(message["op"])
+        return
+        yield
 
     def _receive_newmatch(self, op: object) -> None:
         them = other(self.seat)
         if op == "offer":
+            if self.settling:
+                raise ProtocolError("an offer of a new match while one is being settled")
             if self.new_match_offer == self.seat:
                 self.new_match_offer = None  # both offered: that is agreement
-                self._new_match()
+                self._agree_new_match()
             elif self.new_match_offer is None:
                 self.new_match_offer = them
             else:
@@ -688,23 +852,18 @@ class OnlineGame:
                 raise ProtocolError("an answer to an offer of a new match that was not made")
             self.new_match_offer = None
             if op == "accept":
-                self._new_match()
+                self._agree_new_match()
         else:
             raise ProtocolError("a new-match message must offer, accept or decline")
 
     def _current(self, message: dict[str, Any], *, ready: bool = True) -> tuple[int, PackRecord]:
-        k = _int(message["pack"], "the pack number")
+        k: int = message["pack"]
         if k != self.source.current or self.pack is None:
             raise ProtocolError(f"a message about pack {k + 1}, but the pack in play is {self.source.current + 1}")
         rec = self.pack
         if ready and not rec.ready:
-            raise ProtocolError("an action before the pack was shuffled")
+            raise ProtocolError("an action before the pack was shuffled and proven")
         return k, rec
-
-    def _check_keys(self) -> None:
-        """A new deal only after the other revealed its keys of every finished pack (so each is audited)."""
-        if any(r.ended and r.key and r.other_key is None for r in self.records):
-            raise ProtocolError("a cut before the other browser revealed its key of the last pack")
 
     def _check_turn(self, action: Action) -> None:
         if self.pending is not None:
@@ -713,116 +872,131 @@ class OnlineGame:
         if reason is not None:
             raise ProtocolError(f"the other player's '{action}' is not legal now: {reason}")
 
-    def _open(self, rec: PackRecord, k: int, shares: object, slots: list[int]) -> dict[int, tuple[Card, int]]:
-        """Check shares for exactly ``slots``; return the cards they open (nothing is changed)."""
-        if not isinstance(shares, list) or len(shares) != len(slots):
+    def _open(self, rec: PackRecord, k: int, shares: list[Any], slots: list[int]) -> Work[dict[int, tuple[Card, Element]]]:
+        """Check the other's proven shares for exactly ``slots``; return the cards they open (nothing changed)."""
+        if len(shares) != len(slots):
             raise ProtocolError(f"expected decryption shares for {len(slots)} slots")
-        lookup = {v: i for i, v in enumerate(rec.table)}
-        opened: dict[int, Card] = {}
-        values: dict[int, int] = {}
+        assert rec.deck2 is not None
+        opened: dict[int, tuple[Card, Element]] = {}
+        mine_new: dict[int, Element] = {}
         for entry in shares:
-            if not isinstance(entry, list) or len(entry) != 2:
-                raise ProtocolError("a share is a [slot, value] pair")
-            slot = _int(entry[0], "a share's slot")
+            slot, value, proof = self.keys.read_share(entry)
             if slot not in slots or slot in opened:
                 raise ProtocolError(f"a share for slot {slot}, which this message does not open")
-            value = sra.decode_element(entry[1], f"the share for slot {slot}", None, self.group)
-            index = sra.open_share(value, lookup)
+            ct = rec.deck2[slot]
+            self.keys.check_share(k, slot, ct, value, proof)
+            yield
+            mine = rec.mine.get(slot)
+            if mine is None:
+                mine = self.keys.my_share(ct)
+                mine_new[slot] = mine
+                yield
+            index = self.keys.open(ct, mine, value)
             if index is None:
-                raise ProtocolError(f"the share for slot {slot} opens no card: a wrong decryption share")
-            opened[slot] = DECK[index]
-            values[slot] = value
+                raise AuditFailure(f"pack {k + 1}: slot {slot} opens no card, though every proof passed",
+                                   {"pack": k, "slot": slot})
+            opened[slot] = (DECK[index], value)
         known = self.source.packs[k]
-        seen = set(known.values())
-        for slot, card in opened.items():
+        for slot, (card, _) in opened.items():
             if slot in known and known[slot] != card:
-                raise ProtocolError(f"slot {slot} was already opened as {known[slot].code}")
-            if slot not in known and card in seen:
-                raise ProtocolError(f"the share for slot {slot} opens {card.code}, already elsewhere in the pack")
-        if len(set(opened.values())) != len(opened):
-            raise ProtocolError("two shares open the same card")
-        return {slot: (card, values[slot]) for slot, card in opened.items()}
+                raise AuditFailure(f"pack {k + 1}: slot {slot} was already opened as {known[slot].code}",
+                                   {"pack": k, "slot": slot})
+            if slot not in known and card in known.values():
+                raise AuditFailure(f"pack {k + 1}: slot {slot} opens {card.code}, already elsewhere in the pack",
+                                   {"pack": k, "slot": slot})
+        rec.mine.update(mine_new)  # this browser's own shares: keeping them changes nothing the rules see
+        return opened
 
-    def _learn(self, rec: PackRecord, opened: dict[int, tuple[Card, int]]) -> None:
+    def _learn(self, rec: PackRecord, opened: dict[int, tuple[Card, Element]]) -> None:
         for slot, (card, value) in opened.items():
-            self.source.learn(slot, card)
-            self.learned.append((len(self.match.actions), slot, card))
+            if self.source.card(slot) is None:
+                self.source.learn(slot, card)
+                self.learned.append((len(self.match.actions), slot, card))
             rec.shares_in[slot] = value
 
-    def _on_shuffle(self, message: dict[str, Any]) -> None:
-        k, rec = self._current(message, ready=False)
-        step = _int(message["step"], "the shuffle step")
+    def _on_key(self, message: dict[str, Any]) -> Work[None]:
+        self.keys.take_key(message["share"], message["proof"])
+        yield
+        self._sync_packs()
+
+    def _on_shuffle(self, message: dict[str, Any]) -> Work[None]:
+        k: int = message["pack"]
+        step: int = message["step"]
+        if not 0 <= k < len(self.records):
+            raise ProtocolError(f"a shuffle of pack {k + 1}, which is not being shuffled")
+        rec = self.records[k]
         mine_first = rec.first_seat == self.seat
-        if step == 1 and not mine_first and rec.first is None:
-            checks = sra.Tally()
-            rec_first = sra.decode_pack_list(message["cards"], "the first shuffle", checks, self.group)
-            if set(rec_first) & set(self.group.points):
-                raise ProtocolError("the first shuffle left cards unencrypted")
-            rec.first = rec_first
-            self.tally.checks += checks.checks
-            self._jobs.append({"kind": "shuffle2", "pack": k})
-        elif step == 2 and mine_first and rec.first is not None and rec.second is None and rec.table:
-            checks = sra.Tally()
-            second = sra.decode_pack_list(message["cards"], "the second shuffle", checks, self.group)
-            if set(second) & set(rec.first):
-                raise ProtocolError("the second shuffle left cards unencrypted")
-            rec.second = second
-            self.tally.checks += checks.checks
+        if rec.incoming is not None:
+            raise ProtocolError(f"a second shuffle of pack {k + 1} before the first was checked")
+        if step == 1 and not mine_first and rec.deck1 is None:
+            pass
+        elif step == 2 and mine_first and rec.deck1 is not None and rec.deck2 is None:
+            pass
         else:
-            raise ProtocolError(f"a shuffle (step {str(step)[:5]}) that is not expected now")
+            raise ProtocolError(f"a shuffle (step {step}) of pack {k + 1} that is not expected now")
+        rec.incoming = {"step": step, "cards": message["cards"], "proof": message["proof"]}
+        self._queue_bg({"kind": "verify", "pack": k})
+        return
+        yield
 
-    def _on_cutdeal(self, message: dict[str, Any]) -> None:
-        self._turn_up(message, CutForDeal(other(self.seat), _int(message["depth"], "the depth")),
-                      keys_first=True)
+    def _on_ready(self, message: dict[str, Any]) -> Work[None]:
+        k: int = message["pack"]
+        if not 0 <= k < len(self.records):
+            raise ProtocolError(f"pack {k + 1} said ready, which is not being shuffled")
+        rec = self.records[k]
+        if rec.first_seat == self.seat or rec.deck2 is None or rec.ready:
+            raise ProtocolError(f"pack {k + 1} said ready out of turn")
+        rec.ready = True
+        return
+        yield
 
-    def _turn_up(self, message: dict[str, Any], action: CutForDeal | CutStarter, keys_first: bool = False) -> None:
+    def _on_cutdeal(self, message: dict[str, Any]) -> Work[None]:
+        yield from self._turn_up(message, CutForDeal(other(self.seat), message["depth"]))
+
+    def _on_starter(self, message: dict[str, Any]) -> Work[None]:
+        yield from self._turn_up(message, CutStarter(other(self.seat), message["depth"]))
+
+    def _turn_up(self, message: dict[str, Any], action: CutForDeal | CutStarter) -> Work[None]:
         """The other cut and turned up a public card (for deal, or the starter): open its slot for both."""
         k, rec = self._current(message)
-        if keys_first:
-            self._check_keys()
         self._check_turn(action)
         slot = self.match.state.slot_at(action.depth)
-        opened = self._open(rec, k, message["shares"], [slot])
+        opened = yield from self._open(rec, k, message["shares"], [slot])
         self._learn(rec, opened)
-        self._reply(rec, k, [slot])
+        self._reply(k, [slot])
         self._apply(action)
         self._after_apply(k)
 
-    def _on_cut(self, message: dict[str, Any]) -> None:
+    def _on_cut(self, message: dict[str, Any]) -> Work[None]:
         k, rec = self._current(message)
-        action = CutPack(other(self.seat), _int(message["depth"], "the depth"))
+        action = CutPack(other(self.seat), message["depth"])
         if self._needs_acceptance() and not all(self.accepted):
             raise ProtocolError("a cut before both players accepted the next hand")
-        self._check_keys()
         self._check_turn(action)
         slots = self.match.state.deal_slots(action.depth)
-        opened = self._open(rec, k, message["shares"], list(slots[self.seat]))
+        opened = yield from self._open(rec, k, message["shares"], list(slots[self.seat]))
         self._learn(rec, opened)
-        self._reply(rec, k, list(slots[other(self.seat)]))
+        self._reply(k, list(slots[other(self.seat)]))
         self._apply(action)
 
-    def _on_discard(self, message: dict[str, Any]) -> None:
+    def _on_discard(self, message: dict[str, Any]) -> Work[None]:
         _, rec = self._current(message)
         them = other(self.seat)
         action = Discard(them, ())
         self._check_turn(action)
-        raw = message["slots"]
-        if not isinstance(raw, list) or len(raw) != 2:
-            raise ProtocolError("a discard names two slots")
-        slots = [_int(s, "a discarded slot") for s in raw]
+        slots: list[int] = message["slots"]
         dealt = self.match.state.hand_slots[them]
-        if slots[0] == slots[1] or any(s not in dealt for s in slots):
+        if len(slots) != 2 or slots[0] == slots[1] or any(s not in dealt for s in slots):
             raise ProtocolError(f"the discard names slots {slots}, not two slots dealt to that player")
         self._apply(action)
-        rec.discard_slots[them] = slots
+        rec.discard_slots[them] = list(slots)
+        return
+        yield
 
-    def _on_starter(self, message: dict[str, Any]) -> None:
-        self._turn_up(message, CutStarter(other(self.seat), _int(message["depth"], "the depth")))
-
-    def _on_play(self, message: dict[str, Any]) -> None:
+    def _on_play(self, message: dict[str, Any]) -> Work[None]:
         k, rec = self._current(message)
         them = other(self.seat)
-        slot = _int(message["slot"], "the slot laid")
+        slot: int = message["slot"]
         if slot not in self.match.state.hand_slots[them]:
             raise ProtocolError(f"slot {slot} was not dealt to the player who lays it")
         if slot in (rec.discard_slots[them] or []):
@@ -834,7 +1008,7 @@ class OnlineGame:
         st = self.match.state
         if st.phase is not Phase.PLAY or st.to_play != them:
             raise ProtocolError("the other player lays a card out of turn")
-        opened = self._open(rec, k, message["shares"], [slot])
+        opened = yield from self._open(rec, k, message["shares"], [slot])
         action = Play(them, opened[slot][0])
         self._check_turn(action)
         self._learn(rec, opened)
@@ -842,14 +1016,15 @@ class OnlineGame:
         rec.laid[them].append(slot)
         self._after_apply(k)
 
-    def _on_go(self, message: dict[str, Any]) -> None:
+    def _on_go(self, message: dict[str, Any]) -> Work[None]:
         k, _ = self._current(message)
-        action = Go(other(self.seat))
-        self._check_turn(action)
-        self._apply(action)
+        self._check_turn(Go(other(self.seat)))
+        self._apply(Go(other(self.seat)))
         self._after_apply(k)
+        return
+        yield
 
-    def _on_count(self, message: dict[str, Any]) -> None:
+    def _on_count(self, message: dict[str, Any]) -> Work[None]:
         k, rec = self._current(message)
         them = other(self.seat)
         action = Count(them)
@@ -862,23 +1037,23 @@ class OnlineGame:
             theirs = rec.discard_slots[them]
             mine = rec.discard_slots[self.seat]
             assert theirs is not None and mine is not None
-            opened = self._open(rec, k, message["shares"], list(theirs))
+            opened = yield from self._open(rec, k, message["shares"], list(theirs))
             crib = [self._known(s) for s in mine] + [opened[s][0] for s in theirs]
             self._learn(rec, opened)
             st.reveal_crib(crib)
-            self._reply(rec, k, list(mine))
+            self._reply(k, list(mine))
         elif message["shares"] != []:
             raise ProtocolError("a count that opens no cards carries no shares")
         self._check_turn(action)
         self._apply(action)
         self._after_apply(k)
 
-    def _on_shares(self, message: dict[str, Any]) -> None:
+    def _on_shares(self, message: dict[str, Any]) -> Work[None]:
         k, rec = self._current(message)
         pending = self.pending
         if pending is None:
             raise ProtocolError("decryption shares that nothing here waits for")
-        opened = self._open(rec, k, message["shares"], pending.slots)
+        opened = yield from self._open(rec, k, message["shares"], pending.slots)
         action = pending.action
         st = self.match.state
         self._learn(rec, opened)
@@ -890,64 +1065,96 @@ class OnlineGame:
         self._apply(action)
         self._after_apply(k)
 
-    def _on_reveal(self, message: dict[str, Any]) -> None:
-        k = _int(message["pack"], "the pack number")
-        if not 0 <= k < len(self.records):
-            raise ProtocolError(f"a key for pack {k + 1}, which does not exist")
-        rec = self.records[k]
-        if not rec.ended:
-            raise ProtocolError(f"a key for pack {k + 1} before that pack is over here")
-        if rec.other_key is not None:
-            raise ProtocolError(f"a second key for pack {k + 1}")
-        rec.other_key = sra.decode_key(message["key"], f"the key of pack {k + 1}", self.group)
-        self._jobs.append({"kind": "audit", "pack": k})
+    def _on_final(self, message: dict[str, Any]) -> Work[None]:
+        """The other opens what it still held at the end (or when the match was abandoned)."""
+        if not (self.match.state.is_over or self.settling):
+            raise ProtocolError("cards opened at the end of a match that has not ended")
+        if self.final_checked:
+            raise ProtocolError("a second opening of the cards held at the end")
+        k: int = message["pack"]
+        slots = self._unopened_kept(other(self.seat))
+        if k != max(self.source.current, 0):
+            raise ProtocolError(f"the cards held at the end of pack {k + 1}, but the last pack is "
+                                f"{self.source.current + 1}")
+        rec = self.pack
+        if rec is None or not rec.ready:
+            if message["shares"]:
+                raise ProtocolError("shares for a pack that was never dealt")
+        else:
+            opened = yield from self._open(rec, k, message["shares"], slots)
+            self._learn(rec, opened)
+        self._fg.append({"kind": "audit", "final": True})
 
-    def _on_next(self, message: dict[str, Any]) -> None:
-        hand = _int(message["hand"], "the hand number")
+    def _on_next(self, message: dict[str, Any]) -> Work[None]:
+        hand: int = message["hand"]
         them = other(self.seat)
         st = self.match.state
         if hand != st.hand_number or not self._needs_acceptance() or self.accepted[them]:
             raise ProtocolError("an acceptance of a next hand that is not waiting")
         self.accepted[them] = True
-        self._sync_pack()
+        return
+        yield
 
     # --- applying ------------------------------------------------------------------------------
 
-    def _reply(self, rec: PackRecord, k: int, slots: list[int]) -> None:
-        rec.shares_out.extend(slots)
+    def _reply(self, k: int, slots: list[int]) -> None:
         self._queue_send({"t": "shares", "m": self.match_number, "pack": k}, slots)
 
     def _apply(self, action: Action) -> None:
+        before = self.match.state.phase
         self.match.apply(action)
+        st = self.match.state
+        if before is Phase.PLAY and st.phase is not Phase.PLAY and not st.is_over:
+            self._fg.append({"kind": "audit"})  # every card of the play is open: judge each Go now
 
     def _after_apply(self, k: int) -> None:
-        """Close pack ``k`` if the action ended it (a new pack, or the game over), then open the next."""
-        if self.source.current != k or self.match.state.is_over:
-            rec = self.records[k]
-            if not rec.ended:
-                rec.ended = True
-                rec.end_action = len(self.match.actions)
-                if rec.key:
-                    self._jobs.append({"kind": "reveal", "pack": k})
-        self._sync_pack()
+        """Close pack ``k`` if the action ended it, open the next; at the end, open what is still held."""
+        rec = self.records[k]
+        if (self.source.current != k or self.match.state.is_over) and not rec.ended:
+            rec.ended = True
+            rec.end_action = len(self.match.actions)
+            rec.deck1 = None  # the slots still needed are in deck2
+        if self.match.state.is_over:
+            self._bg, self._bg_work = [], None
+            if not self.final_sent:
+                self._send_final()
+        self._sync_packs()
+
+    def _unopened_kept(self, seat: int) -> list[int]:
+        """``seat``'s slots of the pack in play it still holds, unopened to the other (after its discard)."""
+        rec = self.pack
+        if rec is None or rec.discard_slots[seat] is None:
+            return []
+        gone = set(rec.discard_slots[seat] or []) | set(rec.laid[seat])
+        return [s for s in self.match.state.hand_slots[seat] if s not in gone]
+
+    def _send_final(self) -> None:
+        self.final_sent = True
+        k = max(self.source.current, 0)
+        rec = self.pack
+        slots = self._unopened_kept(self.seat) if rec is not None and rec.ready else []
+        if rec is None or not rec.ready:
+            self._emit({"t": "final", "m": self.match_number, "pack": k, "shares": []})
+        else:
+            self._queue_send({"t": "final", "m": self.match_number, "pack": k}, slots)
 
     def _needs_acceptance(self) -> bool:
         st = self.match.state
         return st.phase is Phase.CUT_PACK and st.hand_number >= 2
 
-    def _sync_pack(self) -> None:
+    def _sync_packs(self) -> None:
+        """Start the packs ahead once both key shares are known; mark the pack in play."""
         st = self.match.state
         k = self.source.current
-        if st.is_over or st.phase not in (Phase.CUT_FOR_DEAL, Phase.CUT_PACK) or k < len(self.records):
+        if 0 <= k < len(self.records) and self.records[k].start_action < 0:
+            self.records[k].start_action = self.records[k - 1].end_action if k > 0 else 0
+        if st.is_over or self.failure or self.settling or not self.keys.ready:
             return
-        # The next pack is shuffled at once, while the players look at the show: the deal (the cut)
-        # is what waits for both to accept the next hand.
-        first = st.pone if st.phase is Phase.CUT_PACK and st.pone is not None else 0
-        start = self.records[-1].end_action if self.records else 0
-        self.records.append(PackRecord(first_seat=first, start_action=start))
-        self.accepted = [False, False]
-        if first == self.seat:
-            self._jobs.append({"kind": "shuffle1", "pack": k})
+        while len(self.records) <= max(k, 0) + LOOKAHEAD:
+            n = len(self.records)
+            self.records.append(PackRecord(first_seat=n % 2))
+            if n % 2 == self.seat:
+                self._queue_bg({"kind": "shuffle1", "pack": n})
 
     def _own_slot(self, card: Card) -> int:
         for slot in self.match.state.hand_slots[self.seat]:
@@ -962,16 +1169,12 @@ class OnlineGame:
 
 
 def _checksum(body: dict[str, Any]) -> str:
-    """SHA-256 of the canonical JSON of the save without its checksum (catches damage)."""
+    """SHA-256 of the canonical JSON of the save without its checksum (catches damage).
+
+    ASCII-escaped, so any text (a lone surrogate included) has a checksum."""
     payload = {k: v for k, v in body.items() if k != "checksum"}
-    canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:32]
-
-
-def _elements(values: Any, group: sra.Group) -> list[int] | None:
-    if values is None:
-        return None
-    return [sra.decode_element(v, "a saved value", None, group) for v in values]
+    canonical = json.dumps(payload, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("ascii")).hexdigest()[:32]
 
 
 def _refusal(state: Any, action: Action) -> str | None:
@@ -987,3 +1190,42 @@ def _int(value: object, what: str, limit: int = 1 << 20) -> int:
     if type(value) is not int or not 0 <= value < limit:
         raise ProtocolError(f"{what} must be a small non-negative integer")
     return value
+
+
+def _shape(kind: str, message: dict[str, Any]) -> None:
+    """The types and sizes of a payload's fields (no arithmetic): ProtocolError if wrong."""
+    if "pack" in message:
+        _int(message["pack"], "the pack number", 1 << 12)
+    if "depth" in message:
+        _int(message["depth"], "the depth", PACK_SIZE)
+    if "slot" in message:
+        _int(message["slot"], "the slot laid", PACK_SIZE)
+    if "hand" in message:
+        _int(message["hand"], "the hand number", 1 << 12)
+    if "step" in message and message["step"] not in (1, 2) or type(message.get("step", 1)) is not int:
+        raise ProtocolError("a shuffle's step is 1 or 2")
+    if "slots" in message:
+        slots = message["slots"]
+        if not isinstance(slots, list) or len(slots) != 2:
+            raise ProtocolError("a discard names two slots")
+        for s in slots:
+            _int(s, "a discarded slot", PACK_SIZE)
+    if "shares" in message:
+        shares = message["shares"]
+        if not isinstance(shares, list) or len(shares) > 8:
+            raise ProtocolError("shares are a list of at most 8 [slot, value, proof] entries")
+        for entry in shares:
+            if not isinstance(entry, list) or len(entry) != 3:
+                raise ProtocolError("a share is a [slot, value, proof] triple")
+            _int(entry[0], "a share's slot", PACK_SIZE)
+            if not isinstance(entry[1], str) or not isinstance(entry[2], list):
+                raise ProtocolError("a share's value is text and its proof a list")
+    if kind == "shuffle":
+        if not isinstance(message["cards"], list) or len(message["cards"]) != PACK_SIZE:
+            raise ProtocolError(f"a shuffle holds exactly {PACK_SIZE} ciphertexts")
+        if not isinstance(message["proof"], dict):
+            raise ProtocolError("a shuffle's proof is an object")
+    if kind == "key" and not (isinstance(message["share"], str) and isinstance(message["proof"], list)):
+        raise ProtocolError("a key share is text and its proof a list")
+    if kind == "abort" and not isinstance(message["reason"], str):
+        raise ProtocolError("an abort must give its reason as text")

@@ -1,0 +1,234 @@
+"""The proven pack: the cryptography of one online match, seen from one browser.
+
+The construction is Barnett & Smart, *Mental Poker Revisited* (IMA Cryptography and Coding 2003),
+section 4, over a prime-order group (NIST P-256 in play, :mod:`.p256`):
+
+- **Keys.** Each browser draws a secret share ``x_j`` for the match and publishes ``y_j = x_j·G``
+  with a Schnorr proof of knowledge of ``x_j`` (so nobody can choose a share that cancels the
+  other's: the rogue-key attack). The deal's key is ``Y = y_0 + y_1``; no share is ever revealed.
+- **Cards** are points ``M_i`` hashed into the group (RFC 9380 hash-to-curve, their own domain tag):
+  nobody knows a relation between them. The **public deck** is their 52 trivial encryptions
+  ``(O, M_i)``, built by each browser itself, never received.
+- **Shuffles.** The first shuffler re-encrypts and permutes the public deck, the second re-encrypts
+  and permutes the first's list; each list carries Wikström's proof of a shuffle (:mod:`.shuffle`,
+  as written in Haenni, Locher, Koenig & Dubuis 2017), verified by the other before it shuffles,
+  cuts or decrypts anything. The pack's order is uniform if either browser is honest.
+- **Opening a slot** ``(a, b)``: each browser's decryption share is ``d_j = x_j·a`` with a
+  Chaum–Pedersen proof that ``log_G y_j = log_a d_j``; the card is ``b − d_0 − d_1`` looked up among
+  the ``M_i``. A private card is opened for its owner by the other's share alone (the owner adds
+  its own, never sent until the card is public).
+- **Fiat–Shamir.** Every proof's challenge hashes the whole statement (:mod:`.transcript`): the
+  protocol version, the group and the derivation of its generators, the room, the match, the pack,
+  the step or slot, the prover's seat, both key shares, the inputs, the outputs and the commitments
+  (Bernhard, Pereira & Warinschi, ASIACRYPT 2012, on the weak form).
+
+This module holds no protocol state: :mod:`.game` decides what to open for whom and when.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Sequence
+
+from . import elgamal, proofs, shuffle
+from .elgamal import Ciphertext
+from .errors import AuditFailure, ProtocolError
+from .group import Element, FixedBase, Group, RandBelow, Work
+from .transcript import Transcript
+
+__all__ = [
+    "PROTOCOL",
+    "PACK_SIZE",
+    "CARD_TAG",
+    "card_points",
+    "card_index",
+    "public_deck",
+    "MatchKeys",
+    "Share",
+]
+
+PROTOCOL = "cribbage-proven-deal/2"
+"""The protocol version, first in every transcript."""
+PACK_SIZE = 52
+CARD_TAG = b"cribbage-proven-deal/2 card"
+"""The hash-to-curve domain tag of the card points (the message is the card's index, one byte)."""
+
+
+@lru_cache(maxsize=4)
+def card_points(group: Group) -> tuple[Element, ...]:
+    """``M_i`` for the 52 cards of :data:`cribbage.cards.DECK`, in that order."""
+    points = tuple(group.hash_to_group(CARD_TAG, bytes([i])) for i in range(PACK_SIZE))
+    assert len(set(points)) == PACK_SIZE
+    return points
+
+
+@lru_cache(maxsize=4)
+def _card_lookup(group: Group) -> dict[Element, int]:
+    return {m: i for i, m in enumerate(card_points(group))}
+
+
+def card_index(group: Group, point: Element) -> int | None:
+    """The index in DECK of the card ``point`` is, or None (not a card)."""
+    return _card_lookup(group).get(point)
+
+
+def public_deck(group: Group) -> list[Ciphertext]:
+    """The 52 trivial encryptions ``(O, M_i)``: the first shuffle's input, built here, never received."""
+    return elgamal.public_deck(group, list(card_points(group)))
+
+
+@dataclass(frozen=True)
+class Share:
+    """A decryption share of one slot with its Chaum–Pedersen proof."""
+
+    slot: int
+    value: Element
+    proof: proofs.DleqProof
+
+    def to_wire(self, group: Group) -> list[Any]:
+        return [self.slot, group.encode_text(self.value), self.proof.to_wire()]
+
+
+class MatchKeys:
+    """The key shares of one match and the transcripts that bind every proof to it.
+
+    ``context`` names the room; ``match`` is the match's number in the room. ``mine`` is this
+    browser's secret share (never sent); ``public`` the two public shares once both are known.
+    """
+
+    def __init__(self, group: Group, room: str, match: int, seat: int, secret: int) -> None:
+        self.group = group
+        self.room = room
+        self.match = match
+        self.seat = seat
+        self.secret = secret
+        self.public: list[Element | None] = [None, None]
+        self.public[seat] = group.mul_gen(secret)
+        self._joint: FixedBase | None = None
+
+    # --- transcripts ----------------------------------------------------------------------------
+
+    def transcript(self, step: str, prover: int, **fields: int) -> Transcript:
+        """The context every proof of this match starts from (both shares once known)."""
+        g = self.group
+        t = Transcript(PROTOCOL)
+        t.append_text("group", g.name)
+        t.append_text("card tag", CARD_TAG.decode("ascii"))
+        t.append_text("generator tag", shuffle.GENERATOR_TAG.decode("ascii"))
+        t.append_text("room", self.room)
+        t.append_int("match", self.match)
+        t.append_text("step", step)
+        t.append_int("prover", prover)
+        for name in sorted(fields):
+            t.append_int(name, fields[name])
+        if step != "key":
+            y0, y1 = self.public
+            assert y0 is not None and y1 is not None
+            t.append_element("key share 0", g, y0)
+            t.append_element("key share 1", g, y1)
+        return t
+
+    # --- key shares -----------------------------------------------------------------------------
+
+    def key_message(self, randbelow: RandBelow) -> dict[str, Any]:
+        """This browser's public share with its proof of knowledge (the ``key`` payload's body)."""
+        proof = proofs.prove_dlog(self.group, self.secret, self.transcript("key", self.seat), randbelow)
+        mine = self.public[self.seat]
+        return {"share": self.group.encode_text(mine), "proof": proof.to_wire()}
+
+    def take_key(self, share: object, proof: object) -> None:
+        """Check the other's public share and its proof; ProtocolError (nothing kept) if either fails."""
+        g = self.group
+        them = 1 - self.seat
+        if self.public[them] is not None:
+            raise ProtocolError("a second key share for this match")
+        y = g.decode_text(share, "the other's key share")
+        p = proofs.DlogProof.from_wire(g, proof, "the key share's proof")
+        if y == self.public[self.seat]:
+            raise ProtocolError("the other's key share equals this browser's")
+        if not proofs.verify_dlog(g, y, p, self.transcript("key", them)):
+            raise ProtocolError("the other's key share comes without a valid proof of knowledge of its "
+                                "secret (a rogue key would let it cancel this browser's share)")
+        self.public[them] = y
+
+    @property
+    def ready(self) -> bool:
+        return self.public[0] is not None and self.public[1] is not None
+
+    @property
+    def joint(self) -> Element:
+        y0, y1 = self.public
+        assert y0 is not None and y1 is not None
+        return self.group.add(y0, y1)
+
+    def joint_table(self) -> FixedBase:
+        if self._joint is None:
+            self._joint = self.group.fixed(self.joint)
+        return self._joint
+
+    # --- shuffles -------------------------------------------------------------------------------
+
+    def shuffle_and_prove(self, pack: int, step: int, inputs: Sequence[Ciphertext],
+                          randbelow: RandBelow) -> Work[tuple[list[Ciphertext], dict[str, Any]]]:
+        """This browser's shuffle of ``inputs`` and its proof: (outputs, the proof on the wire)."""
+        g = self.group
+        gY = self.joint_table()
+        outputs, psi, rands = shuffle.shuffle(g, gY, list(inputs), randbelow)
+        yield
+        t = self.transcript("shuffle", self.seat, pack=pack, shuffle_step=step)
+        proof = yield from shuffle.prove_shuffle(g, self.joint, gY, list(inputs), outputs, psi, rands, t, randbelow)
+        return outputs, proof.to_wire()
+
+    def verify_shuffle(self, pack: int, step: int, inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext],
+                       proof: object) -> Work[None]:
+        """Check the other's shuffle of ``inputs``; :class:`AuditFailure` with the evidence if it fails."""
+        g = self.group
+        them = 1 - self.seat
+        try:
+            p = shuffle.ShuffleProof.from_wire(g, proof, PACK_SIZE)
+            t = self.transcript("shuffle", them, pack=pack, shuffle_step=step)
+            yield from shuffle.verify_shuffle(g, self.joint, list(inputs), list(outputs), p, t)
+        except ProtocolError as exc:
+            raise AuditFailure(f"pack {pack + 1}: the other browser's shuffle (step {step}) is not proven: {exc}",
+                               {"pack": pack, "step": f"shuffle {step}", "reason": str(exc)}) from exc
+
+    # --- shares ---------------------------------------------------------------------------------
+
+    def my_share(self, ct: Ciphertext) -> Element:
+        """This browser's decryption share of a slot (kept or sent; one scalar multiplication)."""
+        return elgamal.decryption_share(self.group, self.secret, ct)
+
+    def prove_share(self, pack: int, slot: int, ct: Ciphertext, value: Element, randbelow: RandBelow) -> Share:
+        g = self.group
+        t = self.transcript("share", self.seat, pack=pack, slot=slot)
+        mine = self.public[self.seat]
+        proof = proofs.prove_dleq(g, self.secret, g.generator, mine, ct[0], value, t, randbelow)
+        return Share(slot, value, proof)
+
+    def read_share(self, entry: object) -> tuple[int, Element, proofs.DleqProof]:
+        """Decode one ``[slot, value, proof]`` entry (no arithmetic yet); ProtocolError if malformed."""
+        g = self.group
+        if not isinstance(entry, list) or len(entry) != 3:
+            raise ProtocolError("a share is a [slot, value, proof] triple")
+        slot = entry[0]
+        if type(slot) is not int or not 0 <= slot < PACK_SIZE:
+            raise ProtocolError("a share's slot must be a number from 0 to 51")
+        value = g.decode_text(entry[1], f"the share for slot {slot}")
+        proof = proofs.DleqProof.from_wire(g, entry[2], f"the proof of the share for slot {slot}")
+        return slot, value, proof
+
+    def check_share(self, pack: int, slot: int, ct: Ciphertext, value: Element, proof: proofs.DleqProof) -> None:
+        """The other's share of ``slot`` must carry a valid proof; else :class:`AuditFailure`."""
+        g = self.group
+        them = 1 - self.seat
+        y = self.public[them]
+        t = self.transcript("share", them, pack=pack, slot=slot)
+        if not proofs.verify_dleq(g, g.generator, y, ct[0], value, proof, t):
+            raise AuditFailure(
+                f"pack {pack + 1}: the other browser's decryption share of slot {slot} is not proven "
+                "(a false share)", {"pack": pack, "slot": slot, "step": "share"})
+
+    def open(self, ct: Ciphertext, mine: Element, theirs: Element) -> int | None:
+        """The card index of a slot from both shares, or None (cannot happen after valid proofs)."""
+        return card_index(self.group, elgamal.combine(self.group, ct, [mine, theirs]))
