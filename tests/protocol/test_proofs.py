@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import random
+from typing import Any
 
 import pytest
 
@@ -86,7 +87,7 @@ def test_transcript_elements_count_and_identity() -> None:
 # --- ElGamal ----------------------------------------------------------------------------------
 
 
-def points(group: Group, n: int) -> list[object]:
+def points(group: Group, n: int) -> list[Any]:
     return [group.hash_to_group(b"test card", bytes([i])) for i in range(n)]
 
 
@@ -176,7 +177,7 @@ def test_rogue_key_cannot_be_proved() -> None:
 # --- Chaum–Pedersen ---------------------------------------------------------------------------
 
 
-def dleq_setup(seed: int = 3) -> tuple[int, object, object, object, random.Random]:
+def dleq_setup(seed: int = 3) -> tuple[int, Any, Any, Any, random.Random]:
     r = rng(seed)
     x = G.random_scalar(r.randrange)
     y = G.mul_gen(x)
