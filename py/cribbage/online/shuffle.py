@@ -3,9 +3,11 @@
 The proof is the one of Terelius and Wikström ("Proofs of restricted shuffles", AFRICACRYPT 2010)
 and Wikström ("A commitment-consistent proof of a shuffle", ACISP 2009), exactly as written step
 by step in Haenni, Locher, Koenig and Dubuis, "Pseudo-Code Algorithms for Verifiable
-Re-Encryption Mix-Nets" (Financial Cryptography 2017 workshops, Voting'17, section 4): the
-algorithms GenShuffle, GenPermutationCommitment, GenCommitmentChain, GenShuffleProof and
-CheckShuffleProof. Each step below names the line of the paper it implements.
+Re-Encryption Mix-Nets" (Financial Cryptography 2017 workshops, Voting'17): its pseudo-code
+algorithms GenShuffle, GenPermutation, GenPermutationCommitment, GenCommitmentChain,
+GenShuffleProof and CheckShuffleProof, cited here by name (their numbers were not checked against
+the paper's text; the equations were checked against implementations of the same pseudo-code,
+CHVote's among them). Each step below quotes the line of the paper it implements.
 
 From multiplicative to additive notation:
 
