@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from cribbage.actions import Action
-from cribbage.online import sra
+from cribbage.online.group import MODP_TEST, Group
 from cribbage.online.game import OnlineGame
 from cribbage.state import other
 
@@ -51,9 +51,10 @@ class Table:
                 return
 
 
-def make_table(group: sra.Group = sra.TEST_GROUP, seed: int = 0) -> Table:
+def make_table(group: Group = MODP_TEST, seed: int = 0, room: str = "test-room") -> Table:
     """Two fresh peers; their secret draws come from ``seed`` so a failing run can be replayed."""
-    return Table([OnlineGame(s, ("North", "South"), group=group, randbelow=random.Random(seed * 2 + s).randrange)
+    return Table([OnlineGame(s, ("North", "South"), room=room, group=group,
+                             randbelow=random.Random(seed * 2 + s).randrange)
                   for s in (0, 1)])
 
 

@@ -419,7 +419,7 @@ class OnlineGame:
             def cts(values: Any) -> list[Ciphertext] | None:
                 if values is None:
                     return None
-                return elgamal.decode_ciphertexts(group, values, len(values), "a saved pack", allow_identity=True)
+                return elgamal.decode_ciphertexts(group, values, len(values), "a saved pack")
 
             def points(values: Any) -> dict[int, Element]:
                 return {int(s): group.decode_text(v, "a saved share") for s, v in values}

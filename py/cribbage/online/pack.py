@@ -115,7 +115,7 @@ class MatchKeys:
         t = Transcript(PROTOCOL)
         t.append_text("group", g.name)
         t.append_text("card tag", CARD_TAG.decode("ascii"))
-        t.append_text("generator tag", shuffle.GENERATOR_TAG.decode("ascii"))
+        t.append_text("generator tag", shuffle.GENERATOR_DST.decode("ascii"))
         t.append_text("room", self.room)
         t.append_int("match", self.match)
         t.append_text("step", step)
