@@ -194,7 +194,17 @@ def test_pippenger_equals_straus() -> None:
     ks[3] = 1
     ks[7] = N - ks[2]  # cancels a term with the same point
     assert _pippenger(pts, ks) == _straus(pts, ks) == naive(list(zip(pts, ks)))
-    assert PIPPENGER_FROM > 1
+
+
+def test_multi_mul_with_many_terms_takes_the_buckets() -> None:
+    from cribbage.online.p256 import _straus
+
+    points = [random_point() for _ in range(4)]
+    pairs = [(points[i % 4], rng.randrange(N)) for i in range(PIPPENGER_FROM + 3)]
+    pairs[10] = (None, 5)
+    pairs[11] = (points[3], 0)
+    kept = [(p, k) for p, k in pairs if p is not None and k]
+    assert G.multi_mul(pairs) == _straus([p for p, _ in kept], [k for _, k in kept])
 
 
 def test_op_counts() -> None:
