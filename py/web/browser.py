@@ -309,7 +309,7 @@ def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
     """Tell online play the room of the URL, the room link's address, and how to reach the peer.
 
     Run when online play is first opened (:func:`web.modes.before_online`), not at start."""
-    from cribbage.online import sra
+    from cribbage.online.group import MODP_TEST, Group
     from web import online
 
     search = window.URLSearchParams.new(window.location.search)
@@ -317,12 +317,12 @@ def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
     signal = _text(search.get("signal"))
     if signal:
         query += "&signal=" + str(window.encodeURIComponent(signal))
-    group = sra.GROUP_14
+    group: Group | None = None  # NIST P-256
     loopback = str(window.location.hostname) in ("127.0.0.1", "localhost", "[::1]", "::1")
     if _text(search.get("group")) == "test" and loopback:
         # Test-only, and only on a page served from this machine: the small group of the deal (a
         # link with it from elsewhere must not weaken a real match), so a browser test is quick.
-        group = sra.TEST_GROUP
+        group = MODP_TEST
         query += "&group=test"
     delay = _text(search.get("delay"))
     if delay and delay.isdigit():

@@ -26,9 +26,9 @@ from typing import Any, Callable, Protocol
 
 from cribbage.actions import Action
 from cribbage.match import Match, SaveError
-from cribbage.online import sra
+from cribbage.online.group import Group
 from cribbage.online.errors import ProtocolError
-from cribbage.online.game import OnlineGame
+from cribbage.online.game import OldProtocolSave, OnlineGame
 from cribbage.online.link import (LOSS_TIMEOUT, Delivered, HangUp, Link, LinkError, Problem, StateChanged,
                                   is_room_id, new_room_id, new_seat_key)
 from cribbage.state import Event, IllegalActionError, Phase
@@ -118,7 +118,8 @@ class OnlineEnv:
     link_query: str = ""
     """Extra query for the room link, e.g. ``&signal=...`` (same signalling server)."""
     wall: Callable[[], float] = time.time
-    group: sra.Group = sra.GROUP_14
+    group: Group | None = None
+    """The group of the deal: None is NIST P-256 (tests on loopback may use a small one)."""
 
 
 ENV = OnlineEnv()
@@ -233,9 +234,9 @@ class PeerSession:
         return None
 
     @property
-    def busy(self) -> bool:
+    def busy(self) -> bool:  # noqa: D401
         """Shuffling or waiting for the other browser's decryption."""
-        return self.game.busy or self.game.pending is not None
+        return self.game.moving or self.game.pending is not None
 
     def can(self, offer: Offer) -> bool:
         if offer is Offer.NEXT_HAND:
@@ -263,7 +264,7 @@ class PeerSession:
     def can_act(self) -> str | None:
         """Why the local player cannot act now (a sentence), or None."""
         if self.game.failure:
-            return "The match has stopped: " + self.game.failure
+            return "The match has stopped: " + self.failure_text()
         if not self.net.can_act:
             if self.net.state in ("refused", "expired"):
                 return self.net.status_text
@@ -271,10 +272,12 @@ class PeerSession:
                 return f"Waiting for {self.peer_name} to join."
             return f"Waiting for {self.peer_name} to reconnect."
         waiting = self.game.waiting_for()
-        if waiting is None and not self.game.busy:
+        if waiting is None:
             return None
-        if waiting == "the shuffle" or (waiting is None and self.game.busy):
-            return "Shuffling\u2026"
+        if waiting == "the shuffle":
+            return "Shuffling and proving the pack\u2026"
+        if waiting == "the other browser's move to be checked":
+            return f"Checking {self.peer_name}\u2019s move\u2026"
         if waiting == "the other browser's decryption":
             return f"Waiting for {self.peer_name}\u2019s browser\u2026"
         if waiting == "your acceptance of the next hand":
@@ -390,12 +393,35 @@ class PeerSession:
         ev = ""
         if self.game.failure:
             ev = json.dumps(self.game.evidence, indent=1, sort_keys=True, default=str)[:4000]
+            if self.game.peer_reason:
+                ev = ("The other browser\u2019s own words (not checked by this one): "
+                      f"\u201c{self.game.peer_reason}\u201d\n{ev}")
         return OnlinePanel(
             room=self.net.room, link=room_link(self.env, self.net.room), seat=self.game.seat,
             state=self.net.state, status=self.net.status_text, turn=self.turn_text(),
             my_name=self.my_name, peer_name=self.peer_name, joined=self.joined, question=question,
             offered=self.game.new_match_offer == self.game.seat,
-            problems=tuple(self.problems[-3:] + self.notes[-2:]), failure=self.game.failure or "", evidence=ev)
+            problems=tuple(self.problems[-3:] + self.notes[-2:]),
+            failure=self.failure_text() if self.game.failure else "", evidence=ev)
+
+    def failure_text(self) -> str:
+        """Why the match stopped, in our words (the other browser's own words go with the evidence)."""
+        return self.game.failure or ""
+
+    def result_text(self) -> str:
+        """The end of the match, and whether its result is verified."""
+        v = self.game.verification
+        if v == "verified":
+            return "The match is over. The result is verified: every card and every Go was checked."
+        if v == "stands":
+            return (f"The match is over. {self.peer_name}\u2019s browser did not open the cards it still held; "
+                    "your win stands.")
+        if v == "unverified":
+            return (f"The match is over, but the result is unverified: {self.peer_name}\u2019s browser did not "
+                    "open the cards it still held, so its last Go could not be checked. It counts as neither a "
+                    "win nor a loss.")
+        return (f"The match is over. Checking the result: waiting for {self.peer_name}\u2019s browser to open "
+                "the cards it still held\u2026")
 
     def turn_text(self) -> str:
         """Whose turn it is, or what the table waits for."""
@@ -404,7 +430,7 @@ class PeerSession:
             return why
         st = self.match.state
         if st.is_over:
-            return "The match is over."
+            return self.result_text()
         if summary_hand(self.match, self.acked_hand) is not None:
             return "The hand is over: press Next hand when you are ready."
         waiting = self.game.waiting_for()
@@ -475,7 +501,13 @@ class PeerSession:
             self.channel.drop()
             self._batch(lambda: self.net.disconnected(now))
         self._dial()
-        self._batch(lambda: self.net.tick(now), quiet=True)
+        verification = self.game.verification
+
+        def tick() -> None:
+            self.net.tick(now)
+            self.game.tick(now)
+
+        self._batch(tick, quiet=verification == self.game.verification)
         if not self._closed:
             self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
 
@@ -625,19 +657,30 @@ def _load(ctx: OpenContext, env: OnlineEnv, room: str) -> PeerSession | None:
     if not isinstance(data, dict) or data.get("format") != 1 or data.get("room") != room:
         raise SaveError("the saved online room is damaged")
     link = Link.from_dict(data["link"])
-    game = OnlineGame.from_dict(data["game"])
+    notes: list[str] = []
+    try:
+        game = OnlineGame.from_dict(data["game"], groups=() if env.group is None else (env.group,))
+    except OldProtocolSave:
+        # The deal of an earlier version cannot continue: the room, its link and the seats stay,
+        # and a new match starts in it.
+        game = OnlineGame(link.seat, room=room, group=env.group)
+        notes.append("This room\u2019s match was made by an earlier version of the game and cannot be "
+                     "continued; a new match has started in the same room.")
     if link.seat != game.seat or link.room != room:
         raise SaveError("the saved online room does not match its seat")
-    return PeerSession(ctx, env, link, game, str(data["tag"]), clean_name(data.get("my_name")) or _my_name(ctx, game.seat),
-                       clean_name(data.get("peer_name")) or "Friend", int(data.get("acked", 0)),
-                       bool(data.get("joined", False)))
+    session = PeerSession(ctx, env, link, game, str(data["tag"]),
+                          clean_name(data.get("my_name")) or _my_name(ctx, game.seat),
+                          clean_name(data.get("peer_name")) or "Friend", 0 if notes else int(data.get("acked", 0)),
+                          bool(data.get("joined", False)))
+    session.notes.extend(notes)
+    return session
 
 
 def _fresh(ctx: OpenContext, env: OnlineEnv, room: str, seat: int) -> PeerSession:
     now = env.wall()
     key = new_seat_key()
     link = Link.host(room, key, now) if seat == 0 else Link.join(room, key, now)
-    game = OnlineGame(seat, group=env.group)
+    game = OnlineGame(seat, room=room, group=env.group)
     session = PeerSession(ctx, env, link, game, secrets.token_hex(6), _my_name(ctx, seat), "Friend")
     session._save()
     return session

@@ -1,7 +1,7 @@
 """Two browsers play a whole match online through the page: a local PeerServer, WebRTC on loopback.
 
 Driven by clicks only. The page's test-only flag ``group=test`` selects the small group of the deal
-(sra.TEST_GROUP) so a whole match fits in the time of a browser test; the 2048-bit group is the
+(group.MODP_TEST) so a whole match fits in the time of a browser test; NIST P-256 is the
 default and is exercised by the CPython protocol tests and the benchmark. Along the way: a reload
 mid-hand reclaims its seat, a third browser is told the room is full, a dropped peer blocks the other
 side's actions until it is back, and neither page's DOM ever holds a card of the other's hand.

@@ -9,7 +9,7 @@ from typing import Any, Callable
 from table_fakes import FakeHost, click_first_legal
 
 from cribbage.cards import Card
-from cribbage.online import sra
+from cribbage.online.group import MODP_TEST
 from cribbage.state import Phase
 from web import online
 from web.cardfaces import card_name
@@ -178,7 +178,7 @@ class Browser:
         if room is not None:
             self.room = room
         online.configure(channel=self.hub.factory, room=self.room, page_url="http://127.0.0.1/",
-                         wall=self.clock, group=sra.TEST_GROUP)
+                         wall=self.clock, group=MODP_TEST)
         p = dict(params or {})
         if self.room is not None:
             p["mode"] = "online"

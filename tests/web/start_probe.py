@@ -12,7 +12,7 @@ import sys
 import types
 from typing import Any, Callable
 
-LAZY = ("cribbage.online", "cribbage.online.sra", "cribbage.online.game", "web.online", "web.render_online",
+LAZY = ("cribbage.online", "cribbage.online.pack", "cribbage.online.game", "web.online", "web.render_online",
         "cribbage.record", "web.record_screens", "web.render_record", "web.records_store", "web.charts")
 """Modules a start of the page must leave for later."""
 

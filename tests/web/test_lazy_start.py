@@ -22,7 +22,7 @@ from web.seats import fallback_choose
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-ONLINE = {"cribbage.online", "cribbage.online.sra", "cribbage.online.game", "web.online"}
+ONLINE = {"cribbage.online", "cribbage.online.pack", "cribbage.online.game", "web.online"}
 RECORD = {"cribbage.record", "web.record_screens", "web.render_record", "web.records_store", "web.charts"}
 
 

@@ -1,12 +1,14 @@
 """Online play between two browsers: the mental-poker deal and the game protocol, as pure code.
 
-- :mod:`.sra`: commutative (SRA / Pohlig–Hellman) encryption of the pack in the 2048-bit MODP
-  group of RFC 3526; shuffles, decryption shares, the end-of-pack audit of a pack.
 - :mod:`.group`, :mod:`.transcript`, :mod:`.elgamal`, :mod:`.proofs`, :mod:`.shuffle`: the proven
   deal's pieces: prime-order groups, Fiat–Shamir transcripts, ElGamal under a joint key, Schnorr and
   Chaum–Pedersen proofs, and Wikström's proof of a re-encryption shuffle.
+- :mod:`.p256`: NIST P-256 (SEC 1 encodings, RFC 9380 hash-to-curve), the group of every real deal.
+- :mod:`.pack`: the proven pack of one match (Barnett & Smart 2003): key shares, the public deck,
+  shuffles and decryption shares with their proofs, the transcripts binding each proof to its step.
 - :mod:`.game`: one browser's side of an online match: local intents and received payloads in,
-  payloads to send out; every field received is checked, every pack audited when it ends.
+  payloads to send out; every step of the other browser proven before it is used, every Go judged
+  once the cards are open.
 
 Nothing here does I/O: the link (:mod:`.link`) carries the payloads, the web layer drives the work.
 """

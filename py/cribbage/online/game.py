@@ -248,6 +248,11 @@ class OnlineGame:
         return bool(self._fg or self._bg)
 
     @property
+    def moving(self) -> bool:
+        """True while a move waits to be checked or sent (the background shuffles aside)."""
+        return bool(self._fg)
+
+    @property
     def audit_pending(self) -> bool:
         """True while the end of the match waits for the other's cards or their check here."""
         return self.match.state.is_over and not self.final_checked
@@ -394,7 +399,8 @@ class OnlineGame:
         if not checksum_ok:
             raise SaveError("this online save has been altered or damaged (its checksum does not match)")
         try:
-            known = {g.name: g for g in groups}
+            from .group import MODP_TEST
+            known = {g.name: g for g in (MODP_TEST, *groups)}  # a save names the group it was made in
             name = data["group"]
             group = known[name] if name in known else _default_group()
             if group.name != name:
@@ -736,19 +742,16 @@ class OnlineGame:
     def _job_audit(self, final: bool) -> Work[None]:
         """Replay the match with every card known here: the engine judges each Go (and every move)."""
         them = other(self.seat)
-        full: list[dict[int, Card]] = []
-        for j, known in enumerate(self.source.packs):
-            cards = dict(known)
-            full.append(cards)
+        full: list[dict[int, Card]] = [dict(known) for known in self.source.packs]
         source = OpenedPacks(full)
         probe = Match(0, humans=(self.seat,), source=source, declare_go=True)
         for i, action in enumerate(self.match.actions):
             j = source.current
             if isinstance(action, Discard) and not action.cards:
                 slots = self.records[j].discard_slots[action.seat] or []
-                cards = [full[j].get(s) for s in slots]
-                if slots and all(c is not None for c in cards):
-                    action = Discard(action.seat, tuple(c for c in cards if c is not None))
+                laid_away = [full[j][s] for s in slots if s in full[j]]
+                if slots and len(laid_away) == len(slots):
+                    action = Discard(action.seat, tuple(laid_away))
             if i % REPLAY_SLICE == REPLAY_SLICE - 1:
                 yield
             st = probe.state
