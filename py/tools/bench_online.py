@@ -1,7 +1,7 @@
 """Online play in two real browsers over loopback (a benchmark, not a test): prints figures.
 
 Two Chromium contexts open the built page, one creates a room from the menu, the other opens the
-room link; they play ``--hands`` hands with the real 2048-bit group through a local PeerServer
+room link; they play ``--hands`` hands with the real group (NIST P-256) through a local PeerServer
 (WebRTC on 127.0.0.1 only). Printed: a card laid shown on the other screen (median and p90 ms,
 from the confirming click in one page to the card in the other page's pile), the characters sent
 over the data channel per hand by both browsers together (ASCII: bytes), and the longest task of
@@ -75,7 +75,7 @@ STEP = """() => {
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2, help="hands to play (default 2)")
-    parser.add_argument("--test-group", action="store_true", help="the small test group instead of 2048 bits")
+    parser.add_argument("--test-group", action="store_true", help="the small test group instead of P-256")
     parser.add_argument("--screenshot", type=Path, help="save the host's table mid-hand here")
     args = parser.parse_args()
     if not netns.isolated():
@@ -152,7 +152,7 @@ def main() -> int:
             handler = [pg.evaluate("() => document.getElementById('app').dataset.handlerMs || ''") for pg in pages]
             per_hand = [sent_at_hand[h + 1] - sent_at_hand[h] for h in sorted(sent_at_hand) if h + 1 in sent_at_hand
                         and h >= 1]
-            group = "test group" if args.test_group else "2048-bit group"
+            group = "test group" if args.test_group else "P-256"
             print(f"online, two Chromium pages over loopback, {group}, {args.hands} hands")
             if latencies:
                 ordered = sorted(latencies)
