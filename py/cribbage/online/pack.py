@@ -174,8 +174,7 @@ class MatchKeys:
         """This browser's shuffle of ``inputs`` and its proof: (outputs, the proof on the wire)."""
         g = self.group
         gY = self.joint_table()
-        outputs, psi, rands = shuffle.shuffle(g, gY, list(inputs), randbelow)
-        yield
+        outputs, psi, rands = yield from shuffle.shuffle_work(g, gY, list(inputs), randbelow)
         t = self.transcript("shuffle", self.seat, pack=pack, shuffle_step=step)
         proof = yield from shuffle.prove_shuffle(g, self.joint, gY, list(inputs), outputs, psi, rands, t, randbelow)
         return outputs, proof.to_wire()

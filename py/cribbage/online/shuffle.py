@@ -46,13 +46,14 @@ from typing import Sequence
 
 from .elgamal import Ciphertext, reencrypt
 from .errors import ProtocolError
-from .group import Element, FixedBase, Group, RandBelow, Work
+from .group import Element, FixedBase, Group, RandBelow, Work, multi_mul_work, run
 from .transcript import Transcript
 
 __all__ = [
     "GENERATOR_DST",
     "commitment_generators",
     "random_permutation",
+    "shuffle_work",
     "shuffle",
     "ShuffleProof",
     "prove_shuffle",
@@ -86,9 +87,20 @@ def random_permutation(n: int, randbelow: RandBelow = secrets.randbelow) -> list
 def shuffle(group: Group, gY: FixedBase, cts: Sequence[Ciphertext],
             randbelow: RandBelow = secrets.randbelow) -> tuple[list[Ciphertext], list[int], list[int]]:
     """GenShuffle: ``(outputs, psi, rands)`` with ``outputs[i] = reencrypt(cts[psi[i]], rands[psi[i]])``."""
+    return run(shuffle_work(group, gY, cts, randbelow))
+
+
+def shuffle_work(group: Group, gY: FixedBase, cts: Sequence[Ciphertext],
+                 randbelow: RandBelow = secrets.randbelow) -> Work[tuple[list[Ciphertext], list[int], list[int]]]:
+    """:func:`shuffle`, yielding after every few re-encryptions (a browser's frame stays short)."""
     psi = random_permutation(len(cts), randbelow)
     rands = [group.random_scalar(randbelow) for _ in cts]
-    return [reencrypt(group, gY, cts[j], rands[j]) for j in psi], psi, rands
+    outputs: list[Ciphertext] = []
+    for i, j in enumerate(psi):
+        outputs.append(reencrypt(group, gY, cts[j], rands[j]))
+        if i % 8 == 7:
+            yield
+    return outputs, psi, rands
 
 
 @dataclass(frozen=True)
@@ -238,16 +250,16 @@ def prove_shuffle(group: Group, Y: Element, gY: FixedBase, inputs: Sequence[Ciph
     # t_3 = ω_3·G + Σ ω'_i·h_i
     t3 = group.mul_gen(w3)
     yield
-    t3 = group.add(t3, group.multi_mul(list(zip(hs, w_prime))))
+    t3 = group.add(t3, (yield from multi_mul_work(group, list(zip(hs, w_prime)))))
     yield
     # (t_{4,1}, t_{4,2}) = (Σ ω'_i·b'_i − ω_4·Y, Σ ω'_i·a'_i − ω_4·G)
     t4_a = group.mul_gen(-w4 % q)
     yield
-    t4_a = group.add(t4_a, group.multi_mul([(a, w) for (a, _), w in zip(outputs, w_prime)]))
+    t4_a = group.add(t4_a, (yield from multi_mul_work(group, [(a, w) for (a, _), w in zip(outputs, w_prime)])))
     yield
     t4_b = gY.mul(-w4 % q)
     yield
-    t4_b = group.add(t4_b, group.multi_mul([(b, w) for (_, b), w in zip(outputs, w_prime)]))
+    t4_b = group.add(t4_b, (yield from multi_mul_work(group, [(b, w) for (_, b), w in zip(outputs, w_prime)])))
     yield
     # t̂_i = ω̂_i·G + ω'_i·ĉ_{i−1}
     t_hat: list[Element] = []
@@ -317,7 +329,8 @@ def verify_shuffle(group: Group, Y: Element, inputs: Sequence[Ciphertext], outpu
     cu = [minus_c * ui % q for ui in u]
     fixed = group.mul_gen(proof.s3)
     yield
-    check(group.add(fixed, group.multi_mul(list(zip(proof.c, cu)) + list(zip(hs, s_prime)))), proof.t3, "t3")
+    check(group.add(fixed, (yield from multi_mul_work(group, list(zip(proof.c, cu)) + list(zip(hs, s_prime))))),
+          proof.t3, "t3")
     yield
 
     # t'_{4,2} = −c·a + Σ s'_i·a'_i − s_4·G, with a = Σ u_i·a_i (the identity terms of the public
@@ -326,13 +339,13 @@ def verify_shuffle(group: Group, Y: Element, inputs: Sequence[Ciphertext], outpu
     yield
     terms = [(a, k) for (a, _), k in zip(inputs, cu) if a != group.identity]
     terms += [(a, k) for (a, _), k in zip(outputs, s_prime)]
-    check(group.add(fixed, group.multi_mul(terms)), proof.t4_a, "t4_a")
+    check(group.add(fixed, (yield from multi_mul_work(group, terms))), proof.t4_a, "t4_a")
     yield
 
     # t'_{4,1} = −c·b + Σ s'_i·b'_i − s_4·Y, with b = Σ u_i·b_i.
     terms = [(Y, -proof.s4 % q)] + [(b, k) for (_, b), k in zip(inputs, cu)]
     terms += [(b, k) for (_, b), k in zip(outputs, s_prime)]
-    check(group.multi_mul(terms), proof.t4_b, "t4_b")
+    check((yield from multi_mul_work(group, terms)), proof.t4_b, "t4_b")
     yield
 
     # t̂'_i = −c·ĉ_i + ŝ_i·G + s'_i·ĉ_{i−1}, ĉ_0 = h.
