@@ -16,7 +16,10 @@ from cribbage.online.link import (
     LOSS_TIMEOUT,
     MAX_DEPTH,
     MAX_ENVELOPE,
+    PROTOCOL,
     ROOM_LIFETIME,
+    UNPROVEN_TIMEOUT,
+    Binding,
     Delivered,
     HangUp,
     Link,
@@ -25,11 +28,24 @@ from cribbage.online.link import (
     StateChanged,
     is_room_id,
     new_room_id,
+    new_room_secret,
     new_seat_key,
     seat_commitment,
 )
 
 T0 = 1_800_000_000.0
+
+
+def fingerprint(rng: random.Random | None = None) -> str:
+    """A made-up DTLS certificate fingerprint, as net.js hands it over."""
+    r = rng or random.Random()
+    return "sha-256 " + ":".join(f"{r.randrange(256):02X}" for _ in range(32))
+
+
+def channel(rng: random.Random | None = None) -> tuple[Binding, Binding]:
+    """The bindings of one direct channel: each end sees its own certificate and the other's."""
+    a, b = fingerprint(rng), fingerprint(rng)
+    return Binding(a, b), Binding(b, a)
 
 
 class Player:
@@ -91,8 +107,8 @@ class Wire:
     def connect(self, now: float) -> None:
         self.flight = [[], []]
         self.up = True
-        for end in self.ends:
-            end.link.connected(now)
+        for end, binding in zip(self.ends, channel(self.rng)):
+            end.link.connected(now, binding)
 
     def disconnect(self, now: float) -> None:
         self.flight = [[], []]
@@ -153,9 +169,9 @@ class Wire:
 
 
 def make_pair(now: float = T0) -> tuple[Player, Player, Wire]:
-    room = new_room_id()
-    host = Player(Link.host(room, new_seat_key(), now))
-    guest = Player(Link.join(room, new_seat_key(), now))
+    room, secret = new_room_id(), new_room_secret()
+    host = Player(Link.host(room, new_seat_key(), now, secret))
+    guest = Player(Link.join(room, new_seat_key(), now, secret))
     wire = Wire(host, guest)
     wire.connect(now)
     wire.deliver(now)
@@ -191,8 +207,8 @@ def test_payloads_flow_both_ways_in_order() -> None:
 @pytest.mark.parametrize("seed", range(6))
 def test_exactly_once_in_order_over_a_faulty_channel_with_reconnects_and_reloads(seed: int) -> None:
     rng = random.Random(seed)
-    room = "room" + str(seed)
-    players = [Player(Link.host(room, new_seat_key(), T0)), Player(Link.join(room, new_seat_key(), T0))]
+    room, secret = "room" + str(seed), new_room_secret()
+    players = [Player(Link.host(room, new_seat_key(), T0, secret)), Player(Link.join(room, new_seat_key(), T0, secret))]
     wire = Wire(players[0], players[1], rng, drop=0.03, dup=0.05, reorder=0.05, junk=0.02)
     now = T0
     target = 120
@@ -245,12 +261,14 @@ def test_a_third_browser_is_told_the_room_is_full_and_learns_nothing() -> None:
     wire.deliver(T0)
     wire.disconnect(T0 + 1)
     host.send(T0 + 1)  # queued for the guest while it is away
-    intruder = Player(Link.join(host.link.room, new_seat_key(), T0 + 2))
+    # someone else who got the whole link (secret included) after the friend joined
+    intruder = Player(Link.join(host.link.room, new_seat_key(), T0 + 2, host.link.secret))
     other = Wire(host, intruder)
     other.connect(T0 + 2)
     other.deliver(T0 + 2)
-    assert intruder.link.state == "refused"
-    assert "full" in intruder.link.status_text
+    assert intruder.link.state == "waiting" and not intruder.link.can_act  # it may call again later
+    assert "room is full" in intruder.link.status_text
+    assert intruder.link.peer_commit is None  # the host never gave it its commitment
     assert host.hangups == ["full"]
     assert host.link.state == "waiting" and "Refused a browser" in host.link.status_text
     assert intruder.got == []
@@ -264,15 +282,18 @@ def test_a_third_browser_is_told_the_room_is_full_and_learns_nothing() -> None:
     assert guest.link.state == host.link.state == "live"
 
 
-def test_screen_refuses_a_second_connection_to_a_full_room() -> None:
+def test_screen_refuses_a_second_connection_from_another_room_and_leaves_joins_to_the_proof() -> None:
     host, guest, wire = make_pair()
-    intruder = Link.join(host.link.room, new_seat_key(), T0)
-    intruder.connected(T0)
-    hello = intruder.pop_outgoing()[0]
-    refusal = host.link.screen(hello, T0)
-    assert refusal is not None and json.loads(refusal)["reason"] == "full"
+    stranger = Link.join(new_room_id(), new_seat_key(), T0, new_room_secret())
+    stranger.connected(T0, channel()[1])
+    refusal = host.link.screen(stranger.pop_outgoing()[0], T0)
+    assert refusal is not None and json.loads(refusal)["reason"] == "room"
+    # a join claims nothing the host can check before the join proof on the channel
+    intruder = Link.join(host.link.room, new_seat_key(), T0, new_room_secret())
+    intruder.connected(T0, channel()[1])
+    assert host.link.screen(intruder.pop_outgoing()[0], T0) is None
     returning = Link.from_dict(guest.link.to_dict())
-    returning.connected(T0)
+    returning.connected(T0, channel()[1])
     assert host.link.screen(returning.pop_outgoing()[0], T0) is None
     assert host.link.state == "live"  # screening touched nothing
 
@@ -550,7 +571,7 @@ def test_a_room_expires_after_seven_days_unused() -> None:
     assert fresh.link.state == "expired"
     assert fresh.link.status_text.startswith("This room has expired")
     # and a newcomer to the expired room hears the same
-    newcomer = Player(Link.join(host.link.room, new_seat_key(), gone))
+    newcomer = Player(Link.join(host.link.room, new_seat_key(), gone, host.link.secret))
     third = Wire(host, newcomer)
     third.connect(gone)
     third.deliver(gone)
@@ -662,7 +683,7 @@ def test_the_friend_back_on_a_new_connection_replaces_a_ghost_one() -> None:
     host.send(T0 + 1)
     host.link.pop_outgoing()
     returning = Player.load(saved)
-    returning.link.connected(T0 + 2)
+    returning.link.connected(T0 + 2, channel()[1])
     hello = returning.link.pop_outgoing()[0]
     assert host.link.screen(hello, T0 + 2) is None  # it claims the friend's seat: let the proof decide
     other = Wire(host, returning)
@@ -673,8 +694,8 @@ def test_the_friend_back_on_a_new_connection_replaces_a_ghost_one() -> None:
 
 
 def test_a_browser_from_another_room_is_refused() -> None:
-    host = Player(Link.host(new_room_id(), new_seat_key(), T0))
-    stranger = Player(Link.join(new_room_id(), new_seat_key(), T0))
+    host = Player(Link.host(new_room_id(), new_seat_key(), T0, new_room_secret()))
+    stranger = Player(Link.join(new_room_id(), new_seat_key(), T0, new_room_secret()))
     wire = Wire(host, stranger)
     wire.connect(T0)
     wire.deliver(T0)

@@ -28,11 +28,12 @@ def open_room(clock: Clock, hub: Hub) -> tuple[Browser, Browser]:
     assert isinstance(ann.c.session, PeerSession) and ann.session.perspective == 0
     html = ann.html()
     link = select(html, tag="input", id="room-link")[0].attrs["value"]
-    room = ann.session.net.room
-    assert link == f"http://127.0.0.1/?room={room}"
-    assert select(html, data_action="copy-link") and "<svg" in html.split('class="qr-wrap"')[1][:200]
+    room, secret = ann.session.net.room, ann.session.net.secret
+    assert secret and link == f"http://127.0.0.1/?room={room}#k={secret}"
+    assert select(html, data_action="copy-link")[0].attrs["data-copy"] == link
+    assert "<svg" in html.split('class="qr-wrap"')[1][:200]
     assert "Waiting for Friend to join" in text_of(html)
-    bob = Browser("Bob", clock, hub, room=room)
+    bob = Browser("Bob", clock, hub, room=room, secret=secret)
     bob.load()
     settle(ann, bob)
     return ann, bob
@@ -167,11 +168,11 @@ def test_a_dropped_link_blocks_actions_until_it_returns(table: tuple[Clock, Hub,
 
 def test_a_third_browser_is_told_the_room_is_full(table: tuple[Clock, Hub, Browser, Browser]) -> None:
     clock, hub, ann, bob = table
-    eve = Browser("Eve", clock, hub, room=ann.session.net.room)
+    eve = Browser("Eve", clock, hub, room=ann.session.net.room, secret=ann.session.net.secret)  # the whole link
     eve.load()
     settle(ann, bob, eve)
-    assert eve.session.net.state == "refused"
-    assert "This room is full" in text_of(eve.html())
+    assert eve.session.net.state != "live" and eve.session.net.full and eve.session.net.peer_commit is None
+    assert "room is full" in text_of(eve.html())
     assert not eve.c.scene().view.legal_actions
     assert ann.session.net.state == "live" and bob.session.net.state == "live"
     assert "told it is full" in text_of(ann.html())
@@ -256,12 +257,15 @@ def test_new_match_by_agreement(table: tuple[Clock, Hub, Browser, Browser]) -> N
 
 
 def test_a_refused_busy_string_is_the_links_refusal() -> None:
-    from cribbage.online.link import Link, new_room_id, new_seat_key
+    from cribbage.online.link import HangUp, Link, channel_binding, new_room_id, new_room_secret, new_seat_key
+    from online_fakes import fingerprint
 
-    link = Link.join(new_room_id(), new_seat_key(), 0.0)
-    link.connected(0.0)
+    link = Link.join(new_room_id(), new_seat_key(), 0.0, new_room_secret())
+    link.connected(0.0, channel_binding(fingerprint(), fingerprint()))
     link.receive(BUSY, 0.0)
-    assert link.state == "refused" and "full" in link.status_text
+    # not final: the friend calls again (a stranger may have held the host's only channel)
+    assert link.full and link.state == "waiting" and "room is full" in link.status_text
+    assert any(isinstance(e, HangUp) for e in link.pop_events()) and link.pop_outgoing()[-1:] != [BUSY]
 
 
 def test_a_failed_audit_stops_the_match_and_shows_the_evidence_as_text() -> None:
