@@ -735,6 +735,8 @@ class Link:
                 if not self._hung_up:
                     self._hang_up("refused", "A browser that could not take the other seat hung up.",
                                   tell=False)
+            elif self._hung_up and reason == "key":
+                pass  # proofs failed both ways (a relay?): its refusal of us is no verdict, call again
             elif self.seat == 1 and reason == "full":
                 self._full = True  # perhaps a stranger holds the host's channel for now: call again
                 self._hang_up("full", _FULL_RETRY, tell=False)
