@@ -335,3 +335,52 @@ def test_a_payload_the_game_refuses_is_not_trusted_until_the_peer_proves_its_sea
     pass_time(clock, 4.0, ann, bob)
     assert bob.session.net.can_act and bob.session.net.state == "live"
     play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.PLAY)
+
+
+def test_a_room_link_without_its_secret_says_it_is_incomplete(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    cut = Browser("Zed", clock, hub, room=ann.session.net.room)  # the link without its "#k=…"
+    cut.load()
+    settle(ann, bob, cut)
+    assert "This room link is incomplete: ask your friend for the whole link" in text_of(cut.html())
+    assert cut.session.net.room != ann.session.net.room  # it took no seat there
+    assert ann.session.net.state == bob.session.net.state == "live"
+    # a friend who joined once keeps its seat without the secret in the URL
+    bob.secret = None
+    bob.load()
+    settle(ann, bob)
+    assert bob.session.net.room == ann.session.net.room and bob.session.net.state == "live"
+
+
+class Squatter:
+    """A page that opens a channel to the room's host and never proves anything (it keeps quiet)."""
+
+    def on_open(self, binding: object = None) -> None: ...
+    def on_message(self, text: str) -> None: ...
+    def on_close(self) -> None: ...
+    def on_full(self) -> None: ...
+    def on_error(self, code: str) -> None: ...
+
+
+def test_a_squatter_holding_the_hosts_channel_cannot_keep_the_friend_out(
+        table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    from online_fakes import MemChannel, NetHost
+
+    clock, hub, ann, bob = table
+    bob.session.close()  # Bob's page is gone for a moment...
+    settle(ann, bob)
+    _, host_id = online.peer_ids(ann.session.net.room, 0, "")
+    squat = MemChannel(hub, "squatter", host_id, Squatter(), NetHost(clock))
+    hub.peers["squatter"] = squat
+    squat.connect()  # ...and a stranger takes the host's only channel first
+    settle(ann)
+    assert hub.peers[host_id].remote is squat
+    bob.load()  # Bob comes back: he is told "full" while the squatter holds on, and calls again
+    settle(ann, bob)
+    assert bob.session.net.full and "room is full" in text_of(bob.html())
+    pass_time(clock, 16.0, ann, bob)
+    assert ann.session.net.state == bob.session.net.state == "live"
+    assert not bob.session.net.full
+    assert hub.peers[host_id].remote is not squat
+    refusals = [json.loads(t) for t in hub.peers[host_id].sent if '"refuse"' in t]
+    assert {r["reason"] for r in refusals} <= {"full"}  # all the squatter ever heard was "full"
