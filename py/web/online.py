@@ -9,9 +9,14 @@ slices of :data:`SLICE_MS` on the host's timer (so no frame is long), the link's
 :data:`TICK_MS`. After every batch the link and the game are saved together under the room's key
 (``link.to_dict()`` + ``game.to_dict()``: no seed, nothing of the other's hidden cards).
 
-Rooms: the first browser to open a room holds seat 0 (it creates the room from the menu), the friend
-who opens ``?room=ID`` takes seat 1; the same browser reopening the link reclaims its seat (the seat
-key is in this browser's storage). Names are sent as a ``name`` payload and shown as text only.
+Rooms: the first browser to open a room holds seat 0 (it creates the room from the menu, with a
+256-bit room secret); the room link is ``?room=ID#k=SECRET`` (QR code and Copy link alike: the
+fragment reaches no server). The friend who opens the whole link takes seat 1 by proving the secret
+(see :mod:`cribbage.online.link`); a link without its ``#k=`` is refused in a sentence ("ask your
+friend for the whole link"). The same browser reopening the link reclaims its seat (the seat key is
+in this browser's storage, the secret too). After "room is full" the friend calls again every
+:data:`FULL_REDIAL_S` (a stranger can hold the host's channel for 10 s at most). Names are sent as a
+``name`` payload and shown as text only.
 """
 
 from __future__ import annotations

@@ -2,17 +2,19 @@
 
 No I/O and no clock: the caller feeds what the channel does and the time, then drains the results.
 
-    link = Link.host(new_room_id(), new_seat_key(), now)     # the room's opener, seat 0
-    link = Link.join(room_id, new_seat_key(), now)            # the friend, seat 1 (keep the key!)
+    link = Link.host(new_room_id(), new_seat_key(), now, new_room_secret())  # the opener, seat 0
+    link = Link.join(room_id, new_seat_key(), now, secret)    # the friend, seat 1 (keep the key!)
     link = Link.from_dict(saved)                              # after a reload: same seat, same counters
-    is_room_id(text_from_url)                                 # check a room id before Link.join
-    link.connected(now) / link.disconnected(now)              # the channel opened / closed
+    is_room_id(text_from_url), is_room_secret(fragment_k)     # check a link's parts before Link.join
+    link.connected(now, channel_binding(local_fp, remote_fp)) # the channel opened, with its fingerprints
+    link.disconnected(now)                                    # the channel closed
     link.receive(text, now)                                   # a string that came over the channel
     link.tick(now)                                            # call every ~0.5 s: heartbeat, retries
     link.send(payload, now)                                   # a JSON-able dict for the peer (queued)
     link.pop_outgoing() -> list[str]                          # write these to the channel, in order
     link.pop_events() -> list[LinkEvent]                      # Delivered / Problem / StateChanged / HangUp
     link.state, link.can_act, link.status_text                # live/waiting/offline, or final: refused/expired
+    link.full                                                 # the host said "full": call again later
     link.to_dict()                                            # save it with the game state after each batch
     link.distrust(text, now)                                  # the game refused a delivered payload
 
@@ -31,12 +33,45 @@ refusal gets through). A host that gets a second connection while one is open as
 ``screen(first_text, now)``: a refusal to send, or ``None`` when it claims the friend's seat (then
 the caller may move the link to it: ``connected``, then ``receive`` that text; the proof decides).
 
+Threat model: the signalling server (PeerJS) may be hostile. It sees the room id and the peer ids
+and can route a call anywhere, even to itself, or relay both browsers live through two WebRTC
+connections of its own, seeing and changing everything they send. It never sees the room secret:
+that lives in the link's ``#k=`` fragment, which browsers send to no server. Defeating it takes
+(1) the secret, (2) a seat key, and (3) binding every proof to the one DTLS channel it is made on.
+
+Channel binding: the page reads both ends' DTLS certificate fingerprints (sha-256) from the data
+channel's SDP and gives them to ``connected()`` as a :class:`Binding`; without a well-formed one no
+proof is made or accepted on that channel. Every MAC covers both fingerprints in seat order (the
+host's end, the guest's end): the prover puts its own in its seat's place. A relay terminates two
+DTLS connections, so each side sees another pair and every proof made through it fails.
+
 Seat proof: a seat key never leaves its browser. Its commitment ``SHA-256(label, room, key)`` is
-given once, at the first join (the guest's in its hello, the host's in its answer: trust on first
-use); afterwards each side proves its seat on every (re)connection and resync by an HMAC-SHA256,
-keyed by its commitment, over a fresh 256-bit nonce chosen by the other side. Only the two seats
-know the commitments; the proofs are not bound to the DTLS channel, so a signalling server that
-relays both sides live could still sit in the middle (WebRTC's own fingerprints are the guard there).
+given to the other seat once, at the first join; afterwards each side proves its seat on every
+(re)connection and resync by ``HMAC-SHA256(commitment, "cribbage-proof-v2" | room | seat | nonce |
+fp_host | fp_guest)`` over a fresh 256-bit nonce chosen by the other side. The commitments are the
+proof keys, so neither ever crosses a channel in clear before the other end has shown the secret
+on that very channel.
+
+First join (no trust on first use): the host makes a 256-bit room secret with the room; the guest
+has it from the link. The guest's hello says ``"join": true``; the host answers nothing but its own
+hello until the guest's proof (for the host's nonce) carries ``seal`` = the guest's commitment XOR
+``HMAC(secret, "cribbage-seal-v2" | room | nonce | fp_host | fp_guest)`` and ``jmac`` =
+``HMAC(secret, "cribbage-join-v2" | room | 1 | guest commitment | nonce | fp_host | fp_guest)``.
+Only if both check out (and no other friend holds seat 1) does the host bind that commitment and
+answer the guest's nonce with its proof plus ``commit`` (its commitment) and its own ``jmac`` (seat
+0, over its commitment and the guest's nonce), which the guest checks before binding it. Anything
+else gets ``refuse: full`` and nothing more: no proof, no commitment. A host room saved before
+secrets existed accepts no first join (the web layer gives such a never-joined room a secret when
+it is reopened); a friend already joined keeps proving its seat as before.
+
+What this guarantees: a live link means the other end holds the other seat's key (or, at the first
+join, the room secret) and sits at the far end of this very DTLS channel. It does not stop a
+hostile signalling server from refusing or dropping calls (a denial of service), and whoever gets
+the whole link before the friend joins can take seat 2, as the friend could.
+
+Strangers: a channel on which nobody proves a seat within ``UNPROVEN_TIMEOUT`` (10 s) is hung up
+(the host says "full"), so the page can hear the next caller; a refusal from a peer never proven on
+the channel does not close the host's room; and a guest told "full" keeps calling (``link.full``).
 """
 
 from __future__ import annotations
