@@ -384,3 +384,25 @@ def test_a_squatter_holding_the_hosts_channel_cannot_keep_the_friend_out(
     assert hub.peers[host_id].remote is not squat
     refusals = [json.loads(t) for t in hub.peers[host_id].sent if '"refuse"' in t]
     assert {r["reason"] for r in refusals} <= {"full"}  # all the squatter ever heard was "full"
+
+
+def test_the_pages_busy_string_speaks_the_current_protocol() -> None:
+    import re
+    from pathlib import Path
+
+    from cribbage.online.link import PROTOCOL
+
+    source = (Path(__file__).resolve().parents[2] / "py" / "web" / "browser.py").read_text()
+    found = re.search(r"^BUSY = '(.*)'$", source, re.M)
+    assert found and json.loads(found.group(1)) == json.loads(BUSY)
+    assert json.loads(found.group(1))["v"] == PROTOCOL
+
+
+def test_the_room_link_with_its_secret_still_fits_a_qr_code() -> None:
+    from cribbage.online.link import new_room_id, new_room_secret
+    from web.render_online import qr_of
+
+    env = online.OnlineEnv(page_url="https://cribbage.example.org/play/",
+                           link_query="&signal=https%3A%2F%2Fsignal.example.org%2Fcribbage")
+    link = online.room_link(env, new_room_id(), new_room_secret())
+    assert "#k=" in link and "<svg" in qr_of(link)
