@@ -16,7 +16,13 @@
  *
  * onEvent(kind, peer, detail) is called with three strings (never anything else):
  *   "open",    myId,     signal URL   registered (again after a lost signalling socket came back)
- *   "connect", remoteId, "in"|"out"   the data channel is open (they called us | we called them)
+ *   "connect", remoteId, JSON         the data channel is open: {"dir": "in"|"out" (they called us |
+ *                                     we called them), "local": FP, "remote": FP}, FP being this
+ *                                     end's and the other end's DTLS certificate fingerprint as
+ *                                     "sha-256 AB:CD:…" (upper-case hex) from the a=fingerprint:
+ *                                     lines of the connection's SDP, or "" if unreadable. Python
+ *                                     binds every seat proof to them: a relay (two DTLS connections)
+ *                                     shows each side other fingerprints, so no proof passes it
  *   "message", remoteId, text         a string from the peer, exactly as sent
  *   "close",   remoteId, reason       the channel is gone: "closed" (the peer or the network
  *                                     closed it), "dropped" (drop()), "replaced" (the same peer
@@ -152,6 +158,33 @@
     }
   }
 
+  /** The sha-256 certificate fingerprint an SDP names ("sha-256 AB:…"), or "" if none or several differ. */
+  function fingerprintOf(description) {
+    var sdp = description && typeof description.sdp === "string" ? description.sdp : "";
+    var found = "";
+    var lines = sdp.split(/\r?\n/);
+    for (var i = 0; i < lines.length; i++) {
+      var m = /^a=fingerprint:(\S+)\s+([0-9A-Fa-f:]+)\s*$/.exec(lines[i]);
+      if (!m || m[1].toLowerCase() !== "sha-256") continue;
+      var fp = "sha-256 " + m[2].toUpperCase();
+      if (found && found !== fp) return ""; // two certificates: refuse to choose
+      found = fp;
+    }
+    return found;
+  }
+
+  /** The channel's binding: both ends' fingerprints, read once it is open. */
+  function bindingOf(conn, dir) {
+    var pc = conn.peerConnection;
+    var local = "";
+    var remote = "";
+    try {
+      local = fingerprintOf(pc && pc.localDescription);
+      remote = fingerprintOf(pc && pc.remoteDescription);
+    } catch (e) { /* unreadable: Python proves nothing on this channel */ }
+    return JSON.stringify({ dir: dir, local: local, remote: remote });
+  }
+
   function isDead(conn) {
     var pc = conn.peerConnection;
     var state = pc ? pc.iceConnectionState : "";
@@ -194,7 +227,7 @@
       if (gen !== generation || current !== conn) return;
       opened = true;
       clearTimeout(timeout);
-      emit("connect", conn.peer, dir);
+      emit("connect", conn.peer, bindingOf(conn, dir));
     });
     conn.on("data", function (data) {
       if (gen !== generation || current !== conn) return;

@@ -224,8 +224,9 @@ def _params() -> dict[str, str]:
     return out
 
 
-BUSY = '{"v":1,"k":"refuse","reason":"full"}'
-"""What net.js says to a third browser calling the room's host (the link's refusal: room full)."""
+BUSY = '{"v":2,"k":"refuse","reason":"full"}'
+"""What net.js says to a third browser calling the room's host (the link's refusal: room full; its
+``v`` is ``link.PROTOCOL``, checked by tests/web)."""
 
 
 REOPEN = ("unavailable-id", "open-timeout", "network", "server-error", "socket-error", "socket-closed")
@@ -269,7 +270,7 @@ class PeerJSChannel:
                     self.wanted = False
                     self.net.connect(self.host_id)
             elif k == "connect":
-                events.on_open()
+                events.on_open(_binding(text))
             elif k == "message":
                 events.on_message(text)
             elif k == "close":
@@ -305,6 +306,28 @@ class PeerJSChannel:
         self.net.close()
 
 
+def _binding(detail: str) -> Any:
+    """The channel's binding from net.js's "connect" detail (JSON: dir, local, remote), or None."""
+    from cribbage.online.link import channel_binding
+
+    try:
+        data = json.loads(detail)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    return channel_binding(data.get("local"), data.get("remote"))
+
+
+def _fragment_secret() -> str | None:
+    """The room secret of the page's ``#k=`` (never sent to a server), or None."""
+    fragment = str(_nn(window.location.hash) or "").lstrip("#")
+    for part in fragment.split("&"):
+        if part.startswith("k="):
+            return part[2:]
+    return None
+
+
 def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
     """Tell online play the room of the URL, the room link's address, and how to reach the peer.
 
@@ -332,7 +355,7 @@ def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
         return PeerJSChannel(host, me, host_id, events)
 
     online.configure(channel=factory if _nn(getattr(window, "cribbageNet", None)) is not None else None,
-                     room=params.get("room"), page_url=str(window.location.origin) + str(window.location.pathname),
+                     room=params.get("room"), secret=_fragment_secret(), page_url=str(window.location.origin) + str(window.location.pathname),
                      link_query=query, group=group, wall=lambda: float(window.Date.now()) / 1000.0)
 
 

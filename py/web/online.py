@@ -9,9 +9,14 @@ slices of :data:`SLICE_MS` on the host's timer (so no frame is long), the link's
 :data:`TICK_MS`. After every batch the link and the game are saved together under the room's key
 (``link.to_dict()`` + ``game.to_dict()``: no seed, nothing of the other's hidden cards).
 
-Rooms: the first browser to open a room holds seat 0 (it creates the room from the menu), the friend
-who opens ``?room=ID`` takes seat 1; the same browser reopening the link reclaims its seat (the seat
-key is in this browser's storage). Names are sent as a ``name`` payload and shown as text only.
+Rooms: the first browser to open a room holds seat 0 (it creates the room from the menu, with a
+256-bit room secret); the room link is ``?room=ID#k=SECRET`` (QR code and Copy link alike: the
+fragment reaches no server). The friend who opens the whole link takes seat 1 by proving the secret
+(see :mod:`cribbage.online.link`); a link without its ``#k=`` is refused in a sentence ("ask your
+friend for the whole link"). The same browser reopening the link reclaims its seat (the seat key is
+in this browser's storage, the secret too). After "room is full" the friend calls again every
+:data:`FULL_REDIAL_S` (a stranger can hold the host's channel for 10 s at most). Names are sent as a
+``name`` payload and shown as text only.
 """
 
 from __future__ import annotations
@@ -29,8 +34,9 @@ from cribbage.match import Match, SaveError
 from cribbage.online.group import Group
 from cribbage.online.errors import ProtocolError
 from cribbage.online.game import OldProtocolSave, OnlineGame
-from cribbage.online.link import (LOSS_TIMEOUT, Delivered, HangUp, Link, LinkError, Problem, StateChanged,
-                                  is_room_id, new_room_id, new_seat_key)
+from cribbage.online.link import (LOSS_TIMEOUT, Binding, Delivered, HangUp, Link, LinkError, Problem,
+                                  StateChanged, is_room_id, is_room_secret, new_room_id, new_room_secret,
+                                  new_seat_key)
 from cribbage.state import Event, IllegalActionError, Phase
 
 from .modes import MODES, ONLINE_SAVE_KEY, Mode, OpenContext
@@ -51,6 +57,11 @@ TICK_MS = 500
 """The link's heartbeat and reconnection clock."""
 REDIAL_S = 3.0
 """Seconds between attempts of the friend to reach the room's host."""
+FULL_REDIAL_S = 5.0
+"""Seconds before the friend calls again after the host said the room is full (a stranger may hold
+the host's channel for up to ``link.UNPROVEN_TIMEOUT``)."""
+INCOMPLETE_LINK = ("This room link is incomplete: ask your friend for the whole link (with the part after "
+                   "\u201c#\u201d).")
 MAX_NAME = 24
 
 
@@ -93,7 +104,10 @@ class Channel(Protocol):
 class ChannelEvents(Protocol):
     """What a channel tells its session (strings only)."""
 
-    def on_open(self) -> None: ...
+    def on_open(self, binding: Binding | None = None) -> None:
+        """The channel opened; ``binding``: its DTLS fingerprints (None: unreadable, nothing is proven)."""
+        ...
+
     def on_message(self, text: str) -> None: ...
     def on_close(self) -> None: ...
     def on_full(self) -> None: ...
@@ -111,6 +125,8 @@ class OnlineEnv:
     channel: ChannelFactory | None = None
     room: str | None = None
     """The room id of ``?room=`` (None: none in the URL)."""
+    secret: str | None = None
+    """The room secret of the link's ``#k=`` (None: none, or malformed: the link is incomplete)."""
     bad_room: str | None = None
     """A ``?room=`` that is not a room id (the page says the link is broken)."""
     page_url: str = "./"
@@ -131,6 +147,8 @@ def configure(**values: Any) -> OnlineEnv:
     room = values.get("room")
     if room is not None and not is_room_id(room):
         values = {**values, "room": None, "bad_room": str(room)[:80]}
+    if not is_room_secret(values.get("secret")):
+        values = {**values, "secret": None}
     ENV = dataclasses.replace(OnlineEnv(), **values)
     return ENV
 
@@ -397,7 +415,7 @@ class PeerSession:
                 ev = ("The other browser\u2019s own words (not checked by this one): "
                       f"\u201c{self.game.peer_reason}\u201d\n{ev}")
         return OnlinePanel(
-            room=self.net.room, link=room_link(self.env, self.net.room), seat=self.game.seat,
+            room=self.net.room, link=room_link(self.env, self.net.room, self.net.secret), seat=self.game.seat,
             state=self.net.state, status=self.net.status_text, turn=self.turn_text(),
             my_name=self.my_name, peer_name=self.peer_name, joined=self.joined, question=question,
             offered=self.game.new_match_offer == self.game.seat,
@@ -445,10 +463,10 @@ class PeerSession:
 
     # --- the channel's events ------------------------------------------------------------------------
 
-    def on_open(self) -> None:
+    def on_open(self, binding: Binding | None = None) -> None:
         self._open = True
         self._heard = self.env.wall()
-        self._batch(lambda: self.net.connected(self.env.wall()))
+        self._batch(lambda: self.net.connected(self.env.wall(), binding))
 
     def on_message(self, text: str) -> None:
         self._heard = self.env.wall()
@@ -456,7 +474,8 @@ class PeerSession:
 
     def on_close(self) -> None:
         self._open = False
-        self._last_dial = float("-inf")  # the friend redials at the next tick
+        if not self.net.full:
+            self._last_dial = float("-inf")  # the friend redials at the next tick
         self._batch(lambda: self.net.disconnected(self.env.wall()))
 
     def on_full(self) -> None:
@@ -487,7 +506,8 @@ class PeerSession:
     def _dial(self) -> None:
         now = self.env.wall()
         if (self.channel is not None and self.game.seat == 1 and not self._open
-                and self.net.state not in ("refused", "expired") and now - self._last_dial >= REDIAL_S):
+                and self.net.state not in ("refused", "expired")
+                and now - self._last_dial >= (FULL_REDIAL_S if self.net.full else REDIAL_S)):
             self._last_dial = now
             self.channel.connect()
 
@@ -635,9 +655,11 @@ class PeerSession:
             listener(change)
 
 
-def room_link(env: OnlineEnv, room: str) -> str:
-    """The address a friend opens to join ``room``."""
-    return f"{env.page_url}?room={room}{env.link_query}"
+def room_link(env: OnlineEnv, room: str, secret: str | None = None) -> str:
+    """The address a friend opens to join ``room``; the secret goes in the fragment (``#k=``), which
+    the browser never sends to any server."""
+    link = f"{env.page_url}?room={room}{env.link_query}"
+    return f"{link}#k={secret}" if secret else link
 
 
 def _my_name(ctx: OpenContext, seat: int) -> str:
@@ -668,6 +690,11 @@ def _load(ctx: OpenContext, env: OnlineEnv, room: str) -> PeerSession | None:
                      "continued; a new match has started in the same room.")
     if link.seat != game.seat or link.room != room:
         raise SaveError("the saved online room does not match its seat")
+    if link.peer_commit is None and link.secret is None:
+        if link.seat == 0:
+            link.secret = new_room_secret()  # a room made before secrets, never joined: its link gets one now
+        elif env.room == room:
+            link.secret = env.secret  # a friend whose first join never finished: the link's secret
     session = PeerSession(ctx, env, link, game, str(data["tag"]),
                           clean_name(data.get("my_name")) or _my_name(ctx, game.seat),
                           clean_name(data.get("peer_name")) or "Friend", 0 if notes else int(data.get("acked", 0)),
@@ -679,7 +706,7 @@ def _load(ctx: OpenContext, env: OnlineEnv, room: str) -> PeerSession | None:
 def _fresh(ctx: OpenContext, env: OnlineEnv, room: str, seat: int) -> PeerSession:
     now = env.wall()
     key = new_seat_key()
-    link = Link.host(room, key, now) if seat == 0 else Link.join(room, key, now)
+    link = Link.host(room, key, now, new_room_secret()) if seat == 0 else Link.join(room, key, now, env.secret)
     game = OnlineGame(seat, room=room, group=env.group)
     session = PeerSession(ctx, env, link, game, secrets.token_hex(6), _my_name(ctx, seat), "Friend")
     session._save()
@@ -714,6 +741,8 @@ def resume_room(mode: Mode, ctx: OpenContext) -> tuple[PeerSession | None, str |
         return session, None
     if env.room is None:
         return None, None
+    if env.secret is None:
+        return None, INCOMPLETE_LINK
     return _fresh(ctx, env, room, 1), None
 
 

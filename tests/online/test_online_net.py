@@ -8,6 +8,7 @@ a speed target; the assertions are about what arrives, in which order, and what 
 from __future__ import annotations
 
 import json
+import re
 
 from net_harness import median, sleep_ms
 
@@ -35,8 +36,14 @@ def test_two_pages_connect_and_strings_round_trip_both_ways(players, signal_url)
     t_connect = guest.connect("cribbage-host")
     out = guest.wait_event("connect")
     inbound = host.wait_event("connect")
-    assert (out["peer"], out["detail"]) == ("cribbage-host", "out")
-    assert (inbound["peer"], inbound["detail"]) == ("cribbage-guest", "in")
+    out_detail, in_detail = json.loads(out["detail"]), json.loads(inbound["detail"])
+    assert (out["peer"], out_detail["dir"]) == ("cribbage-host", "out")
+    assert (inbound["peer"], in_detail["dir"]) == ("cribbage-guest", "in")
+    # The channel's binding: each end reads its own and the other's DTLS fingerprint, and they agree.
+    fp = re.compile(r"sha-256 [0-9A-F]{2}(:[0-9A-F]{2}){31}")
+    assert fp.fullmatch(out_detail["local"]) and fp.fullmatch(out_detail["remote"])
+    assert (out_detail["local"], out_detail["remote"]) == (in_detail["remote"], in_detail["local"])
+    assert out_detail["local"] != out_detail["remote"]
     connect_ms = out["t"] - t_connect
     status = guest.status()
     assert status["channel"] == "open" and status["remote"] == "cribbage-host"

@@ -9,6 +9,7 @@ side's actions until it is back, and neither page's DOM ever holds a card of the
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -172,3 +173,50 @@ def test_two_browsers_play_a_whole_match_online(players: Any, online_url: str) -
     final_a = ann.page.locator("#table .winner").inner_text()
     final_b = bob.page.locator("#table .winner").inner_text()
     assert final_a and final_b and ("You" in final_a) != ("You" in final_b)
+
+
+def new_room(players: Any, online_url: str) -> tuple[Player, str]:
+    """Ann opens a room from the menu; her page and its room link (with the ``#k=`` secret)."""
+    ann = open_link(players, "ann", online_url + "&group=test&delay=0")
+    ann.page.click("#tool-menu")
+    ann.page.click("#new-mode-online")
+    ann.page.click("#btn-start")
+    ann.page.wait_for_selector("#room-link")
+    link = ann.page.input_value("#room-link")
+    assert re.search(r"#k=[A-Za-z0-9_-]{43}$", link), link
+    assert ann.page.get_attribute("#btn-copy-link", "data-copy") == link
+    return ann, link
+
+
+def test_a_room_link_without_its_secret_is_refused_in_a_sentence(players: Any, online_url: str) -> None:
+    ann, link = new_room(players, online_url)
+    cut = open_link(players, "cut", link.split("#")[0])
+    cut.page.wait_for_function(
+        "() => document.body.textContent.includes('This room link is incomplete: ask your friend for the whole link')",
+        timeout=20_000)
+    assert ann.page.get_attribute("#online", "data-joined") == "false"  # it never reached Ann's seat 2
+    bob = open_link(players, "bob", link)
+    wait_live(ann, bob)
+
+
+def test_a_squatter_on_the_hosts_channel_cannot_keep_the_friend_out(players: Any, online_url: str) -> None:
+    ann, link = new_room(players, online_url)
+    bob = open_link(players, "bob", link)
+    wait_live(ann, bob)
+    bob.page.goto("about:blank")  # Bob's page goes away for a moment...
+    ann.page.wait_for_selector('#online:not([data-link="live"])', timeout=20_000)
+    room = re.search(r"[?&]room=([A-Za-z0-9_-]+)", link)
+    assert room
+    squat = players.new("squat")  # ...and a stranger calls Ann's page first and proves nothing
+    squat.open("squatter-" + room.group(1))
+    squat.wait_event("open")
+    squat.connect(f"cribbage-{room.group(1)}-0")
+    squat.wait_event("connect")
+    started = time.monotonic()
+    bob.page.goto(link)  # Bob is back: told "full" while the squatter holds on, he calls again
+    wait_ready(bob.page, timeout=READY_TIMEOUT_MS)
+    wait_live(ann, bob, timeout_ms=40_000)
+    print(f"\nthe friend got past a squatter in {time.monotonic() - started:.1f} s")
+    told = [e["detail"] for e in squat.events("message")]
+    assert all('"refuse"' not in t or '"reason":"full"' in t for t in told), told
+    assert not any('"proof"' in t or '"data"' in t for t in told), told  # it learnt nothing else

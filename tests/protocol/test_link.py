@@ -16,7 +16,10 @@ from cribbage.online.link import (
     LOSS_TIMEOUT,
     MAX_DEPTH,
     MAX_ENVELOPE,
+    PROTOCOL,
     ROOM_LIFETIME,
+    UNPROVEN_TIMEOUT,
+    Binding,
     Delivered,
     HangUp,
     Link,
@@ -25,11 +28,24 @@ from cribbage.online.link import (
     StateChanged,
     is_room_id,
     new_room_id,
+    new_room_secret,
     new_seat_key,
     seat_commitment,
 )
 
 T0 = 1_800_000_000.0
+
+
+def fingerprint(rng: random.Random | None = None) -> str:
+    """A made-up DTLS certificate fingerprint, as net.js hands it over."""
+    r = rng or random.Random()
+    return "sha-256 " + ":".join(f"{r.randrange(256):02X}" for _ in range(32))
+
+
+def channel(rng: random.Random | None = None) -> tuple[Binding, Binding]:
+    """The bindings of one direct channel: each end sees its own certificate and the other's."""
+    a, b = fingerprint(rng), fingerprint(rng)
+    return Binding(a, b), Binding(b, a)
 
 
 class Player:
@@ -91,8 +107,8 @@ class Wire:
     def connect(self, now: float) -> None:
         self.flight = [[], []]
         self.up = True
-        for end in self.ends:
-            end.link.connected(now)
+        for end, binding in zip(self.ends, channel(self.rng)):
+            end.link.connected(now, binding)
 
     def disconnect(self, now: float) -> None:
         self.flight = [[], []]
@@ -153,9 +169,9 @@ class Wire:
 
 
 def make_pair(now: float = T0) -> tuple[Player, Player, Wire]:
-    room = new_room_id()
-    host = Player(Link.host(room, new_seat_key(), now))
-    guest = Player(Link.join(room, new_seat_key(), now))
+    room, secret = new_room_id(), new_room_secret()
+    host = Player(Link.host(room, new_seat_key(), now, secret))
+    guest = Player(Link.join(room, new_seat_key(), now, secret))
     wire = Wire(host, guest)
     wire.connect(now)
     wire.deliver(now)
@@ -191,8 +207,8 @@ def test_payloads_flow_both_ways_in_order() -> None:
 @pytest.mark.parametrize("seed", range(6))
 def test_exactly_once_in_order_over_a_faulty_channel_with_reconnects_and_reloads(seed: int) -> None:
     rng = random.Random(seed)
-    room = "room" + str(seed)
-    players = [Player(Link.host(room, new_seat_key(), T0)), Player(Link.join(room, new_seat_key(), T0))]
+    room, secret = "room" + str(seed), new_room_secret()
+    players = [Player(Link.host(room, new_seat_key(), T0, secret)), Player(Link.join(room, new_seat_key(), T0, secret))]
     wire = Wire(players[0], players[1], rng, drop=0.03, dup=0.05, reorder=0.05, junk=0.02)
     now = T0
     target = 120
@@ -245,12 +261,14 @@ def test_a_third_browser_is_told_the_room_is_full_and_learns_nothing() -> None:
     wire.deliver(T0)
     wire.disconnect(T0 + 1)
     host.send(T0 + 1)  # queued for the guest while it is away
-    intruder = Player(Link.join(host.link.room, new_seat_key(), T0 + 2))
+    # someone else who got the whole link (secret included) after the friend joined
+    intruder = Player(Link.join(host.link.room, new_seat_key(), T0 + 2, host.link.secret))
     other = Wire(host, intruder)
     other.connect(T0 + 2)
     other.deliver(T0 + 2)
-    assert intruder.link.state == "refused"
-    assert "full" in intruder.link.status_text
+    assert intruder.link.state == "waiting" and not intruder.link.can_act  # it may call again later
+    assert "room is full" in intruder.link.status_text
+    assert intruder.link.peer_commit is None  # the host never gave it its commitment
     assert host.hangups == ["full"]
     assert host.link.state == "waiting" and "Refused a browser" in host.link.status_text
     assert intruder.got == []
@@ -264,15 +282,18 @@ def test_a_third_browser_is_told_the_room_is_full_and_learns_nothing() -> None:
     assert guest.link.state == host.link.state == "live"
 
 
-def test_screen_refuses_a_second_connection_to_a_full_room() -> None:
+def test_screen_refuses_a_second_connection_from_another_room_and_leaves_joins_to_the_proof() -> None:
     host, guest, wire = make_pair()
-    intruder = Link.join(host.link.room, new_seat_key(), T0)
-    intruder.connected(T0)
-    hello = intruder.pop_outgoing()[0]
-    refusal = host.link.screen(hello, T0)
-    assert refusal is not None and json.loads(refusal)["reason"] == "full"
+    stranger = Link.join(new_room_id(), new_seat_key(), T0, new_room_secret())
+    stranger.connected(T0, channel()[1])
+    refusal = host.link.screen(stranger.pop_outgoing()[0], T0)
+    assert refusal is not None and json.loads(refusal)["reason"] == "room"
+    # a join claims nothing the host can check before the join proof on the channel
+    intruder = Link.join(host.link.room, new_seat_key(), T0, new_room_secret())
+    intruder.connected(T0, channel()[1])
+    assert host.link.screen(intruder.pop_outgoing()[0], T0) is None
     returning = Link.from_dict(guest.link.to_dict())
-    returning.connected(T0)
+    returning.connected(T0, channel()[1])
     assert host.link.screen(returning.pop_outgoing()[0], T0) is None
     assert host.link.state == "live"  # screening touched nothing
 
@@ -550,7 +571,7 @@ def test_a_room_expires_after_seven_days_unused() -> None:
     assert fresh.link.state == "expired"
     assert fresh.link.status_text.startswith("This room has expired")
     # and a newcomer to the expired room hears the same
-    newcomer = Player(Link.join(host.link.room, new_seat_key(), gone))
+    newcomer = Player(Link.join(host.link.room, new_seat_key(), gone, host.link.secret))
     third = Wire(host, newcomer)
     third.connect(gone)
     third.deliver(gone)
@@ -662,7 +683,7 @@ def test_the_friend_back_on_a_new_connection_replaces_a_ghost_one() -> None:
     host.send(T0 + 1)
     host.link.pop_outgoing()
     returning = Player.load(saved)
-    returning.link.connected(T0 + 2)
+    returning.link.connected(T0 + 2, channel()[1])
     hello = returning.link.pop_outgoing()[0]
     assert host.link.screen(hello, T0 + 2) is None  # it claims the friend's seat: let the proof decide
     other = Wire(host, returning)
@@ -673,8 +694,8 @@ def test_the_friend_back_on_a_new_connection_replaces_a_ghost_one() -> None:
 
 
 def test_a_browser_from_another_room_is_refused() -> None:
-    host = Player(Link.host(new_room_id(), new_seat_key(), T0))
-    stranger = Player(Link.join(new_room_id(), new_seat_key(), T0))
+    host = Player(Link.host(new_room_id(), new_seat_key(), T0, new_room_secret()))
+    stranger = Player(Link.join(new_room_id(), new_seat_key(), T0, new_room_secret()))
     wire = Wire(host, stranger)
     wire.connect(T0)
     wire.deliver(T0)
@@ -707,3 +728,315 @@ def test_any_text_from_the_peer_never_raises_and_never_delivers_out_of_sequence(
     guest.link.tick(T0 + 5)
     wire.deliver(T0 + 5)
     assert guest.got == [1] or a_final_claim(text, guest.link)
+
+
+# ---- seat proofs bound to the channel, the room secret, strangers timed out ------------------------
+
+
+class Relay:
+    """A man in the middle (a hostile signalling server): two DTLS connections, one to each browser,
+    passing every text across unchanged. Each side sees its own fingerprint and the relay's."""
+
+    def __init__(self, host: Player, guest: Player, now: float) -> None:
+        self.host, self.guest = host, guest
+        self.seen: list[str] = []
+        host_binding, _ = channel()  # host <-> relay
+        _, guest_binding = channel()  # relay <-> guest
+        host.link.connected(now, host_binding)
+        guest.link.connected(now, guest_binding)
+
+    def pump(self, now: float) -> None:
+        for _ in range(1000):
+            moved = False
+            for src, dst in ((self.host, self.guest), (self.guest, self.host)):
+                for text in src.link.pop_outgoing():
+                    moved = True
+                    self.seen.append(text)
+                    dst.link.receive(text, now)
+                    dst.drain()
+            if not moved:
+                return
+        raise AssertionError("the relayed links never fall quiet")
+
+    def run(self, start: float, seconds: float) -> None:
+        now = start
+        while now <= start + seconds:
+            self.pump(now)
+            for p in (self.host, self.guest):
+                p.link.tick(now)
+                p.drain()
+            now += 0.5
+
+
+def fresh_room(now: float = T0) -> tuple[Player, Player]:
+    room, secret = new_room_id(), new_room_secret()
+    return Player(Link.host(room, new_seat_key(), now, secret)), Player(Link.join(room, new_seat_key(), now, secret))
+
+
+def test_a_relayed_rejoin_fails_on_both_sides_and_nothing_is_delivered() -> None:
+    host, guest, wire = make_pair()
+    host.send(T0)
+    wire.deliver(T0)
+    wire.disconnect(T0 + 1)
+    host.send(T0 + 1)
+    guest.send(T0 + 1)
+    relay = Relay(host, guest, T0 + 2)
+    relay.run(T0 + 2, 8)
+    assert host.link.state != "live" and guest.link.state != "live"
+    assert not host.link.can_act and not guest.link.can_act
+    assert any("prove its seat" in p for p in host.problems)
+    assert any("prove its seat" in p for p in guest.problems)
+    assert host.got == [] and guest.got == [1]  # the payloads queued meanwhile never crossed the relay
+    assert "data" not in kinds(relay.seen)
+    # then the two meet directly and everything owed arrives
+    host.link.disconnected(T0 + 11)
+    guest.link.disconnected(T0 + 11)
+    wire.connect(T0 + 12)
+    wire.deliver(T0 + 12)
+    assert host.link.state == guest.link.state == "live"
+    assert host.got == [1] and guest.got == [1, 2]
+
+
+def test_a_relayed_first_join_fails_and_the_relay_never_sees_a_commitment() -> None:
+    host, guest = fresh_room()
+    relay = Relay(host, guest, T0)
+    relay.run(T0, 8)
+    assert host.link.state != "live" and guest.link.state != "live"
+    assert host.link.peer_commit is None and guest.link.peer_commit is None
+    assert set(host.hangups) == {"full"} and any("refused" in p for p in host.problems)
+    assert "room is full" in guest.link.status_text
+    # Nothing a relay saw can prove a seat later: neither commitment crossed it in clear.
+    for text in relay.seen:
+        assert host.link.commit not in text and guest.link.commit not in text
+        assert host.link.secret is not None and host.link.secret not in text
+    # The honest first join, directly, still works afterwards.
+    host.link.disconnected(T0 + 9)
+    guest.link.disconnected(T0 + 9)
+    wire = Wire(host, guest)
+    wire.connect(T0 + 10)
+    wire.deliver(T0 + 10)
+    assert host.link.state == guest.link.state == "live"
+    assert host.link.peer_commit == guest.link.commit and guest.link.peer_commit == host.link.commit
+
+
+def test_the_relay_cannot_take_a_seat_with_what_it_saw() -> None:
+    """A relay that watched a (failed) first join, then calls the host itself once the friend joined."""
+    host, guest = fresh_room()
+    relay = Relay(host, guest, T0)
+    relay.run(T0, 4)
+    host.link.disconnected(T0 + 5)
+    guest.link.disconnected(T0 + 5)
+    wire = Wire(host, guest)
+    wire.connect(T0 + 6)
+    wire.deliver(T0 + 6)
+    wire.disconnect(T0 + 7)
+    # The relay replays, on its own channel to the host, every proof it saw (it holds no key).
+    mallory = Player(Link.join(host.link.room, new_seat_key(), T0 + 8, None))
+    mallory.link.peer_commit = host.link.commit  # even knowing the host's commitment would not do
+    host_binding, _ = channel()
+    host.link.connected(T0 + 8, host_binding)
+    hello = json.loads(host.link.pop_outgoing()[0])
+    for text in relay.seen:
+        msg = json.loads(text)
+        if msg["k"] in ("hello", "proof") and msg.get("seat", 1) == 1:
+            if msg["k"] == "proof":
+                msg["for"] = hello["nonce"]  # answer the host's fresh nonce
+            host.link.receive(json.dumps(msg), T0 + 8)
+            host.drain()
+    assert host.link.state != "live" and not host.link.can_act
+    assert host.got == []
+
+
+def test_a_join_without_the_room_secret_is_refused() -> None:
+    host, _ = fresh_room()
+    # a page opened from a link without "#k=": it says so and sends nothing
+    lost = Player(Link.join(host.link.room, new_seat_key(), T0))
+    lost.link.connected(T0, channel()[1])
+    assert lost.link.state == "refused" and "incomplete" in lost.link.status_text
+    assert lost.link.pop_outgoing() == []
+    # a crafted join: the hello asks to join, the proof leaves out the secret's part
+    stranger = Player(Link.join(host.link.room, new_seat_key(), T0, new_room_secret()))
+    host_binding, stranger_binding = channel()
+    host.link.connected(T0, host_binding)
+    stranger.link.connected(T0, stranger_binding)
+    hello = json.loads(host.link.pop_outgoing()[0])
+    for text in stranger.link.pop_outgoing():
+        host.link.receive(text, T0)
+    forged = {"v": PROTOCOL, "k": "proof", "for": hello["nonce"], "mac": "0" * 64}
+    host.link.receive(json.dumps(forged), T0)
+    host.drain()
+    assert host.hangups == ["full"] and host.link.peer_commit is None
+    sent = [json.loads(t) for t in host.link.pop_outgoing()]
+    assert [m["k"] for m in sent] == ["refuse"] and sent[0]["reason"] == "full"
+
+
+def test_a_join_with_a_wrong_secret_is_refused_and_learns_nothing() -> None:
+    host, _ = fresh_room()
+    stranger = Player(Link.join(host.link.room, new_seat_key(), T0, new_room_secret()))
+    wire = Wire(host, stranger)
+    wire.connect(T0)
+    wire.deliver(T0)
+    assert host.hangups == ["full"] and host.link.peer_commit is None and host.link.state != "live"
+    assert stranger.link.state != "live" and stranger.link.peer_commit is None
+    assert "room is full" in stranger.link.status_text
+    assert set(kinds(wire.log[1])) <= {"hello", "refuse"}  # no proof, no commitment from the host
+    assert all(host.link.commit not in t for t in wire.log[1])
+
+
+@pytest.mark.parametrize("forge", ["room", "binding", "seat", "nonce"])
+def test_a_join_proof_for_another_room_binding_seat_or_nonce_is_refused(forge: str) -> None:
+    host, guest = fresh_room()
+    secret = host.link.secret
+    assert secret is not None
+    host_binding, guest_binding = channel()
+    host.link.connected(T0, host_binding)
+    guest.link.connected(T0, guest_binding)
+    host_hello = json.loads(host.link.pop_outgoing()[0])
+    for text in guest.link.pop_outgoing():  # the guest's hello (join)
+        host.link.receive(text, T0)
+    assert host.link.pop_outgoing() == []  # nothing said back to a joiner before it shows the secret
+    room, nonce = host.link.room, host_hello["nonce"]
+    ends = link_module._ends(guest_binding, 1)
+    seat = 1
+    if forge == "room":
+        room = new_room_id()
+    elif forge == "binding":
+        ends = link_module._ends(channel()[1], 1)  # the proof of another channel (a relay's other leg)
+    elif forge == "seat":
+        seat = 0
+    else:
+        nonce = new_seat_key()  # an old nonce
+    commit = guest.link.commit
+    proof = {"v": PROTOCOL, "k": "proof", "for": host_hello["nonce"],
+             "mac": link_module._mac(commit, room, seat, nonce, ends),
+             "seal": link_module._seal(secret, room, commit, nonce, ends),
+             "jmac": link_module._join_mac(secret, room, seat, commit, nonce, ends)}
+    host.link.receive(json.dumps(proof), T0)
+    host.drain()
+    assert host.hangups == ["full"] and host.link.peer_commit is None and host.link.state != "live"
+    assert [json.loads(t)["k"] for t in host.link.pop_outgoing()] == ["refuse"]
+
+
+def test_the_honest_first_join_then_a_rejoin_proves_seats_without_the_secret_again() -> None:
+    host, guest, wire = make_pair()
+    first = [json.loads(t) for t in wire.log[0] + wire.log[1]]
+    assert any("seal" in m for m in first) and any("commit" in m for m in first)
+    assert all(guest.link.commit not in json.dumps(m) for m in first)  # sealed, never in clear
+    wire.disconnect(T0 + 1)
+    wire.log = [[], []]
+    guest = Player.load(guest.save())  # and the friend's page reloads in between
+    wire.ends[1] = guest
+    wire.connect(T0 + 2)
+    wire.deliver(T0 + 2)
+    assert host.link.state == guest.link.state == "live"
+    again = [json.loads(t) for t in wire.log[0] + wire.log[1]]
+    assert not any(k in m for m in again for k in ("join", "seal", "jmac", "commit"))
+
+
+def test_no_proof_is_made_or_accepted_without_a_binding() -> None:
+    host, guest, wire = make_pair()
+    wire.disconnect(T0 + 1)
+    host.link.connected(T0 + 2, None)
+    host.drain()
+    assert host.link.pop_outgoing() == []  # no hello
+    assert host.problems and "fingerprints" in host.problems[-1]
+    guest.link.connected(T0 + 2, channel()[1])
+    for text in guest.link.pop_outgoing():
+        host.link.receive(text, T0 + 2)
+    assert host.link.pop_outgoing() == []  # no proof either
+    bad = Binding("sha-256 zz", "nonsense")
+    returning = Link.from_dict(guest.link.to_dict())
+    returning.connected(T0 + 2, bad)
+    assert returning.pop_outgoing() == [] and returning.state == "waiting"
+    host.link.tick(T0 + 2 + UNPROVEN_TIMEOUT)
+    host.drain()
+    assert host.hangups == ["full"]
+
+
+def test_an_unproven_channel_is_dropped_after_ten_seconds_and_the_friend_gets_in() -> None:
+    host, guest, wire = make_pair()
+    wire.disconnect(T0 + 1)
+    # A squatter opens the host's only channel and proves nothing (net.js refuses other callers).
+    host.link.connected(T0 + 2, channel()[0])
+    host.link.pop_outgoing()
+    for t in range(1, 20):
+        host.link.tick(T0 + 2 + t * 0.5)
+        host.link.receive(json.dumps({"v": PROTOCOL, "k": "ping", "ack": 0, "sent": 0, "live": False}),
+                          T0 + 2 + t * 0.5)  # it keeps the channel busy
+        host.drain()
+    assert host.hangups == []  # 9.5 s
+    host.link.tick(T0 + 2 + UNPROVEN_TIMEOUT)
+    host.drain()
+    assert host.hangups == ["full"]  # the stranger learns nothing but "full"
+    assert [json.loads(t) for t in host.link.pop_outgoing()][-1] == {"v": PROTOCOL, "k": "refuse", "reason": "full"}
+    host.link.disconnected(T0 + 12.2)  # the page drops that channel: the next caller is heard
+    wire.connect(T0 + 13)
+    wire.deliver(T0 + 13)
+    assert host.link.state == guest.link.state == "live"
+
+
+def test_a_guest_told_full_calls_again_and_gets_in() -> None:
+    host, guest, wire = make_pair()
+    wire.disconnect(T0 + 1)
+    guest.link.connected(T0 + 2, channel()[1])  # the host's page answered "full" (a squatter holds it)
+    guest.link.receive(json.dumps({"v": PROTOCOL, "k": "refuse", "reason": "full"}), T0 + 2)
+    guest.drain()
+    assert guest.hangups == ["full"] and guest.link.full and "room is full" in guest.link.status_text
+    assert guest.link.state not in ("refused", "expired")  # not final
+    guest.link.disconnected(T0 + 2.2)
+    wire.connect(T0 + 8)
+    wire.deliver(T0 + 8)
+    assert host.link.state == guest.link.state == "live" and not guest.link.full
+
+
+def test_a_stranger_cannot_close_the_room_with_a_refusal() -> None:
+    host, guest, wire = make_pair()
+    wire.disconnect(T0 + 1)
+    host.link.connected(T0 + 2, channel()[0])
+    host.link.receive(json.dumps({"v": PROTOCOL, "k": "refuse", "reason": "expired"}), T0 + 2)
+    host.drain()
+    assert host.link.state == "waiting" and host.hangups == ["refused"]
+    host.link.disconnected(T0 + 3)
+    wire.connect(T0 + 4)
+    wire.deliver(T0 + 4)
+    assert host.link.state == "live"
+
+
+def test_an_unproven_guest_channel_is_dropped_quietly_after_ten_seconds() -> None:
+    _, guest = fresh_room()
+    guest.link.connected(T0, channel()[1])
+    guest.link.pop_outgoing()
+    guest.link.tick(T0 + UNPROVEN_TIMEOUT)
+    guest.drain()
+    assert guest.hangups == ["timeout"]
+    assert kinds(guest.link.pop_outgoing()) in ([], ["ping"], ["hello"], ["ping", "hello"], ["hello", "ping"])
+
+
+def test_a_room_from_before_secrets_keeps_its_friend_and_takes_no_new_one() -> None:
+    host, guest, wire = make_pair()
+    wire.disconnect(T0 + 1)
+    old_host, old_guest = host.link.to_dict(), guest.link.to_dict()
+    del old_host["secret"], old_guest["secret"]  # saved by the version before secrets
+    host, guest = Player(Link.from_dict(old_host)), Player(Link.from_dict(old_guest))
+    assert host.link.secret is None
+    wire = Wire(host, guest)
+    wire.connect(T0 + 2)
+    wire.deliver(T0 + 2)
+    assert host.link.state == guest.link.state == "live"
+    # an old host room nobody joined yet: no first join without a secret
+    lonely = Player(Link.host(new_room_id(), new_seat_key(), T0))
+    comer = Player(Link.join(lonely.link.room, new_seat_key(), T0, new_room_secret()))
+    other = Wire(lonely, comer)
+    other.connect(T0)
+    other.deliver(T0)
+    assert lonely.hangups == ["full"] and lonely.link.peer_commit is None and comer.link.state != "live"
+
+
+def test_a_peer_of_the_old_protocol_is_told_plainly() -> None:
+    host, guest, wire = make_pair()
+    old = json.dumps({"v": 1, "k": "hello", "room": host.link.room, "seat": 1, "nonce": "0" * 64,
+                      "recv": 0, "sent": 0, "join": "1" * 64})
+    host.link.receive(old, T0)
+    host.drain()
+    assert host.problems == ["The other browser runs a different version of the game; reload both pages."]
+    assert host.link.peer_commit == guest.link.commit

@@ -4,12 +4,14 @@ in-memory data channels that deliver on the receiver's timer (as WebRTC does, ne
 from __future__ import annotations
 
 import json
+import random
 from typing import Any, Callable
 
 from table_fakes import FakeHost, click_first_legal
 
 from cribbage.cards import Card
 from cribbage.online.group import MODP_TEST
+from cribbage.online.link import PROTOCOL, Binding
 from cribbage.state import Phase
 from web import online
 from web.cardfaces import card_name
@@ -17,7 +19,13 @@ from web.render import deal_cuts
 from web.controller import Controller, MemoryStorage
 from web.online import ChannelEvents, PeerSession
 
-BUSY = json.dumps({"v": 1, "k": "refuse", "reason": "full"}, separators=(",", ":"))
+BUSY = json.dumps({"v": PROTOCOL, "k": "refuse", "reason": "full"}, separators=(",", ":"))
+_FP = random.Random(7)
+
+
+def fingerprint() -> str:
+    """A made-up DTLS certificate fingerprint (each channel end gets a fresh one, as in Chromium)."""
+    return "sha-256 " + ":".join(f"{_FP.randrange(256):02X}" for _ in range(32))
 
 
 class Clock:
@@ -102,6 +110,8 @@ class MemChannel:
         self.remote: MemChannel | None = None
         self.closed = False
         self.sent: list[str] = []
+        self.fp = fingerprint()
+        """This end's certificate fingerprint on its current channel."""
 
     def _later(self, fn: Callable[[], None]) -> None:
         self.timer.later(0, lambda: None if self.closed else fn())
@@ -114,7 +124,9 @@ class MemChannel:
         current = host.remote
         if current is not None and current.me != self.me and current.remote is host:
             # a third browser: it hears the refusal, then the channel closes
-            self._later(self.events.on_open)
+            self.fp = fingerprint()
+            mine = Binding(self.fp, fingerprint())
+            self._later(lambda: self.events.on_open(mine))
             self._later(lambda: self.events.on_message(BUSY))
             self._later(self.events.on_close)
             host._later(host.events.on_full)
@@ -126,8 +138,10 @@ class MemChannel:
             self.remote.remote = None
         host.remote = self
         self.remote = host
-        host._later(host.events.on_open)
-        self._later(self.events.on_open)
+        self.fp, host.fp = fingerprint(), fingerprint()
+        theirs, mine = Binding(host.fp, self.fp), Binding(self.fp, host.fp)
+        host._later(lambda: host.events.on_open(theirs))
+        self._later(lambda: self.events.on_open(mine))
 
     def send(self, text: str) -> bool:
         peer = self.remote
@@ -161,8 +175,10 @@ class MemChannel:
 class Browser:
     """One browser: its storage survives reloads; each (re)load is a new controller."""
 
-    def __init__(self, name: str, clock: Clock, hub: Hub, room: str | None = None) -> None:
+    def __init__(self, name: str, clock: Clock, hub: Hub, room: str | None = None, secret: str | None = None) -> None:
         self.name = name
+        self.secret = secret
+        """The ``#k=`` of the link this browser opened."""
         self.clock = clock
         self.hub = hub
         self.storage = MemoryStorage({online.NAME_KEY: name})
@@ -177,7 +193,7 @@ class Browser:
         self.host = NetHost(self.clock)
         if room is not None:
             self.room = room
-        online.configure(channel=self.hub.factory, room=self.room, page_url="http://127.0.0.1/",
+        online.configure(channel=self.hub.factory, room=self.room, secret=self.secret, page_url="http://127.0.0.1/",
                          wall=self.clock, group=MODP_TEST)
         p = dict(params or {})
         if self.room is not None:

@@ -28,11 +28,12 @@ def open_room(clock: Clock, hub: Hub) -> tuple[Browser, Browser]:
     assert isinstance(ann.c.session, PeerSession) and ann.session.perspective == 0
     html = ann.html()
     link = select(html, tag="input", id="room-link")[0].attrs["value"]
-    room = ann.session.net.room
-    assert link == f"http://127.0.0.1/?room={room}"
-    assert select(html, data_action="copy-link") and "<svg" in html.split('class="qr-wrap"')[1][:200]
+    room, secret = ann.session.net.room, ann.session.net.secret
+    assert secret and link == f"http://127.0.0.1/?room={room}#k={secret}"
+    assert select(html, data_action="copy-link")[0].attrs["data-copy"] == link
+    assert "<svg" in html.split('class="qr-wrap"')[1][:200]
     assert "Waiting for Friend to join" in text_of(html)
-    bob = Browser("Bob", clock, hub, room=room)
+    bob = Browser("Bob", clock, hub, room=room, secret=secret)
     bob.load()
     settle(ann, bob)
     return ann, bob
@@ -170,11 +171,11 @@ def test_a_dropped_link_blocks_actions_until_it_returns(table: tuple[Clock, Hub,
 
 def test_a_third_browser_is_told_the_room_is_full(table: tuple[Clock, Hub, Browser, Browser]) -> None:
     clock, hub, ann, bob = table
-    eve = Browser("Eve", clock, hub, room=ann.session.net.room)
+    eve = Browser("Eve", clock, hub, room=ann.session.net.room, secret=ann.session.net.secret)  # the whole link
     eve.load()
     settle(ann, bob, eve)
-    assert eve.session.net.state == "refused"
-    assert "This room is full" in text_of(eve.html())
+    assert eve.session.net.state != "live" and eve.session.net.full and eve.session.net.peer_commit is None
+    assert "room is full" in text_of(eve.html())
     assert not eve.c.scene().view.legal_actions
     assert ann.session.net.state == "live" and bob.session.net.state == "live"
     assert "told it is full" in text_of(ann.html())
@@ -259,12 +260,15 @@ def test_new_match_by_agreement(table: tuple[Clock, Hub, Browser, Browser]) -> N
 
 
 def test_a_refused_busy_string_is_the_links_refusal() -> None:
-    from cribbage.online.link import Link, new_room_id, new_seat_key
+    from cribbage.online.link import HangUp, Link, channel_binding, new_room_id, new_room_secret, new_seat_key
+    from online_fakes import fingerprint
 
-    link = Link.join(new_room_id(), new_seat_key(), 0.0)
-    link.connected(0.0)
+    link = Link.join(new_room_id(), new_seat_key(), 0.0, new_room_secret())
+    link.connected(0.0, channel_binding(fingerprint(), fingerprint()))
     link.receive(BUSY, 0.0)
-    assert link.state == "refused" and "full" in link.status_text
+    # not final: the friend calls again (a stranger may have held the host's only channel)
+    assert link.full and link.state == "waiting" and "room is full" in link.status_text
+    assert any(isinstance(e, HangUp) for e in link.pop_events()) and link.pop_outgoing()[-1:] != [BUSY]
 
 
 def test_a_failed_audit_stops_the_match_and_shows_the_evidence_as_text() -> None:
@@ -334,3 +338,74 @@ def test_a_payload_the_game_refuses_is_not_trusted_until_the_peer_proves_its_sea
     pass_time(clock, 4.0, ann, bob)
     assert bob.session.net.can_act and bob.session.net.state == "live"
     play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.PLAY)
+
+
+def test_a_room_link_without_its_secret_says_it_is_incomplete(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    cut = Browser("Zed", clock, hub, room=ann.session.net.room)  # the link without its "#k=…"
+    cut.load()
+    settle(ann, bob, cut)
+    assert "This room link is incomplete: ask your friend for the whole link" in text_of(cut.html())
+    assert cut.session.net.room != ann.session.net.room  # it took no seat there
+    assert ann.session.net.state == bob.session.net.state == "live"
+    # a friend who joined once keeps its seat without the secret in the URL
+    bob.secret = None
+    bob.load()
+    settle(ann, bob)
+    assert bob.session.net.room == ann.session.net.room and bob.session.net.state == "live"
+
+
+class Squatter:
+    """A page that opens a channel to the room's host and never proves anything (it keeps quiet)."""
+
+    def on_open(self, binding: object = None) -> None: ...
+    def on_message(self, text: str) -> None: ...
+    def on_close(self) -> None: ...
+    def on_full(self) -> None: ...
+    def on_error(self, code: str) -> None: ...
+
+
+def test_a_squatter_holding_the_hosts_channel_cannot_keep_the_friend_out(
+        table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    from online_fakes import MemChannel, NetHost
+
+    clock, hub, ann, bob = table
+    bob.session.close()  # Bob's page is gone for a moment...
+    settle(ann, bob)
+    _, host_id = online.peer_ids(ann.session.net.room, 0, "")
+    squat = MemChannel(hub, "squatter", host_id, Squatter(), NetHost(clock))
+    hub.peers["squatter"] = squat
+    squat.connect()  # ...and a stranger takes the host's only channel first
+    settle(ann)
+    assert hub.peers[host_id].remote is squat
+    bob.load()  # Bob comes back: he is told "full" while the squatter holds on, and calls again
+    settle(ann, bob)
+    assert bob.session.net.full and "room is full" in text_of(bob.html())
+    pass_time(clock, 16.0, ann, bob)
+    assert ann.session.net.state == bob.session.net.state == "live"
+    assert not bob.session.net.full
+    assert hub.peers[host_id].remote is not squat
+    refusals = [json.loads(t) for t in hub.peers[host_id].sent if '"refuse"' in t]
+    assert {r["reason"] for r in refusals} <= {"full"}  # all the squatter ever heard was "full"
+
+
+def test_the_pages_busy_string_speaks_the_current_protocol() -> None:
+    import re
+    from pathlib import Path
+
+    from cribbage.online.link import PROTOCOL
+
+    source = (Path(__file__).resolve().parents[2] / "py" / "web" / "browser.py").read_text()
+    found = re.search(r"^BUSY = '(.*)'$", source, re.M)
+    assert found and json.loads(found.group(1)) == json.loads(BUSY)
+    assert json.loads(found.group(1))["v"] == PROTOCOL
+
+
+def test_the_room_link_with_its_secret_still_fits_a_qr_code() -> None:
+    from cribbage.online.link import new_room_id, new_room_secret
+    from web.render_online import qr_of
+
+    env = online.OnlineEnv(page_url="https://cribbage.example.org/play/",
+                           link_query="&signal=https%3A%2F%2Fsignal.example.org%2Fcribbage")
+    link = online.room_link(env, new_room_id(), new_room_secret())
+    assert "#k=" in link and "<svg" in qr_of(link)

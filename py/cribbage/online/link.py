@@ -2,17 +2,19 @@
 
 No I/O and no clock: the caller feeds what the channel does and the time, then drains the results.
 
-    link = Link.host(new_room_id(), new_seat_key(), now)     # the room's opener, seat 0
-    link = Link.join(room_id, new_seat_key(), now)            # the friend, seat 1 (keep the key!)
+    link = Link.host(new_room_id(), new_seat_key(), now, new_room_secret())  # the opener, seat 0
+    link = Link.join(room_id, new_seat_key(), now, secret)    # the friend, seat 1 (keep the key!)
     link = Link.from_dict(saved)                              # after a reload: same seat, same counters
-    is_room_id(text_from_url)                                 # check a room id before Link.join
-    link.connected(now) / link.disconnected(now)              # the channel opened / closed
+    is_room_id(text_from_url), is_room_secret(fragment_k)     # check a link's parts before Link.join
+    link.connected(now, channel_binding(local_fp, remote_fp)) # the channel opened, with its fingerprints
+    link.disconnected(now)                                    # the channel closed
     link.receive(text, now)                                   # a string that came over the channel
     link.tick(now)                                            # call every ~0.5 s: heartbeat, retries
     link.send(payload, now)                                   # a JSON-able dict for the peer (queued)
     link.pop_outgoing() -> list[str]                          # write these to the channel, in order
     link.pop_events() -> list[LinkEvent]                      # Delivered / Problem / StateChanged / HangUp
     link.state, link.can_act, link.status_text                # live/waiting/offline, or final: refused/expired
+    link.full                                                 # the host said "full": call again later
     link.to_dict()                                            # save it with the game state after each batch
     link.distrust(text, now)                                  # the game refused a delivered payload
 
@@ -31,16 +33,50 @@ refusal gets through). A host that gets a second connection while one is open as
 ``screen(first_text, now)``: a refusal to send, or ``None`` when it claims the friend's seat (then
 the caller may move the link to it: ``connected``, then ``receive`` that text; the proof decides).
 
+Threat model: the signalling server (PeerJS) may be hostile. It sees the room id and the peer ids
+and can route a call anywhere, even to itself, or relay both browsers live through two WebRTC
+connections of its own, seeing and changing everything they send. It never sees the room secret:
+that lives in the link's ``#k=`` fragment, which browsers send to no server. Defeating it takes
+(1) the secret, (2) a seat key, and (3) binding every proof to the one DTLS channel it is made on.
+
+Channel binding: the page reads both ends' DTLS certificate fingerprints (sha-256) from the data
+channel's SDP and gives them to ``connected()`` as a :class:`Binding`; without a well-formed one no
+proof is made or accepted on that channel. Every MAC covers both fingerprints in seat order (the
+host's end, the guest's end): the prover puts its own in its seat's place. A relay terminates two
+DTLS connections, so each side sees another pair and every proof made through it fails.
+
 Seat proof: a seat key never leaves its browser. Its commitment ``SHA-256(label, room, key)`` is
-given once, at the first join (the guest's in its hello, the host's in its answer: trust on first
-use); afterwards each side proves its seat on every (re)connection and resync by an HMAC-SHA256,
-keyed by its commitment, over a fresh 256-bit nonce chosen by the other side. Only the two seats
-know the commitments; the proofs are not bound to the DTLS channel, so a signalling server that
-relays both sides live could still sit in the middle (WebRTC's own fingerprints are the guard there).
+given to the other seat once, at the first join; afterwards each side proves its seat on every
+(re)connection and resync by ``HMAC-SHA256(commitment, "cribbage-proof-v2" | room | seat | nonce |
+fp_host | fp_guest)`` over a fresh 256-bit nonce chosen by the other side. The commitments are the
+proof keys, so neither ever crosses a channel in clear before the other end has shown the secret
+on that very channel.
+
+First join (no trust on first use): the host makes a 256-bit room secret with the room; the guest
+has it from the link. The guest's hello says ``"join": true``; the host answers nothing but its own
+hello until the guest's proof (for the host's nonce) carries ``seal`` = the guest's commitment XOR
+``HMAC(secret, "cribbage-seal-v2" | room | nonce | fp_host | fp_guest)`` and ``jmac`` =
+``HMAC(secret, "cribbage-join-v2" | room | 1 | guest commitment | nonce | fp_host | fp_guest)``.
+Only if both check out (and no other friend holds seat 1) does the host bind that commitment and
+answer the guest's nonce with its proof plus ``commit`` (its commitment) and its own ``jmac`` (seat
+0, over its commitment and the guest's nonce), which the guest checks before binding it. Anything
+else gets ``refuse: full`` and nothing more: no proof, no commitment. A host room saved before
+secrets existed accepts no first join (the web layer gives such a never-joined room a secret when
+it is reopened); a friend already joined keeps proving its seat as before.
+
+What this guarantees: a live link means the other end holds the other seat's key (or, at the first
+join, the room secret) and sits at the far end of this very DTLS channel. It does not stop a
+hostile signalling server from refusing or dropping calls (a denial of service), and whoever gets
+the whole link before the friend joins can take seat 2, as the friend could.
+
+Strangers: a channel on which nobody proves a seat within ``UNPROVEN_TIMEOUT`` (10 s) is hung up
+(the host says "full"), so the page can hear the next caller; a refusal from a peer never proven on
+the channel does not close the host's room; and a guest told "full" keeps calling (``link.full``).
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -56,6 +92,9 @@ __all__ = [
     "PING_INTERVAL",
     "LOSS_TIMEOUT",
     "ROOM_LIFETIME",
+    "UNPROVEN_TIMEOUT",
+    "Binding",
+    "channel_binding",
     "Link",
     "LinkError",
     "LinkState",
@@ -67,11 +106,14 @@ __all__ = [
     "new_room_id",
     "is_room_id",
     "new_seat_key",
+    "new_room_secret",
+    "is_room_secret",
     "seat_commitment",
 ]
 
-PROTOCOL = 1
-"""The envelope version; a peer speaking another one is refused with a plain message."""
+PROTOCOL = 2
+"""The envelope version; a peer speaking another one is refused with a plain message (version 1 had
+seat proofs not bound to the channel and a join by trust on first use)."""
 MAX_ENVELOPE = 192 * 1024
 """Longest envelope accepted or sent, in characters (a 2048-bit encrypted pack is ~35 000); sent as
 ASCII, so also bytes, under the 256 KiB a Chromium data channel message may carry."""
@@ -83,6 +125,9 @@ LOSS_TIMEOUT = 10.0
 """Seconds of silence after which the peer is considered lost (WebRTC never says so itself)."""
 HELLO_RETRY = 3.0
 """Seconds after which an unanswered hello is sent again with a fresh nonce."""
+UNPROVEN_TIMEOUT = 10.0
+"""Seconds a channel may stay open without the peer proving its seat before it is dropped (so a
+stranger holding the host's only channel cannot keep the friend out)."""
 ROOM_LIFETIME = 7 * 24 * 3600.0
 """A room unused for this long has expired."""
 MAX_COUNTER = 2**53 - 1
@@ -91,8 +136,13 @@ MAX_COUNTER = 2**53 - 1
 LinkState = Literal["offline", "waiting", "live", "refused", "expired"]
 JsonDict = dict[str, Any]
 
-_LABEL = b"cribbage-seat-v1"
+_LABEL = b"cribbage-seat-v1"  # the commitment's label (saved rooms hold commitments made with it)
+_PROOF = b"cribbage-proof-v2"
+_JOIN = b"cribbage-join-v2"
+_SEAL = b"cribbage-seal-v2"
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+_SECRET = re.compile(r"[A-Za-z0-9_-]{43}")
+_FINGERPRINT = re.compile(r"sha-256 [0-9A-F]{2}(?::[0-9A-F]{2}){31}")
 _ROOM = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{3,63}")
 # a JSON string (to its closing quote, or to the end: never backtracks) or a bracket
 _TOKENS = re.compile(r'"(?:[^"\\]+|\\[\s\S])*(?:"|\\?$)|[\[\]{}]')
@@ -105,6 +155,13 @@ _REFUSALS = {
     "unknown": "The other browser does not recognise this seat in its room.",
     "version": "The other browser runs a different version of the game; reload both pages.",
 }
+
+
+_FULL_RETRY = "The host's browser says this room is full; trying again in a few seconds."
+_UNBOUND = ("This browser could not read the connection's security fingerprints, so no seat can be proven "
+            "on it; trying again.")
+_NO_SECRET = ("This room link is incomplete: ask your friend for the whole link (with the part after "
+              "\u201c#\u201d).")
 
 
 class LinkError(ValueError):
@@ -169,10 +226,64 @@ def seat_commitment(room: str, key: str) -> str:
     return hashlib.sha256(_LABEL + b"\0" + room.encode() + b"\0" + key.encode()).hexdigest()
 
 
-def _mac(commitment: str, room: str, seat: int, nonce: str) -> str:
-    """The proof of a seat: HMAC-SHA256 keyed by its commitment over the verifier's nonce."""
-    message = b"%s|proof|%s|%d|%s" % (_LABEL, room.encode(), seat, nonce.encode())
+def new_room_secret() -> str:
+    """A fresh room secret (256 bits, base64url without padding: 43 characters) for the link's ``#k=``."""
+    return base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
+
+
+def is_room_secret(text: object) -> bool:
+    """Whether a room secret read from a link's fragment is well formed."""
+    return isinstance(text, str) and _SECRET.fullmatch(text) is not None
+
+
+def _secret_bytes(secret: str) -> bytes:
+    return base64.urlsafe_b64decode(secret + "=")
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """The DTLS certificate fingerprints of one data channel, as this browser sees them
+    (``"sha-256 AB:CD:…"``, upper-case hex): its own end and the other one."""
+
+    local: str
+    remote: str
+
+
+def channel_binding(local: object, remote: object) -> Binding | None:
+    """The binding of a channel from the two fingerprints the page read, or None if either is missing
+    or malformed (or both ends claim the same certificate): no seat is proven on such a channel."""
+    if not (isinstance(local, str) and isinstance(remote, str)):
+        return None
+    if _FINGERPRINT.fullmatch(local) is None or _FINGERPRINT.fullmatch(remote) is None or local == remote:
+        return None
+    return Binding(local, remote)
+
+
+def _ends(binding: Binding, seat: int) -> bytes:
+    """The channel's two fingerprints in seat order (the host's end, the guest's end)."""
+    pair = (binding.local, binding.remote) if seat == 0 else (binding.remote, binding.local)
+    return b"%s|%s" % (pair[0].encode(), pair[1].encode())
+
+
+def _mac(commitment: str, room: str, seat: int, nonce: str, ends: bytes) -> str:
+    """The proof of ``seat``: HMAC-SHA256 keyed by its commitment over the verifier's nonce and the channel."""
+    message = b"%s|%s|%d|%s|%s" % (_PROOF, room.encode(), seat, nonce.encode(), ends)
     return hmac.new(bytes.fromhex(commitment), message, hashlib.sha256).hexdigest()
+
+
+def _join_mac(secret: str, room: str, seat: int, commitment: str, nonce: str, ends: bytes) -> str:
+    """The proof that ``seat`` holds the room secret (the whole link), binding its commitment to the
+    verifier's nonce and the channel."""
+    message = b"%s|%s|%d|%s|%s|%s" % (_JOIN, room.encode(), seat, commitment.encode(), nonce.encode(), ends)
+    return hmac.new(_secret_bytes(secret), message, hashlib.sha256).hexdigest()
+
+
+def _seal(secret: str, room: str, commitment: str, nonce: str, ends: bytes) -> str:
+    """The guest's commitment hidden under the room secret (XOR with a pad made of the secret, the
+    host's nonce and the channel), so a relay never learns it; sealing twice opens it."""
+    pad = hmac.new(_secret_bytes(secret), b"%s|%s|%s|%s" % (_SEAL, room.encode(), nonce.encode(), ends),
+                   hashlib.sha256).digest()
+    return bytes(a ^ b for a, b in zip(bytes.fromhex(commitment), pad)).hex()
 
 
 def _dump(obj: JsonDict) -> str:
@@ -267,6 +378,10 @@ def _flag(value: object) -> bool:
     return type(value) is bool
 
 
+def _yes(value: object) -> bool:
+    return value is True
+
+
 def _payload(value: object) -> bool:
     return isinstance(value, dict)
 
@@ -278,8 +393,9 @@ def _reason(value: object) -> bool:
 _Field = tuple[Any, bool]  # (check, optional)
 _SCHEMAS: dict[str, dict[str, _Field]] = {
     "hello": {"room": (_room, False), "seat": (_seat, False), "nonce": (_hex64, False),
-              "recv": (_count, False), "sent": (_count, False), "join": (_hex64, True)},
-    "proof": {"for": (_hex64, False), "mac": (_hex64, False), "commit": (_hex64, True)},
+              "recv": (_count, False), "sent": (_count, False), "join": (_yes, True)},
+    "proof": {"for": (_hex64, False), "mac": (_hex64, False), "commit": (_hex64, True), "jmac": (_hex64, True),
+              "seal": (_hex64, True)},
     "data": {"n": (_positive, False), "ack": (_count, False), "p": (_payload, False)},
     "ack": {"ack": (_count, False)},
     "ping": {"ack": (_count, False), "sent": (_count, False), "live": (_flag, False)},
@@ -291,7 +407,8 @@ class Link:
     """One seat's end of the link to the other seat of a room."""
 
     def __init__(self, room: str, seat: int, key: str, now: float, *, peer_commit: str | None = None,
-                 sent: int = 0, recv: int = 0, outbox: list[tuple[int, JsonDict]] | None = None) -> None:
+                 secret: str | None = None, sent: int = 0, recv: int = 0,
+                 outbox: list[tuple[int, JsonDict]] | None = None) -> None:
         if not _room(room):
             raise LinkError(f"bad room id {room!r}")
         if not _seat(seat):
@@ -300,6 +417,8 @@ class Link:
             raise LinkError("a seat key is 64 lowercase hex digits")
         if peer_commit is not None and not _hex64(peer_commit):
             raise LinkError("bad peer commitment")
+        if secret is not None and not is_room_secret(secret):
+            raise LinkError("a room secret is 43 base64url characters")
         self.room = room
         """The room id (in the link the host shares)."""
         self.seat = seat
@@ -310,6 +429,9 @@ class Link:
         """This seat's commitment, given to the other side once at the first join."""
         self.peer_commit = peer_commit
         """The other seat's commitment (None until the first join binds it)."""
+        self.secret = secret
+        """The room secret of the link's ``#k=`` (None in a room made before there was one): a first
+        join must prove it."""
         self.last_used = float(now)
         """When the room was last used (Unix seconds); seven days later it has expired."""
         self.sent = sent
@@ -333,29 +455,32 @@ class Link:
         self._resync_due = False  # a new handshake is wanted once the retry interval allows
         self._proven = False  # the peer's proof for this round checked out
         self._peer_hello: tuple[int, int] | None = None  # (recv, sent) from the peer's hello this round
-        self._give_commit = False
         self._last_heard = 0.0
         self._last_ping = float("-inf")
         self._reported = False  # a Problem was shown since trust was lost
         self._hung_up = False  # we refused whoever is on this channel
+        self._binding: Binding | None = None  # the channel's fingerprints (None: nothing is proven on it)
+        self._connected_at = 0.0
+        self._join_nonce: str | None = None  # host: the nonce of a joining guest's hello, answered once it proved the secret
+        self._full = False  # guest: the host said the room is full (we try again)
         self._state: LinkState = "offline"
 
     # ---- construction and persistence -------------------------------------------------------
 
     @classmethod
-    def host(cls, room: str, key: str, now: float) -> Link:
-        """The link of the player who opened the room (seat 0)."""
-        return cls(room, 0, key, now)
+    def host(cls, room: str, key: str, now: float, secret: str | None = None) -> Link:
+        """The link of the player who opened the room (seat 0); ``secret`` goes in the shared link."""
+        return cls(room, 0, key, now, secret=secret)
 
     @classmethod
-    def join(cls, room: str, key: str, now: float) -> Link:
-        """The link of the friend who opened the room's link (seat 1)."""
-        return cls(room, 1, key, now)
+    def join(cls, room: str, key: str, now: float, secret: str | None = None) -> Link:
+        """The link of the friend who opened the room's link (seat 1), with the secret of its ``#k=``."""
+        return cls(room, 1, key, now, secret=secret)
 
     def to_dict(self) -> JsonDict:
         """Everything needed to resume after a reload (JSON-able; holds the seat key)."""
         return {"format": 1, "room": self.room, "seat": self.seat, "key": self.key,
-                "peer_commit": self.peer_commit, "last_used": self.last_used, "sent": self.sent,
+                "peer_commit": self.peer_commit, "secret": self.secret, "last_used": self.last_used, "sent": self.sent,
                 "recv": self.recv, "outbox": [[n, json.loads(_dump(p))] for n, p in self.outbox]}
 
     @classmethod
@@ -380,7 +505,7 @@ class Link:
             if numbers != list(range(sent - len(outbox) + 1, sent + 1)):
                 raise LinkError("the outbox does not end at the last payload sent")
             link = cls(data["room"], data["seat"], data["key"], last_used, peer_commit=data["peer_commit"],
-                       sent=sent, recv=recv, outbox=outbox)
+                       secret=data.get("secret"), sent=sent, recv=recv, outbox=outbox)
         except (KeyError, TypeError, ValueError) as exc:
             raise LinkError(f"the saved online link is damaged: {exc}") from None
         return link
@@ -399,6 +524,11 @@ class Link:
         return "waiting"
 
     @property
+    def full(self) -> bool:
+        """Whether the host's browser last said the room is full (the friend calls again, less often)."""
+        return self._full
+
+    @property
     def can_act(self) -> bool:
         """Whether the local player may act: both players connected and the peer proven."""
         return self.state == "live"
@@ -409,10 +539,14 @@ class Link:
         state = self.state
         if state in ("refused", "expired"):
             return self._closed_text
+        if self._full and state != "live":
+            return _FULL_RETRY
         if state == "offline":
             return "Not connected to the other player."
         if state == "live":
             return "Connected to the other player."
+        if self._connected and self._binding is None:
+            return _UNBOUND
         if self._hung_up:
             return "Refused a browser that cannot take the other seat; waiting for the other player."
         if self._lost:
@@ -437,14 +571,26 @@ class Link:
 
     # ---- what the caller tells us ------------------------------------------------------------------
 
-    def connected(self, now: float) -> None:
-        """The channel to the peer opened: say hello (or refuse, if the room expired)."""
+    def connected(self, now: float, binding: Binding | None = None) -> None:
+        """The channel to the peer opened: say hello (or refuse, if the room expired).
+
+        ``binding``: the channel's DTLS fingerprints as this browser sees them (:func:`channel_binding`);
+        every seat proof made or checked on this channel covers them. Without one (the page could not
+        read them) no proof is made or accepted: the channel is dropped after ``UNPROVEN_TIMEOUT``."""
         self._reset_connection()
         self._connected = True
+        self._connected_at = now
         self._last_heard = now
         self._last_ping = now
+        if isinstance(binding, Binding):
+            self._binding = channel_binding(binding.local, binding.remote)
         if self._closed is None and self.expired(now):
             self._close("expired")
+        if self._closed is None and self.seat == 1 and self.peer_commit is None and self.secret is None:
+            self._close("refused", _NO_SECRET)
+        if self._closed is None and self._binding is None:
+            self._events.append(Problem(_UNBOUND))
+            self._reported = True
         if self._closed is None:
             self._start_round(now)
         self._after()
@@ -483,6 +629,14 @@ class Link:
                 self._emit({"k": "ping", "ack": self.recv, "sent": self.sent, "live": self.state == "live"})
             if not self._lost and now - self._last_heard >= LOSS_TIMEOUT:
                 self._lost = True
+            if not self._authed and not self._hung_up and now - self._connected_at >= UNPROVEN_TIMEOUT:
+                # nobody proved a seat on this channel: free it for the next caller (the friend)
+                if self.seat == 0:
+                    self._hang_up("full", "A browser that did not prove a seat within 10 seconds was "
+                                          "disconnected.")
+                else:
+                    self._hang_up("timeout", "The host's browser did not prove its seat in time; "
+                                             "calling again.", tell=False)
             # a hello unanswered, a resync wanted, or a handshake that never completed: try again
             retry = self._challenge is not None or self._resync_due or not (self._authed and self._trusted)
             if retry and now - self._challenge_at >= HELLO_RETRY:
@@ -520,10 +674,9 @@ class Link:
             return self._refusal("room" if msg["k"] == "hello" else "key")
         if msg["seat"] == self.seat:
             return self._refusal("seat")
-        join = msg.get("join")
-        if self.seat == 0 and join is not None and self.peer_commit is not None and join != self.peer_commit:
-            return self._refusal("full")
-        return None
+        if self.seat == 0 and msg.get("join") and self.secret is None:
+            return self._refusal("full")  # a room without a secret cannot be joined
+        return None  # the seat (or join) proof on the channel decides
 
     # ---- inside ---------------------------------------------------------------------------------------
 
@@ -537,9 +690,10 @@ class Link:
         self._resync_due = False
         self._proven = False
         self._peer_hello = None
-        self._give_commit = False
         self._reported = False
         self._hung_up = False
+        self._binding = None
+        self._join_nonce = None
 
     def _emit(self, obj: JsonDict) -> None:
         self._out.append(_dump({"v": PROTOCOL, **obj}))
@@ -557,13 +711,15 @@ class Link:
         self._closed = state
         self._closed_text = text or _REFUSALS["expired"]
 
-    def _hang_up(self, reason: str) -> None:
-        """Refuse the peer on this channel."""
-        self._out.append(self._refusal(reason))
-        self._events.append(HangUp(reason, _REFUSALS.get(reason, "The connection was refused.")))
+    def _hang_up(self, reason: str, text: str | None = None, tell: bool = True) -> None:
+        """Refuse the peer on this channel (``tell``: say why to it first)."""
+        if tell:
+            self._out.append(self._refusal(reason))
+        self._events.append(HangUp(reason, text or _REFUSALS.get(reason, "The connection was refused.")))
         self._authed = False
         self._trusted = False
         self._challenge = None
+        self._join_nonce = None
         self._hung_up = True
 
     def _violation(self, text: str, now: float) -> None:
@@ -589,10 +745,12 @@ class Link:
         self._resync_due = False
         self._proven = False
         self._peer_hello = None
+        if self._binding is None:
+            return  # no proof on a channel we cannot bind: wait to be dropped, then call again
         hello: JsonDict = {"k": "hello", "room": self.room, "seat": self.seat, "nonce": self._challenge,
                            "recv": self.recv, "sent": self.sent}
         if self.seat == 1 and self.peer_commit is None:
-            hello["join"] = self.commit  # first join: bind this seat at the host
+            hello["join"] = True  # first join: our proof will show the room secret
         self._emit(hello)
 
     def _dispatch(self, msg: JsonDict, now: float) -> None:
@@ -607,7 +765,17 @@ class Link:
             self._on_proof(msg, now)
         elif kind == "refuse":
             reason = msg["reason"]
-            if reason == "expired":
+            if self.seat == 0 and not self._authed:
+                # a caller that never proved the friend's seat cannot close the room: drop its channel
+                if not self._hung_up:
+                    self._hang_up("refused", "A browser that could not take the other seat hung up.",
+                                  tell=False)
+            elif self._hung_up and reason == "key":
+                pass  # proofs failed both ways (a relay?): its refusal of us is no verdict, call again
+            elif self.seat == 1 and reason == "full":
+                self._full = True  # perhaps a stranger holds the host's channel for now: call again
+                self._hang_up("full", _FULL_RETRY, tell=False)
+            elif reason == "expired":
                 self._close("expired")
             else:
                 self._close("refused", _REFUSALS.get(reason, "The other browser refused the connection."))
@@ -635,47 +803,87 @@ class Link:
             self._hang_up("expired")
             self._close("expired")
             return
-        join = msg.get("join")
-        self._give_commit = False
+        if self._binding is None:
+            return  # no proof is made on a channel we cannot bind
+        join = bool(msg.get("join"))
         if self.seat == 0:
-            if join is not None:
-                if self.peer_commit is None:
-                    self.peer_commit = join  # the first friend to open the link takes seat 1
-                elif join != self.peer_commit:
-                    self._hang_up("full")
-                    return
-                self._give_commit = True
-            elif self.peer_commit is None:
+            if join and self.secret is None:
+                self._hang_up("full")  # a room made without a secret cannot be joined
+                return
+            if not join and self.peer_commit is None:
                 self._hang_up("unknown")
                 return
-        elif join is not None:
+        elif join:
             raise _Violation("The host's browser sent a malformed hello; it was ignored.")
         if self._challenge is None and not self._proven:  # (proven: its proof came first)
             self._start_round(now)
         self._peer_hello = (msg["recv"], msg["sent"])
-        proof: JsonDict = {"k": "proof", "for": msg["nonce"], "mac": _mac(self.commit, self.room, self.seat,
-                                                                            msg["nonce"])}
-        if self._give_commit:
-            proof["commit"] = self.commit
-        self._emit(proof)
+        if join:
+            # A first join: answer (with our commitment) only once the guest has shown the secret.
+            self._join_nonce = msg["nonce"]
+            return
+        self._join_nonce = None
+        self._emit(self._proof(msg["nonce"]))
         self._finish_round(now)
 
+    def _proof(self, nonce: str) -> JsonDict:
+        """Our answer to the peer's nonce: the seat proof, and at a first join what it needs besides."""
+        assert self._binding is not None
+        ends = _ends(self._binding, self.seat)
+        proof: JsonDict = {"k": "proof", "for": nonce, "mac": _mac(self.commit, self.room, self.seat, nonce, ends)}
+        if self.seat == 1 and self.peer_commit is None and self.secret is not None:
+            proof["seal"] = _seal(self.secret, self.room, self.commit, nonce, ends)
+            proof["jmac"] = _join_mac(self.secret, self.room, 1, self.commit, nonce, ends)
+        elif self.seat == 0 and self._join_nonce == nonce and self.secret is not None:
+            proof["commit"] = self.commit
+            proof["jmac"] = _join_mac(self.secret, self.room, 0, self.commit, nonce, ends)
+        return proof
+
     def _on_proof(self, msg: JsonDict, now: float) -> None:
-        if msg["for"] != self._challenge:
+        if msg["for"] != self._challenge or self._binding is None:
             return  # an answer to an older hello of ours (or a replay): stale, ignore
-        commit = msg.get("commit")
-        if self.seat == 1 and self.peer_commit is None:
-            if commit is None:
+        ends = _ends(self._binding, self.seat)
+        peer_commit = self.peer_commit
+        joined = False
+        if self.seat == 0 and self._join_nonce is not None:
+            # a joining guest: it must show the room secret on this channel, else "full" and nothing more
+            seal, jmac = msg.get("seal"), msg.get("jmac")
+            if self.secret is None or seal is None or jmac is None:
+                self._hang_up("full")
+                return
+            commit = _seal(self.secret, self.room, seal, msg["for"], ends)
+            if not hmac.compare_digest(_join_mac(self.secret, self.room, 1, commit, msg["for"], ends), jmac):
+                self._events.append(Problem("A browser without this room's whole link (or on a relayed "
+                                            "connection) tried to join; it was refused."))
+                self._hang_up("full")
+                return
+            if peer_commit is not None and commit != peer_commit:
+                self._hang_up("full")  # someone else with the link, after the friend joined
+                return
+            peer_commit, joined = commit, True
+        elif self.seat == 1 and peer_commit is None:
+            host_commit, jmac = msg.get("commit"), msg.get("jmac")
+            if host_commit is None or jmac is None or self.secret is None:
                 raise _Violation("The host's browser did not identify its seat; it was ignored.")
-            self.peer_commit = commit  # the host's commitment, learnt once at the first join
-        if self.peer_commit is None:
+            if not hmac.compare_digest(_join_mac(self.secret, self.room, 0, host_commit, msg["for"], ends), jmac):
+                self._events.append(Problem("The other browser does not hold this room's secret (or the "
+                                            "connection is relayed); it was refused."))
+                self._hang_up("key")
+                return
+            peer_commit = host_commit
+        if peer_commit is None:
             self._hang_up("unknown")
             return
-        expected = _mac(self.peer_commit, self.room, 1 - self.seat, msg["for"])
+        expected = _mac(peer_commit, self.room, 1 - self.seat, msg["for"], ends)
         if not hmac.compare_digest(expected, msg["mac"]):
-            self._events.append(Problem("The other browser could not prove its seat key; it was refused."))
+            self._events.append(Problem("The other browser could not prove its seat key on this connection; "
+                                        "it was refused."))
             self._hang_up("key")
             return
+        self.peer_commit = peer_commit  # bound once, at the first join (the friend holding the link)
+        if joined and self._join_nonce is not None:
+            self._emit(self._proof(self._join_nonce))  # now answer the guest: our commitment, our proof
+            self._join_nonce = None
         self._challenge = None
         self._proven = True
         self._finish_round(now)
@@ -698,6 +906,7 @@ class Link:
         self._trusted = True
         self._reported = False
         self._hung_up = False
+        self._full = False
         self._lost = False
         self.last_used = max(self.last_used, now)
         self._on_ack(peer_recv)
