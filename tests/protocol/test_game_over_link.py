@@ -7,7 +7,8 @@ import random
 
 from cribbage.online.group import MODP_TEST
 from cribbage.online.game import OnlineGame
-from cribbage.online.link import Delivered, Link, Problem, new_room_id, new_seat_key
+from cribbage.online.link import (Binding, Delivered, Link, Problem, new_room_id, new_room_secret,
+                                  new_seat_key)
 
 T0 = 1_800_000_000.0
 
@@ -15,12 +16,15 @@ T0 = 1_800_000_000.0
 def test_a_whole_match_over_two_links_with_reloads() -> None:
     rng = random.Random(70)
     room = new_room_id()
-    links = [Link.host(room, new_seat_key(), T0), Link.join(room, new_seat_key(), T0)]
-    games = [OnlineGame(link.seat, group=MODP_TEST, randbelow=random.Random(link.seat).randrange)
+    secret = new_room_secret()
+    links = [Link.host(room, new_seat_key(), T0, secret), Link.join(room, new_seat_key(), T0, secret)]
+    games = [OnlineGame(link.seat, room=room, group=MODP_TEST, randbelow=random.Random(link.seat).randrange)
              for link in links]
+    ends = ["sha-256 " + ":".join(["AB"] * 32), "sha-256 " + ":".join(["CD"] * 32)]
+    bindings = [Binding(ends[0], ends[1]), Binding(ends[1], ends[0])]
     now = T0
     for link in links:
-        link.connected(now)
+        link.connected(now, bindings[link.seat])
     problems: list[str] = []
     reloads = 0
 
@@ -65,9 +69,9 @@ def test_a_whole_match_over_two_links_with_reloads() -> None:
             data = json.loads(saved)
             links[seat] = Link.from_dict(data["link"])
             games[seat] = OnlineGame.from_dict(data["game"])
-            links[seat].connected(now)
+            links[seat].connected(now, bindings[seat])
             links[1 - seat].disconnected(now)
-            links[1 - seat].connected(now)
+            links[1 - seat].connected(now, bindings[1 - seat])
             reloads += 1
     pump()
     assert not problems, problems

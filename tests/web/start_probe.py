@@ -70,6 +70,10 @@ def html(controller: Any) -> str:
     return str(frame.table + frame.overlay)
 
 
+ROOM_SECRET = "A" * 43
+"""The ``#k=`` of a room link in these scenarios (any well-formed secret: the host here is a fake)."""
+
+
 def before_online(page_url: str, room: str | None, calls: list[str]) -> None:
     """What browser.py does at start: configure online play once it is first opened."""
     from web import modes
@@ -78,7 +82,7 @@ def before_online(page_url: str, room: str | None, calls: list[str]) -> None:
         from web import online
 
         calls.append("configured; loaded: " + ",".join(loaded()))
-        online.configure(room=room, page_url=page_url)
+        online.configure(room=room, secret=ROOM_SECRET if room else None, page_url=page_url)
 
     modes.before_online(configure)
 
@@ -110,7 +114,7 @@ def scenario_online_new(report: dict[str, Any]) -> None:
     ann.c.click("new-mode", {"mode": "online"})
     ann.c.click("start")
     settle(ann)
-    bob = Browser("Bob", clock, hub, room=ann.session.net.room)
+    bob = Browser("Bob", clock, hub, room=ann.session.net.room, secret=ann.session.net.secret)
     bob.load()
     settle(ann, bob)
     pass_time(clock, 1.0, ann, bob)

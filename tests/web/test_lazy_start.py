@@ -48,7 +48,7 @@ def test_choosing_play_online_imports_online_play_then_and_the_page_configures_i
     assert len(r["calls"]) == 1 and "web.online" in r["calls"][0]
     assert r["session"] == "PeerSession" and r["mode"] == "online"
     link = select(r["html"], tag="input", id="room-link")[0].attrs["value"]
-    assert link == f"http://127.0.0.1/lazy/?room={r['room']}"
+    assert link.startswith(f"http://127.0.0.1/lazy/?room={r['room']}#k=")
     assert r["saved_room"] == r["room"]
     # And it works: two browsers meet through the registry and both cut for deal.
     assert r["links"] == ["live", "live"]
