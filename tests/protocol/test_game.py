@@ -455,8 +455,6 @@ def test_a_new_match_by_agreement() -> None:
     assert_same_match(table)
 
 
-@pytest.mark.xfail(strict=True, reason="game.py: answer_new_match(True) on a stopped match drops its queued "
-                   "'accept' (the new match resets the queue first): the other peer never hears the answer")
 def test_a_new_match_after_a_stopped_one() -> None:
     table, _ = at_play(67)
     honest, other_peer = table.peers
@@ -469,6 +467,7 @@ def test_a_new_match_after_a_stopped_one() -> None:
     table.pump()
     assert honest.match_number == other_peer.match_number == 1
     assert honest.failure is None and other_peer.failure is None
+    assert all(p.records and p.records[0].ready for p in table.peers)  # the new match's first pack
 
 
 def test_audit_failure_carries_structured_evidence() -> None:
