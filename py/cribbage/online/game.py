@@ -741,9 +741,8 @@ class OnlineGame:
         """Replay the match with every card known here: the engine judges each Go (and every move)."""
         them = other(self.seat)
         full: list[dict[int, Card]] = []
-        for j, known in enumerate(self.source.packs):
-            cards = dict(known)
-            full.append(cards)
+        for known in self.source.packs:
+            full.append(dict(known))
         source = OpenedPacks(full)
         probe = Match(0, humans=(self.seat,), source=source, declare_go=True)
         for i, action in enumerate(self.match.actions):
