@@ -252,7 +252,7 @@ def test_fuzzed_messages_never_crash_a_peer() -> None:
 
     def deliver(receiver: int, message: dict[str, Any]) -> None:
         nonlocal tried, accepted, stopped
-        if rng.random() > 0.08:
+        if rng.random() > 0.05:
             return
         peer = table.peers[receiver]
         data = json.dumps(peer.to_dict())
@@ -277,7 +277,7 @@ def test_fuzzed_messages_never_crash_a_peer() -> None:
 
     table.on_deliver = deliver
     play_match(table, rng)
-    assert tried > 100
+    assert tried > 50, tried
     assert accepted < tried // 5
     assert stopped > 0
 
