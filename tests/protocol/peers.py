@@ -92,3 +92,74 @@ def play_match(table: Table, rng: random.Random, max_steps: int = 5000,
             raise AssertionError(f"stuck: {[p.waiting_for() for p in table.peers]} "
                                  f"{[p.match.state for p in table.peers]}")
     raise AssertionError("the match did not finish")
+
+
+# --- helpers for tests that tamper with payloads ---------------------------------------------------
+
+
+class Held(Exception):
+    """Raised by :func:`hold` to take a payload off the wire before it is delivered."""
+
+
+def drive(table: Table, rng: random.Random, predicate: Callable[[int, dict[str, Any]], bool],
+          limit: int = 3000) -> tuple[int, dict[str, Any]]:
+    """Play at random until a payload matching ``predicate(receiver, message)`` is about to be
+    delivered; take it off the wire (undelivered) and return ``(receiver, message)``."""
+    caught: list[tuple[int, dict[str, Any]]] = []
+    previous = table.on_deliver
+
+    def hook(receiver: int, message: dict[str, Any]) -> None:
+        if predicate(receiver, message):
+            caught.append((receiver, message))
+            raise Held
+        if previous is not None:
+            previous(receiver, message)
+
+    table.on_deliver = hook
+    try:
+        for _ in range(limit):
+            table.pump()
+            for seat in rng.sample((0, 1), 2):
+                peer = table.peers[seat]
+                if peer.can_accept_next_hand():
+                    peer.accept_next_hand()
+                elif peer.legal_actions():
+                    peer.act(rng.choice(peer.legal_actions()))
+                    break
+    except Held:
+        return caught[0]
+    finally:
+        table.on_deliver = previous
+    raise AssertionError("no such payload was sent")
+
+
+def clone(peer: OnlineGame, seed: int = 99) -> OnlineGame:
+    """The peer rebuilt from its save (its outbox emptied): a copy to feed a bad payload to."""
+    data = json.loads(json.dumps(peer.to_dict()))
+    copy = OnlineGame.from_dict(data, randbelow=random.Random(seed).randrange, groups=(MODP_TEST,))
+    copy.take_outbox()
+    return copy
+
+
+def feed(peer: OnlineGame, message: dict[str, Any]) -> tuple[OnlineGame, list[dict[str, Any]]]:
+    """A copy of ``peer`` given ``message`` and all its work: (the copy, what it sent after)."""
+    copy = clone(peer)
+    copy.receive(json.loads(json.dumps(message)))
+    copy.run_all()
+    return copy, copy.take_outbox()
+
+
+def run_until(table: Table, rng: random.Random, condition: Callable[[], bool], limit: int = 3000) -> None:
+    """Play at random until ``condition()`` holds (checked whenever both peers are quiet)."""
+    for _ in range(limit):
+        table.pump()
+        if condition():
+            return
+        for seat in rng.sample((0, 1), 2):
+            peer = table.peers[seat]
+            if peer.can_accept_next_hand():
+                peer.accept_next_hand()
+            elif peer.legal_actions():
+                peer.act(rng.choice(peer.legal_actions()))
+                break
+    raise AssertionError("condition never reached")

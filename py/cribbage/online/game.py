@@ -560,7 +560,11 @@ class OnlineGame:
         if accept and self.pending is not None:
             raise IllegalActionError("wait for the other browser's decryption first")
         self.new_match_offer = None
-        self._queue_send({"t": "newmatch", "m": self.match_number, "op": "accept" if accept else "decline"})
+        answer = {"t": "newmatch", "m": self.match_number, "op": "accept" if accept else "decline"}
+        if accept and (self.failure is not None or self.final_checked):
+            self._emit(answer)  # the new match starts now and drops this match's queue: send it first
+        else:
+            self._queue_send(answer)
         if accept:
             self._agree_new_match()
 
@@ -807,7 +811,8 @@ class OnlineGame:
             missing = sorted(expected - set(message))
             raise ProtocolError(f"a {kind!r} message has the wrong fields (extra {extra}, missing {missing})")
         m = _int(message["m"], "the match number")
-        if m == self.match_number + 1 and self.settling:
+        if m == self.match_number + 1 and (self.settling or self.new_match_offer == self.seat):
+            # (the other accepted this browser's offer and began the new match: its accept is queued here)
             if len(self._early) > 64:
                 raise ProtocolError("too many messages of the next match before this one settled")
             self._early.append(message)
