@@ -175,6 +175,39 @@ def test_two_browsers_play_a_whole_match_online(players: Any, online_url: str) -
     assert final_a and final_b and ("You" in final_a) != ("You" in final_b)
 
 
+def test_a_whole_match_on_the_real_curve_every_pack_proven(players: Any, online_url: str) -> None:
+    """No test flag: every key share, shuffle and decryption share of the match is proven on P-256."""
+    started = time.monotonic()
+    ann = open_link(players, "ann", online_url + "&delay=0")
+    ann.page.click("#tool-menu")
+    ann.page.click("#new-mode-online")
+    ann.page.click("#btn-start")
+    ann.page.wait_for_selector("#room-link")
+    link = ann.page.input_value("#room-link")
+    assert "group=test" not in link
+    bob = open_link(players, "bob", link)
+    wait_live(ann, bob)
+    steps = 0
+    while True:
+        sa, sb = state(ann), state(bob)
+        if sa["phase"] == "game over" and sb["phase"] == "game over":
+            break
+        assert time.monotonic() - started < 600, f"too slow: {sa} {sb}"
+        check_private(ann, bob)
+        did = [ann.page.evaluate(STEP), bob.page.evaluate(STEP)]
+        steps += 1
+        if not any(did):
+            time.sleep(0.05)
+    print(f"online match on P-256: {steps} steps in {time.monotonic() - started:.1f} s")
+    final_a = ann.page.locator("#table .winner").inner_text()
+    final_b = bob.page.locator("#table .winner").inner_text()
+    assert final_a and final_b and ("You" in final_a) != ("You" in final_b)
+    for player in (ann, bob):
+        player.page.wait_for_function(
+            "() => document.body.textContent.includes('The result is verified')", timeout=30_000)
+        assert "has stopped" not in player.page.locator("body").inner_text()
+
+
 def new_room(players: Any, online_url: str) -> tuple[Player, str]:
     """Ann opens a room from the menu; her page and its room link (with the ``#k=`` secret)."""
     ann = open_link(players, "ann", online_url + "&group=test&delay=0")
