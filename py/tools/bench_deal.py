@@ -99,15 +99,19 @@ def hands(group: Group, count: int, seed: int) -> None:
     ops = [OpCount(), OpCount()]
     sent = [0]
     ready_at: dict[int, float] = {}
+    slices: list[tuple[float, str]] = []
 
     def work(seat: int) -> bool:
         peer = peers[seat]
         if not peer.busy:
             return False
         before = snapshot(group)
+        queue = peer._fg or peer._bg
+        what = queue[0]["kind"] + (":" + queue[0]["message"]["t"] if "message" in queue[0] else "")
         t0 = time.perf_counter()
         peer.step(0)  # one slice: the longest of them is the longest task a frame may run
         dt = time.perf_counter() - t0
+        slices.append((dt, what))
         d = ops_delta(group, before)
         o = ops[seat]
         o.mul, o.fixed, o.multi, o.multi_terms = (o.mul + d.mul, o.fixed + d.fixed, o.multi + d.multi,
@@ -184,7 +188,9 @@ def hands(group: Group, count: int, seed: int) -> None:
     if results:
         print(f"  median per hand and browser: {statistics.median([r[0] for r in results] + [r[1] for r in results]):.2f} s; "
               f"median bytes per hand {statistics.median([r[4] for r in results]) / 1000:.1f} kB")
-    print(f"  longest slice of work between two yields: {max(longest) * 1000:.1f} ms")
+    slices.sort(reverse=True)
+    print(f"  longest slice of work between two yields: {max(longest) * 1000:.1f} ms; the five longest: "
+          + ", ".join(f"{dt * 1000:.0f} ms ({what})" for dt, what in slices[:5]))
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .errors import ProtocolError
-from .group import Element, FixedBase, Group
+from .group import Element, FixedBase, Group, Work, run
 
 __all__ = [
     "Ciphertext",
@@ -23,6 +23,7 @@ __all__ = [
     "combine",
     "encode_ciphertexts",
     "decode_ciphertexts",
+    "decode_ciphertexts_work",
 ]
 
 Ciphertext = tuple[Element, Element]
@@ -64,6 +65,11 @@ def decode_ciphertexts(group: Group, value: object, n: int, what: str) -> list[C
     :class:`ProtocolError` unless ``value`` is a list of ``n`` pairs of valid elements (the
     identity is refused: an honest re-encryption never yields it) with no ciphertext repeated.
     """
+    return run(decode_ciphertexts_work(group, value, n, what))
+
+
+def decode_ciphertexts_work(group: Group, value: object, n: int, what: str) -> Work[list[Ciphertext]]:
+    """:func:`decode_ciphertexts`, yielding after every few (a point's square root is not free)."""
     if not isinstance(value, list) or len(value) != n:
         raise ProtocolError(f"{what} is not a list of {n} ciphertexts")
     result: list[Ciphertext] = []
@@ -76,4 +82,6 @@ def decode_ciphertexts(group: Group, value: object, n: int, what: str) -> list[C
             raise ProtocolError(f"{what}[{i}] repeats an earlier ciphertext")
         seen.add(ct)
         result.append(ct)
+        if i % 8 == 7:
+            yield
     return result

@@ -719,8 +719,8 @@ class OnlineGame:
         inputs = public_deck(self.group) if step == 1 else rec.deck1
         assert inputs is not None
         try:
-            outputs = elgamal.decode_ciphertexts(self.group, incoming["cards"], PACK_SIZE,
-                                                 f"the shuffle (step {step}) of pack {k + 1}")
+            outputs = yield from elgamal.decode_ciphertexts_work(self.group, incoming["cards"], PACK_SIZE,
+                                                                 f"the shuffle (step {step}) of pack {k + 1}")
         except ProtocolError as exc:
             raise AuditFailure(f"pack {k + 1}: {exc}", {"pack": k, "step": f"shuffle {step}"}) from exc
         yield

@@ -185,7 +185,8 @@ class MatchKeys:
         g = self.group
         them = 1 - self.seat
         try:
-            p = shuffle.ShuffleProof.from_wire(g, proof, PACK_SIZE)
+            p = yield from shuffle.ShuffleProof.read(g, proof, PACK_SIZE)
+            yield
             t = self.transcript("shuffle", them, pack=pack, shuffle_step=step)
             yield from shuffle.verify_shuffle(g, self.joint, list(inputs), list(outputs), p, t)
         except ProtocolError as exc:

@@ -150,6 +150,11 @@ class ShuffleProof:
     def from_wire(cls, group: Group, value: object, n: int) -> ShuffleProof:
         """Read a proof of a shuffle of ``n`` sent by the other browser; every element and scalar is
         validated (:class:`ProtocolError` for a wrong type, key, length, encoding or the identity)."""
+        return run(cls.read(group, value, n))
+
+    @classmethod
+    def read(cls, group: Group, value: object, n: int) -> Work[ShuffleProof]:
+        """:meth:`from_wire`, yielding between the lists of elements (decoding points is not free)."""
         keys = cls._ELEMENTS + cls._ELEMENT_LISTS + cls._SCALARS + cls._SCALAR_LISTS
         if not isinstance(value, dict) or set(value) != set(keys):
             raise ProtocolError(f"a shuffle proof is a dict with the keys {', '.join(keys)}")
@@ -160,7 +165,12 @@ class ShuffleProof:
         for name in cls._ELEMENTS:
             fields[name] = group.decode_text(value[name], f"shuffle proof {name}")
         for name in cls._ELEMENT_LISTS:
-            fields[name] = [group.decode_text(e, f"shuffle proof {name}[{i}]") for i, e in enumerate(value[name])]
+            decoded = []
+            for i, e in enumerate(value[name]):
+                decoded.append(group.decode_text(e, f"shuffle proof {name}[{i}]"))
+                if i % 16 == 15:
+                    yield
+            fields[name] = decoded
         for name in cls._SCALARS:
             fields[name] = group.decode_scalar_text(value[name], f"shuffle proof {name}")
         for name in cls._SCALAR_LISTS:
@@ -205,6 +215,7 @@ def prove_shuffle(group: Group, Y: Element, gY: FixedBase, inputs: Sequence[Ciph
         return group.random_scalar(randbelow)
 
     h, hs = _statement(group, transcript, Y, inputs, outputs)
+    yield
 
     # GenPermutationCommitment(psi, h): c_{j_i} = r_{j_i}·G + h_i, j_i = psi(i).
     r = [0] * n
@@ -295,8 +306,10 @@ def verify_shuffle(group: Group, Y: Element, inputs: Sequence[Ciphertext], outpu
         raise ProtocolError("a shuffled ciphertext has the identity as a component")
 
     h, hs = _statement(group, transcript, Y, inputs, outputs)
+    yield
     transcript.append_elements("shuffle permutation commitment", group, proof.c)
     u = transcript.challenges("shuffle u", group, n)
+    yield
     t = [proof.t1, proof.t2, proof.t3, proof.t4_a, proof.t4_b]
     challenge = _commitments(group, transcript, proof.c_hat, t, proof.t_hat)
     minus_c = -challenge % q
