@@ -409,3 +409,38 @@ def test_the_room_link_with_its_secret_still_fits_a_qr_code() -> None:
                            link_query="&signal=https%3A%2F%2Fsignal.example.org%2Fcribbage")
     link = online.room_link(env, new_room_id(), new_room_secret())
     assert "#k=" in link and "<svg" in qr_of(link)
+
+
+def test_a_room_saved_by_the_earlier_deal_starts_a_new_match_in_the_same_room(
+        table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    """A save of the SRA deal (version 1) cannot continue: the room, its link and both seats stay,
+    the player is told why, and a new proven match starts there on both sides."""
+    clock, hub, ann, bob = table
+    for _ in range(40):
+        settle(ann, bob)
+        if not (turn(ann.c) or turn(bob.c)):
+            pass_time(clock, 0.5, ann, bob)
+        if ann.c.match.state.hand_number >= 1 and bob.c.match.state.hand_number >= 1:
+            break
+    room = ann.session.net.room
+    for browser in (ann, bob):
+        record = json.loads(browser.storage.get(room_key(room)) or "")
+        record["game"] = {"format": "cribbage-online", "version": 1, "seat": browser.session.game.seat,
+                          "records": [], "actions": ["cutdeal 0 10"], "checksum": "0" * 32}
+        browser.storage.set(room_key(room), json.dumps(record))
+    for browser in (ann, bob):
+        browser.load()
+    settle(ann, bob)
+    pass_time(clock, 1.0, ann, bob)
+    for browser in (ann, bob):
+        assert isinstance(browser.c.session, PeerSession) and browser.session.net.room == room
+        assert browser.session.game.match_number == 0 and browser.session.game.failure is None
+        assert "earlier version of the game" in text_of(browser.html())
+    # The new match is played out: both cut for deal over the proven deal.
+    for _ in range(40):
+        settle(ann, bob)
+        if not (turn(ann.c) or turn(bob.c)):
+            pass_time(clock, 0.5, ann, bob)
+        if ann.c.match.state.dealer is not None and bob.c.match.state.dealer is not None:
+            break
+    assert ann.c.match.state.dealer == bob.c.match.state.dealer is not None
