@@ -41,6 +41,7 @@ __all__ = [
     "PROTOCOL",
     "PACK_SIZE",
     "CARD_TAG",
+    "RULES",
     "card_points",
     "card_index",
     "public_deck",
@@ -51,6 +52,8 @@ __all__ = [
 PROTOCOL = "cribbage-proven-deal/2"
 """The protocol version, first in every transcript."""
 PACK_SIZE = 52
+RULES = "cribbage: two players, six cards, game to 121"
+"""The rules the match is played under, in every transcript (a proof for one table is no proof for another)."""
 CARD_TAG = b"cribbage-proven-deal/2 card"
 """The hash-to-curve domain tag of the card points (the message is the card's index, one byte)."""
 
@@ -116,6 +119,7 @@ class MatchKeys:
         t.append_text("group", g.name)
         t.append_text("card tag", CARD_TAG.decode("ascii"))
         t.append_text("generator tag", shuffle.GENERATOR_DST.decode("ascii"))
+        t.append_text("rules", RULES)
         t.append_text("room", self.room)
         t.append_int("match", self.match)
         t.append_text("step", step)
