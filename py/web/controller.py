@@ -463,8 +463,8 @@ class Controller:
                 sel.append(code)
                 if len(sel) > 2:
                     del sel[0]
-            if self.ui.hint and set(self.ui.hint[1]) != set(sel):
-                self.ui.hint = None
+            if self.ui.hint and not set(sel) <= set(self.ui.hint[1]):
+                self.ui.hint = None  # the player went their own way
             self.refresh()
             return
         if view.phase is Phase.PLAY:
@@ -576,11 +576,10 @@ class Controller:
         if not view.legal_actions or view.phase not in (Phase.DISCARD, Phase.PLAY):
             return
         text, codes = self._hint(view)
+        # The hint marks its cards without selecting them (it never acts): tapping them as suggested
+        # selects them, as any tap does.
         self.ui.hint = (text, codes)
-        if view.phase is Phase.DISCARD and len(codes) == 2:
-            self.ui.selected = list(codes)
-        elif view.phase is Phase.PLAY and len(codes) == 1:
-            self.ui.selected = list(codes)
+        self.ui.selected = [c for c in self.ui.selected if c in codes]
         self.refresh()
         self.host.announce("Hint: " + text)
 

@@ -233,14 +233,25 @@ def test_enter_on_an_ordinary_button_is_left_to_the_button() -> None:
     assert controller.key("Enter") is True
 
 
-def test_hint_selects_without_acting() -> None:
+def test_hint_marks_its_cards_without_acting_and_tapping_them_selects_them() -> None:
     controller, host, _ = make()
     advance(controller, host, lambda c: c.match.state.phase is Phase.DISCARD and c.match.view(0).legal_actions)
     n = len(controller.match.actions)
     controller.key("h")
     assert len(controller.match.actions) == n
-    assert len(controller.ui.selected) == 2 and controller.ui.hint
+    assert controller.ui.hint and controller.ui.selected == []  # marked, not raised: it never acts
     assert select(host.last.table, cls="hinted") and "hint" in host.last.table
+    # Tapping the hinted cards as suggested selects both (it used to unselect them), the hint stays,
+    # and To crib is ready.
+    hand = [c.code for c in controller.match.view(0).hand]
+    hinted = controller.ui.hint[1]
+    for code in hinted:
+        controller.click("card", {"index": str(hand.index(code))})
+    assert sorted(controller.ui.selected) == sorted(hinted) and controller.ui.hint
+    button = select(host.last.table, id="btn-discard")[0]
+    assert button.attrs.get("aria-disabled") != "true" and "disabled" not in button.attrs
+    controller.click("discard")
+    assert len(controller.match.actions) > n
 
 
 def test_the_show_waits_for_next_hand() -> None:

@@ -316,7 +316,10 @@ def test_hints_and_previews_work_from_your_own_cards(table: tuple[Clock, Hub, Br
     ann.c.click("hint")
     assert ann.c.ui.hint is not None and set(ann.c.ui.hint[1]) <= mine and len(ann.c.ui.hint[1]) == 2
     assert select(ann.html(), cls="hint")
-    assert ann.c.scene().keep_points is not None  # the hint selected two cards: the keep is previewed
+    hand = [c.code for c in ann.c.match.view(0).hand]
+    for code in ann.c.ui.hint[1]:  # tapped as suggested: both selected, the keep is previewed
+        ann.c.click("card", {"index": str(hand.index(code))})
+    assert ann.c.scene().keep_points is not None
 
 
 def test_a_payload_the_game_refuses_is_not_trusted_until_the_peer_proves_its_seat_again(
