@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Mapping, Sequence
 
+from .board import PEG_COLOURS
 from cribbage.record import EXPERT_DEALER, EXPERT_PONE, SOURCES, GroupStats, RaceStep, TrendPoint
 
 __all__ = ["race_chart", "hand_ends", "lead_changes", "sources_chart", "source_rows", "SourceRow",
@@ -32,8 +33,9 @@ __all__ = ["race_chart", "hand_ends", "lead_changes", "sources_chart", "source_r
 
 WIDTH = 360
 """The viewBox width: drawn for a phone and scaled up elsewhere."""
-SEAT_COLOURS = ("#1f5fbf", "#b3261e")
-"""Seat 0 blue, seat 1 red (seat 1 is also dashed, so colour is never the only cue)."""
+SEAT_COLOURS = PEG_COLOURS
+"""The board's: seat 0 red, seat 1 blue, as its pegs and name plates (seat 1 is also dashed, so colour
+is never the only cue)."""
 SOURCE_COLOURS = {"pegging": "#2e7d32", "hand": "#1f5fbf", "crib": "#8e44ad", "heels": "#b7791f"}
 FONT = 'font-family="system-ui, sans-serif" font-size="11"'
 

@@ -158,3 +158,11 @@ def test_the_coach_trend_chart_draws_each_reviewed_match() -> None:
     desc = root.find(f"{SVG}desc")
     assert desc is not None and "1.25 in the first, 0.75 in the latest" in (desc.text or "")
     check_accessible(parse(trend_chart([])))
+
+
+def test_the_race_chart_draws_each_seat_in_its_pegs_colour() -> None:
+    """The chart used to draw You blue and the other red, the board's colours swapped."""
+    from web import board, charts
+
+    assert charts.SEAT_COLOURS == board.PEG_COLOURS
+    assert board.PEG_COLOURS[0] == "#e0452f"  # seat 0 (you) red, as on the board and the name plates
