@@ -789,6 +789,11 @@ def _best(b: Best | None) -> str:
     return f"{b.points} ({' '.join(parse_card(c).pretty for c in b.cards[:4])}, starter {parse_card(b.cards[4]).pretty})"
 
 
+def _plural(n: int, one: str, many: str) -> str:
+    """``1 match``, ``2 matches``."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def format_stats(stats: Stats) -> str:
     """The statistics as text (the ``cribbage stats`` output)."""
     if not stats.groups:
@@ -797,7 +802,7 @@ def format_stats(stats: Stats) -> str:
     for g in stats.sorted_groups():
         you, opp = ("you", "computer") if g.key.startswith("computer:") else (g.key.partition(":")[2], "opponents")
         rate = g.win_rate
-        out.append(f"{g.label}: {g.matches} matches, {g.wins} won"
+        out.append(f"{g.label}: {_plural(g.matches, 'match', 'matches')}, {g.wins} won"
                    + (f" ({100 * rate:.0f}%)" if rate is not None else ""))
         out.append(f"  {'points a hand':<24}" + " ".join(f"{s:>7}" for s in SOURCES) + f" {'total':>7}")
         out += _side_lines(you, g.player)
@@ -812,7 +817,7 @@ def format_stats(stats: Stats) -> str:
                    f"{opp} {g.opponent.double_skunked} (information only)")
         c = g.player.coach
         if g.player.coached:
-            out.append(f"  coach ({g.player.coached} matches reviewed): {_avg(c.per_discard, 1).strip()} points "
+            out.append(f"  coach ({_plural(g.player.coached, 'match', 'matches')} reviewed): {_avg(c.per_discard, 1).strip()} points "
                        f"lost a discard ({c.discards}), {_avg(c.per_play, 1).strip()} a play ({c.plays})")
             if len(g.trend) >= 2:
                 first, last = g.trend[0], g.trend[-1]

@@ -356,3 +356,8 @@ def test_a_records_headline_names_the_winner_and_any_skunk(matches: list[Match])
     hot = record_match(play_match(8, humans=(0, 1), level=None, names=("Ann", "Bob")), T0)
     w = hot.winner
     assert hot.headline().startswith(f"{hot.names[w]} beat {hot.names[1 - w]} {hot.scores[w]} to {hot.scores[1 - w]}")
+
+
+def test_cribbage_stats_says_one_match_not_one_matches(matches: list[Match]) -> None:
+    out = format_stats(statistics([record_match(matches[0], T0)]))
+    assert "vs computer (expert): 1 match, " in out and "1 matches" not in out
