@@ -225,15 +225,26 @@ def sources_chart(rows: Sequence[SourceRow], title: str = "Points a hand by sour
 # --- the hand histogram -------------------------------------------------------------------------
 
 
+def _nice_top(peak: int) -> int:
+    """The top of a count axis with three evenly spaced ticks (0, half, top), all whole: 2, 4, 10,
+    20, 40, 100... the least at or above ``peak``."""
+    step = 1
+    while True:
+        for m in (1, 2, 5):
+            if 2 * m * step >= peak:
+                return 2 * m * step
+        step *= 10
+
+
 def histogram_chart(counts: Mapping[int, int], title: str = "Your hand counts") -> str:
     """How many hands counted each number of points, 0 to 29."""
     height = 170
     left, right, top, bottom = 26.0, WIDTH - 6.0, 24.0, height - 22.0
     total = sum(counts.values())
-    peak = max([1, *counts.values()])
+    peak = _nice_top(max([1, *counts.values()]))
     slot = (right - left) / 30
     body: list[str] = []
-    for tick in sorted({0, peak // 2, peak}):
+    for tick in (0, peak // 2, peak):
         ty = bottom - (bottom - top) * tick / peak
         body.append(f'<line x1="{_n(left)}" x2="{_n(right)}" y1="{_n(ty)}" y2="{_n(ty)}" stroke="#ccc" '
                     f'stroke-width="0.5"/><text x="{_n(left - 3)}" y="{_n(ty + 4)}" text-anchor="end" '

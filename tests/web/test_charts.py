@@ -166,3 +166,13 @@ def test_the_race_chart_draws_each_seat_in_its_pegs_colour() -> None:
 
     assert charts.SEAT_COLOURS == board.PEG_COLOURS
     assert board.PEG_COLOURS[0] == "#e0452f"  # seat 0 (you) red, as on the board and the name plates
+
+
+def test_the_histogram_axis_is_evenly_spaced() -> None:
+    """A peak of 3 hands used to give the ticks 0, 1, 3."""
+    import re
+
+    for peak, ticks in ((3, ["0", "2", "4"]), (1, ["0", "1", "2"]), (7, ["0", "5", "10"]), (40, ["0", "20", "40"])):
+        svg = histogram_chart({8: peak, 12: 1})
+        labels = re.findall(r'text-anchor="end" fill="#555">(\d+)</text>', svg)
+        assert labels == ticks, (peak, labels)
