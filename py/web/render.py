@@ -249,11 +249,25 @@ def _mini(card: Card, classes: str = "") -> str:
     return card_html(card, classes=f"mini {classes}".strip())
 
 
+def _shown_dealer(scene: Scene) -> int | None:
+    """The dealer of the hand on the table: while a finished hand's show stays up (the engine has
+    already passed the deal on), that hand's dealer."""
+    v = scene.view
+    if v.dealer is not None and scene.summary is not None and scene.summary == v.hand_number - 1:
+        return 1 - v.dealer
+    return v.dealer
+
+
+def _shown_hand(scene: Scene) -> int:
+    """The number of the hand on the table (the finished one while its show stays up)."""
+    return scene.summary if scene.summary is not None else scene.view.hand_number
+
+
 def _plate(scene: Scene, seat: int, where: str) -> str:
     v = scene.view
     name = scene.names[seat]
     badges = []
-    if v.dealer == seat:
+    if _shown_dealer(scene) == seat:
         badges.append('<span class="badge badge-dealer" title="Deals this hand; the crib is theirs">'
                       '<span class="badge-long">Dealer</span><span class="badge-short" aria-hidden="true">D</span>'
                       "</span>")
@@ -717,7 +731,7 @@ def _header(scene: Scene) -> str:
     me = v.seat
     how = mode_of(scene.mode)
     mode = f"{how.title} \u00b7 {scene.level.capitalize()}" if how.computer else how.title
-    hand = f"Hand {v.hand_number}" if v.hand_number else "Cut for deal"
+    hand = f"Hand {_shown_hand(scene)}" if v.hand_number else "Cut for deal"
     return (
         '<header class="bar">'
         '<div class="brand"><span class="brand-mark" aria-hidden="true">'

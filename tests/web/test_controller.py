@@ -288,3 +288,31 @@ def test_discard_preview_ranks_by_chance_of_winning_near_121() -> None:
     controller.match.state.scores = [110, 112]  # the end is near: the coach counts chances now
     late = controller._keep_ev(controller.match.view(0), picked)
     assert late is not None and "chance of winning" in late
+
+
+def test_the_hand_summary_shows_the_finished_hand_not_the_next() -> None:
+    """It used to say "Hand 2 is over" under a header saying "Hand 3", with the dealer badge already
+    moved to the next hand's dealer."""
+    import re
+
+    from table_fakes import text_of
+
+    controller, host, _ = make()
+    advance(controller, host, lambda c: c.summary_hand() is not None)
+    done = controller.summary_hand()
+    st = controller.match.state
+    assert done is not None and st.hand_number == done + 1 and st.dealer is not None
+
+    def dealer_badge_seat(table: str) -> int:
+        seats = [int(m.group(1)) for m in re.finditer(r'<div class="plate plate-\w+ seat-(\d)[^"]*">(.*?)</div>',
+                                                      table, re.S) if "badge-dealer" in m.group(2)]
+        assert len(seats) == 1, seats
+        return seats[0]
+
+    table = host.last.table
+    assert f"Hand {done} is over" in text_of(table)
+    assert f"Hand {done + 1}" not in text_of(table)
+    assert dealer_badge_seat(table) == 1 - st.dealer  # the finished hand's dealer
+    controller.click("next-hand")
+    assert f"Hand {done + 1}" in text_of(host.last.table)
+    assert dealer_badge_seat(host.last.table) == st.dealer
