@@ -547,6 +547,7 @@ class PeerSession:
         state, number, failure, hand = self.net.state, self.game.match_number, self.game.failure, st.hand_number
         busy = self.busy
         question = self.game.new_match_offer
+        said = (self.game.waiting_for(), self.game.verification)  # what the table tells the player
         if self._pumping:
             fn()
             self._again = True
@@ -577,7 +578,7 @@ class PeerSession:
         if self.game.new_match_offer != question:
             kind = "question"
         elif self.net.state != state or self.game.failure != failure or self._again or heard \
-                or self.busy != busy:
+                or self.busy != busy or (self.game.waiting_for(), self.game.verification) != said:
             kind = "link"
         self._again = False
         if kind is not None:

@@ -447,3 +447,19 @@ def test_a_room_saved_by_the_earlier_deal_starts_a_new_match_in_the_same_room(
         if ann.c.match.state.dealer is not None and bob.c.match.state.dealer is not None:
             break
     assert ann.c.match.state.dealer == bob.c.match.state.dealer is not None
+
+
+def test_the_table_is_redrawn_when_the_background_shuffle_makes_the_pack_ready(
+        table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    """The pack is proven by background work that changes no score and no link state: the table must
+    still be redrawn, or the seat to cut stays on "Shuffling…" while the other waits for it (seen in
+    two real pages: seat 1 showed "Player 1's turn", seat 0 "Shuffling and proving the pack…")."""
+    clock, hub, ann, bob = table
+    for _ in range(20):
+        settle(ann, bob)
+        if ann.session.game.waiting_for() is None:
+            break
+        pass_time(clock, 0.5, ann, bob)
+    assert ann.session.game.waiting_for() is None  # the pack is ready: seat 0 cuts for deal
+    shown = text_of(str(ann.host.last.table))  # the last frame drawn, with no refresh by the test
+    assert "Shuffling" not in shown and "Your turn." in shown

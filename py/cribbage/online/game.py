@@ -1160,7 +1160,7 @@ class OnlineGame:
             return
         while len(self.records) <= max(k, 0) + LOOKAHEAD:
             n = len(self.records)
-            self.records.append(PackRecord(first_seat=n % 2))
+            self.records.append(PackRecord(first_seat=n % 2, start_action=0 if n == 0 else -1))
             if n % 2 == self.seat:
                 self._queue_bg({"kind": "shuffle1", "pack": n})
 
