@@ -388,3 +388,43 @@ def test_a_full_storage_holds_the_match_tells_the_player_and_a_reload_resumes_th
     assert not ann.session.problems and not bob.session.problems
     play_with_kills(ann, bob, hub, rng, kill_rate=0.0)
     assert public_log(ann) == public_log(bob)
+
+
+def rewind(b: Browser, disk: dict[str, str], hub: Hub) -> None:
+    """``b``'s browser is killed and its disk comes back older than what it had acknowledged (a
+    browser that does not honour strict durability)."""
+    b.store.disk = dict(disk)  # type: ignore[attr-defined]
+    b.store.queue.clear()  # type: ignore[attr-defined]
+    kill(b, hub)
+
+
+def until_turn(ann: Browser, bob: Browser, who: Browser, rng: random.Random) -> None:
+    clock = ann.clock
+    for _ in range(600):
+        settle(ann, bob)
+        if who.c.match.state.phase is Phase.PLAY and who.session.can_act() is None and who.c.scene().view.legal_actions:
+            return
+        if not any(turn(b.c) for b in rng.sample([ann, bob], 2)):
+            pass_time(clock, 0.5, ann, bob)
+    raise AssertionError("never came to that turn")
+
+
+def test_a_browser_back_behind_what_it_acknowledged_is_sent_it_again() -> None:
+    clock, hub = Clock(), Hub()
+    ann, bob = open_slow_room(clock, hub)
+    until_turn(ann, bob, ann, random.Random(3))
+    old = dict(bob.store.disk)  # type: ignore[attr-defined]
+    recv = bob.session.net.recv
+    assert turn(ann.c)  # Ann plays; Bob's browser applies it, saves it and acknowledges it...
+    settle(ann, bob)
+    assert bob.session.net.recv > recv and not ann.session.net.outbox
+    rewind(bob, old, hub)  # ...but comes back without it
+    settle(ann, bob)
+    pass_time(clock, 4.0, ann, bob)
+    assert ann.session.net.resent_from_log >= 1
+    assert ann.session.net.state == "live" and bob.session.net.state == "live"
+    assert not ann.session.problems and not bob.session.problems
+    assert public_log(ann) == public_log(bob)
+    play_with_kills(ann, bob, hub, random.Random(3), kill_rate=0.0)
+    assert public_log(ann) == public_log(bob)
+
