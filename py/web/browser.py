@@ -2,8 +2,8 @@
 
 It builds the controller with a host that writes HTML into ``#table`` and ``#overlay``, speaks
 through the ``#live`` region, runs timers with ``setTimeout`` (one proxy for all of them), keeps the
-match in the page's durable store (``static/store.js``, IndexedDB) and posts to the parent frame when embedded. One delegated click handler
-on ``#app`` routes every control by its ``data-action``; one keydown handler serves the keyboard.
+match in the page's durable store (``static/store.js``: IndexedDB) and posts to the parent frame
+when embedded. One delegated click handler on ``#app`` routes every control by its ``data-action``; one keydown handler serves the keyboard.
 When the table is drawn it sets ``<body data-ready="true">``.
 """
 
