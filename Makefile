@@ -63,7 +63,7 @@ play: site
 
 test: site wheels
 	$(PY) -m pytest -m "not online"
-	$(PY) py/tools/netns.py -- $(PY) -m pytest -m online
+	$(PY) py/tools/netns.py -- $(PY) -m pytest -m "online and not slow"
 
 bench: site
 	@for script in py/tools/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done

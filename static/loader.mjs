@@ -167,5 +167,10 @@ export async function loadPyodide(options = {}) {
   const pyodide = (snapshot && (await startFromSnapshot(ours, snapshot))) || (await loadStockPyodide(ours));
   if (start.snapshot === "none" && snapshotsAllowed() && globalThis.Worker) makeSnapshotLater(stdLibURL);
   installLazyStdlib(pyodide);
+  // The saves (static/store.js) are read from IndexedDB while Pyodide loads; Python reads them
+  // synchronously, so it starts once they are in memory (the wait is kept in cribbageStart).
+  const waitFrom = performance.now();
+  await globalThis.cribbageStore?.ready;
+  start.storeWait = performance.now() - waitFrom;
   return pyodide;
 }

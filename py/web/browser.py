@@ -2,8 +2,8 @@
 
 It builds the controller with a host that writes HTML into ``#table`` and ``#overlay``, speaks
 through the ``#live`` region, runs timers with ``setTimeout`` (one proxy for all of them), keeps the
-match in ``localStorage`` and posts to the parent frame when embedded. One delegated click handler
-on ``#app`` routes every control by its ``data-action``; one keydown handler serves the keyboard.
+match in the page's durable store (``static/store.js``: IndexedDB) and posts to the parent frame
+when embedded. One delegated click handler on ``#app`` routes every control by its ``data-action``; one keydown handler serves the keyboard.
 When the table is drawn it sets ``<body data-ready="true">``.
 """
 
@@ -27,6 +27,7 @@ from web import modes
 from web.cardfaces import sprite_svg
 from web.controller import Controller
 from web.render import Rendered
+from web.storage import DurableStorage, Storage
 
 if TYPE_CHECKING:  # imported on first use: online play and the record screens are not needed at start
     from web import online
@@ -51,8 +52,18 @@ def _text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
+def page_storage() -> Storage:
+    """The page's store (``static/store.js``: IndexedDB, strict writes), or ``localStorage`` in a page
+    without it."""
+    store = _nn(getattr(window, "cribbageStore", None))
+    if store is None:
+        return BrowserStorage()
+    return DurableStorage(store, create_once_callable)
+
+
 class BrowserStorage:
-    """``localStorage``, failing soft (private modes may refuse it)."""
+    """``localStorage``, failing soft (private modes may refuse it): only for a page without
+    ``static/store.js``."""
 
     def __init__(self) -> None:
         self._memory: dict[str, str] = {}
@@ -76,6 +87,12 @@ class BrowserStorage:
             window.localStorage.removeItem(key)
         except Exception:  # noqa: BLE001
             pass
+
+    def when_durable(self, fn: Callable[[], None]) -> None:
+        fn()  # as durable as localStorage gets
+
+    def failure(self) -> str | None:
+        return None
 
     def keys(self) -> list[str]:
         names = set(self._memory)
@@ -457,7 +474,7 @@ def start() -> Controller:
     host = BrowserHost()
     params = _params()
     modes.before_online(lambda: _configure_online(host, params))
-    controller = Controller(host, BrowserStorage(), params, embedded=embedded)
+    controller = Controller(host, page_storage(), params, embedded=embedded)
     wide = window.matchMedia(WIDE_QUERY)
     controller.orientation = "vertical" if wide.matches else "horizontal"
 

@@ -26,6 +26,7 @@ import json
 import secrets
 import time
 import unicodedata
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
@@ -220,6 +221,13 @@ class PeerSession:
         self._sent_name = False
         self._carried = False
         self.channel: Channel | None = None
+        self._held: deque[tuple[int, str]] = deque()
+        """Texts for the channel waiting for the save that produced them to be on disk (with the
+        channel's generation: a text meant for a channel that has closed since is dropped)."""
+        self._queued = 0
+        self._released = 0
+        self._generation = 0
+        self._save_failure: str | None = None
 
     # --- the Session protocol ----------------------------------------------------------------------
 
@@ -465,6 +473,7 @@ class PeerSession:
 
     def on_open(self, binding: Binding | None = None) -> None:
         self._open = True
+        self._generation += 1
         self._heard = self.env.wall()
         self._batch(lambda: self.net.connected(self.env.wall(), binding))
 
@@ -474,6 +483,7 @@ class PeerSession:
 
     def on_close(self) -> None:
         self._open = False
+        self._generation += 1
         if not self.net.full:
             self._last_dial = float("-inf")  # the friend redials at the next tick
         self._batch(lambda: self.net.disconnected(self.env.wall()))
@@ -518,9 +528,11 @@ class PeerSession:
         now = self.env.wall()
         if self._open and now - self._heard > LOSS_TIMEOUT + 1 and self.channel is not None:
             self._open = False  # our heartbeat gave up: the friend redials once it is back
+            self._generation += 1
             self.channel.drop()
             self._batch(lambda: self.net.disconnected(now))
         self._dial()
+        self._check_storage()
         verification = self.game.verification
 
         def tick() -> None:
@@ -562,6 +574,7 @@ class PeerSession:
             return
         if not quiet or heard or self._carried:
             self._save()
+        self._release_when_durable()
         if self.game.busy and self._work_handle is None:
             self._work_handle = self.ctx.timer.later(0, self._work)
         st = self.match.state
@@ -597,7 +610,8 @@ class PeerSession:
             for text in self.net.pop_outgoing():
                 moved = True
                 if self.channel is not None and self._open:
-                    self.channel.send(text)
+                    self._held.append((self._generation, text))
+                    self._queued += 1
             for event in self.net.pop_events():
                 moved = heard = True
                 if isinstance(event, Delivered):
@@ -613,6 +627,40 @@ class PeerSession:
             if not moved:
                 return heard
         return heard
+
+    def _release_when_durable(self) -> None:
+        """Durable before sent: the texts queued so far go to the channel once every save made so
+        far is on disk (an acknowledgement included, so nothing is acknowledged that a killed
+        browser could lose). In order; at once with a storage whose writes are durable at once."""
+        if self._released == self._queued:
+            return
+        mark = self._queued
+        self.ctx.storage.when_durable(lambda: self._release(mark))
+
+    def _release(self, mark: int) -> None:
+        while self._held and self._released < mark:
+            generation, text = self._held.popleft()
+            self._released += 1
+            if (generation == self._generation and self._open and self.channel is not None
+                    and not self._closed):
+                self.channel.send(text)
+
+    def _check_storage(self) -> None:
+        """Tell the player when saves stop reaching the disk (and when they reach it again)."""
+        try:
+            why = self.ctx.storage.failure()
+        except Exception:  # noqa: BLE001
+            why = None
+        if why == self._save_failure:
+            return
+        self._save_failure = why
+        if why is not None:
+            self._problem(f"This browser cannot save the match ({why}), so nothing more is sent to "
+                          f"{self.peer_name} until it can; it keeps trying. If you reload, the match "
+                          "resumes from the last move saved.")
+        else:
+            self.notes.append("Saving works again.")
+        self._emit(Change("link"))
 
     def _hang_up(self) -> None:
         if self.channel is not None and not self._closed:

@@ -17,6 +17,7 @@ from cribbage.online.link import (
     MAX_DEPTH,
     MAX_ENVELOPE,
     PROTOCOL,
+    RESEND_KEEP,
     ROOM_LIFETIME,
     UNPROVEN_TIMEOUT,
     Binding,
@@ -609,6 +610,50 @@ def test_to_dict_round_trips_through_json_and_resumes() -> None:
     wire.connect(T0 + 1)
     wire.deliver(T0 + 1)
     assert guest.got == [1, 2] and host.link.outbox == []
+
+
+def test_a_side_back_behind_what_it_acknowledged_is_sent_it_again() -> None:
+    """A browser whose disk lost what it had acknowledged (no strict durability) resumes where its disk
+    is: the other sends those payloads again from the ones it keeps, and neither reports a problem."""
+    host, guest, wire = make_pair()
+    old = guest.save()
+    host.send(T0)
+    host.send(T0)
+    wire.deliver(T0)
+    assert guest.got == [1, 2] and host.link.outbox == []
+    wire.disconnect(T0)
+    guest = Player.load(old)
+    wire.ends[1] = guest
+    wire.connect(T0 + 1)
+    wire.deliver(T0 + 1)
+    assert guest.got == [1, 2] and host.link.resent_from_log == 2
+    assert not guest.problems and not host.problems and host.link.state == guest.link.state == "live"
+    saved = Link.from_dict(json.loads(json.dumps(host.link.to_dict())))  # what it keeps is saved
+    assert [n for n, _ in saved.kept] == [1, 2]
+
+
+def test_a_side_back_behind_what_it_sent_is_named_as_the_one_behind() -> None:
+    host, guest, wire = make_pair()
+    old = guest.save()
+    guest.send(T0)
+    wire.deliver(T0)
+    assert host.got == [1]
+    wire.disconnect(T0)
+    guest = Player.load(old)  # its disk lost the payload it had sent
+    wire.ends[1] = guest
+    wire.connect(T0 + 1)
+    wire.deliver(T0 + 1)
+    mine, theirs = " ".join(guest.problems), " ".join(host.problems)
+    assert "This browser lost its last moves" in mine, mine
+    assert "The other browser lost messages it had sent" in theirs, theirs
+
+
+def test_only_a_few_acknowledged_payloads_are_kept() -> None:
+    host, guest, wire = make_pair()
+    for _ in range(RESEND_KEEP + 5):
+        host.send(T0)
+    wire.deliver(T0)
+    assert [n for n, _ in host.link.kept] == list(range(6, RESEND_KEEP + 6))
 
 
 @pytest.mark.parametrize("damage", [

@@ -328,8 +328,7 @@ def test_a_payload_the_game_refuses_is_not_trusted_until_the_peer_proves_its_sea
     play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.DISCARD)
     actions = [str(a) for a in bob.c.match.actions]
     # Well-formed for the link (the right sequence number), wrong for the game: an unknown kind.
-    ann.session.net.send({"t": "bogus", "m": 0}, clock.now)
-    ann.session._pump()
+    ann.session._batch(lambda: ann.session.net.send({"t": "bogus", "m": 0}, clock.now))
     for _ in range(1000):  # only Bob's page runs: Ann cannot answer a handshake yet
         bob.host.run_short()
         if bob.session.problems:

@@ -725,7 +725,6 @@ class OnlineGame:
             raise AuditFailure(f"pack {k + 1}: {exc}", {"pack": k, "step": f"shuffle {step}"}) from exc
         yield
         yield from self.keys.verify_shuffle(k, step, inputs, outputs, incoming["proof"])
-        rec.incoming = None
         if step == 1:
             rec.deck1 = outputs
             deck2, proof = yield from self.keys.shuffle_and_prove(k, 2, outputs, self.randbelow)
@@ -736,6 +735,9 @@ class OnlineGame:
             rec.deck2 = outputs
             rec.ready = True
             self._emit({"t": "ready", "m": self.match_number, "pack": k})
+        # Only now, with no yield after the emit: a save made while this job was half done (a page
+        # killed or reloaded mid-shuffle) still holds the shuffle to check, and the job starts over.
+        rec.incoming = None
 
     def _job_recv(self, message: dict[str, Any]) -> Work[None]:
         if self.failure and message["t"] != "newmatch":

@@ -93,6 +93,8 @@ __all__ = [
     "LOSS_TIMEOUT",
     "ROOM_LIFETIME",
     "UNPROVEN_TIMEOUT",
+    "RESEND_KEEP",
+    "RESEND_CHARS",
     "Binding",
     "channel_binding",
     "Link",
@@ -130,6 +132,12 @@ UNPROVEN_TIMEOUT = 10.0
 stranger holding the host's only channel cannot keep the friend out)."""
 ROOM_LIFETIME = 7 * 24 * 3600.0
 """A room unused for this long has expired."""
+RESEND_KEEP = 8
+"""Payloads the peer acknowledged that are still kept (and saved) to send again, should the peer come
+back behind them: a browser whose disk lost its last writes despite everything (one without strict
+durability) resumes where its disk is, and is sent them again."""
+RESEND_CHARS = 32_000
+"""At most this many characters of acknowledged payloads are kept (a shuffled pack is large)."""
 MAX_COUNTER = 2**53 - 1
 """Sequence numbers stay exact in JavaScript too."""
 
@@ -408,7 +416,8 @@ class Link:
 
     def __init__(self, room: str, seat: int, key: str, now: float, *, peer_commit: str | None = None,
                  secret: str | None = None, sent: int = 0, recv: int = 0,
-                 outbox: list[tuple[int, JsonDict]] | None = None) -> None:
+                 outbox: list[tuple[int, JsonDict]] | None = None,
+                 kept: list[tuple[int, JsonDict]] | None = None) -> None:
         if not _room(room):
             raise LinkError(f"bad room id {room!r}")
         if not _seat(seat):
@@ -440,8 +449,13 @@ class Link:
         """Payloads delivered from the peer so far (the last ``n`` accepted)."""
         self.outbox: list[tuple[int, JsonDict]] = list(outbox or [])
         """Sent payloads not yet acknowledged, oldest first, resent after a reconnect."""
+        self.kept: list[tuple[int, JsonDict]] = list(kept or [])
+        """Payloads the peer acknowledged, newest last (``RESEND_KEEP`` at most): sent again if the
+        peer comes back behind them."""
         self.duplicates = 0
         """Payloads received again and ignored (a resend after a reconnect, or a replay)."""
+        self.resent_from_log = 0
+        """Acknowledged payloads sent again because the peer came back behind them."""
         self._out: list[str] = []
         self._events: list[LinkEvent] = []
         self._connected = False
@@ -481,7 +495,8 @@ class Link:
         """Everything needed to resume after a reload (JSON-able; holds the seat key)."""
         return {"format": 1, "room": self.room, "seat": self.seat, "key": self.key,
                 "peer_commit": self.peer_commit, "secret": self.secret, "last_used": self.last_used, "sent": self.sent,
-                "recv": self.recv, "outbox": [[n, json.loads(_dump(p))] for n, p in self.outbox]}
+                "recv": self.recv, "outbox": [[n, json.loads(_dump(p))] for n, p in self.outbox],
+                "kept": [[n, json.loads(_dump(p))] for n, p in self.kept]}
 
     @classmethod
     def from_dict(cls, data: object) -> Link:
@@ -504,8 +519,20 @@ class Link:
             numbers = [n for n, _ in outbox]
             if numbers != list(range(sent - len(outbox) + 1, sent + 1)):
                 raise LinkError("the outbox does not end at the last payload sent")
+            kept: list[tuple[int, JsonDict]] = []
+            kept_raw = data.get("kept", [])  # (saves made before it existed have none)
+            if not isinstance(kept_raw, list):
+                raise LinkError("bad kept payloads")
+            for item in kept_raw:
+                if not (isinstance(item, list) and len(item) == 2 and _positive(item[0])
+                        and isinstance(item[1], dict)):
+                    raise LinkError("bad kept payload")
+                kept.append((item[0], item[1]))
+            base = sent - len(outbox)
+            if [n for n, _ in kept] != list(range(base - len(kept) + 1, base + 1)):
+                raise LinkError("the kept payloads do not end where the outbox begins")
             link = cls(data["room"], data["seat"], data["key"], last_used, peer_commit=data["peer_commit"],
-                       secret=data.get("secret"), sent=sent, recv=recv, outbox=outbox)
+                       secret=data.get("secret"), sent=sent, recv=recv, outbox=outbox, kept=kept)
         except (KeyError, TypeError, ValueError) as exc:
             raise LinkError(f"the saved online link is damaged: {exc}") from None
         return link
@@ -897,11 +924,23 @@ class Link:
         self._peer_hello = None
         base = self.sent - len(self.outbox)  # payloads the peer acknowledged before
         if peer_recv > self.sent:
-            raise _Violation("The other browser claims messages this one never sent; the connection is paused.")
+            # We are the one behind: our disk lost messages we had sent (the peer has them).
+            raise _Violation("This browser lost its last moves: its saved game is behind the other "
+                             "browser's (its disk did not keep what it had sent before it was closed), so "
+                             "the match cannot resume here.")
         if peer_recv < base:
-            raise _Violation("The other browser lost messages it had acknowledged; the match cannot resume.")
+            need = base - peer_recv
+            if need <= len(self.kept) and self.kept[-need][0] == peer_recv + 1:
+                # The peer came back behind what it acknowledged (its disk lost it): send it again.
+                self.outbox[:0] = self.kept[-need:]
+                del self.kept[-need:]
+                self.resent_from_log += need
+            else:
+                raise _Violation("The other browser lost messages it had acknowledged: its saved game is "
+                                 "behind this one's (its disk did not keep them), so the match cannot resume.")
         if peer_sent < self.recv:
-            raise _Violation("The other browser forgot messages it had sent; the match cannot resume.")
+            raise _Violation("The other browser lost messages it had sent: its saved game is behind this "
+                             "one's (its disk did not keep them), so the match cannot resume.")
         self._authed = True
         self._trusted = True
         self._reported = False
@@ -916,8 +955,14 @@ class Link:
     def _on_ack(self, ack: int) -> None:
         if ack > self.sent:
             raise _Violation("The other browser acknowledged messages never sent; the connection is paused.")
+        if not (self.outbox and self.outbox[0][0] <= ack):
+            return
         while self.outbox and self.outbox[0][0] <= ack:
-            self.outbox.pop(0)
+            self.kept.append(self.outbox.pop(0))
+        sizes = [len(_dump(p)) for _, p in self.kept]
+        while self.kept and (len(self.kept) > RESEND_KEEP or sum(sizes) > RESEND_CHARS):
+            self.kept.pop(0)
+            sizes.pop(0)
 
     def _on_data(self, msg: JsonDict, now: float) -> None:
         n = msg["n"]

@@ -1,0 +1,230 @@
+"""A whole browser killed mid-match (SIGKILL, as a phone kills a background app) and relaunched on
+the room link resumes on both sides: nothing it acknowledged is lost, nothing is applied twice.
+
+Each player is a real Chromium process with its own persistent profile, driven over the DevTools
+protocol (``connect_over_cdp``), so the test can kill the whole browser (its process group: the
+browser, its renderers, its storage) and start it again on the same profile. What survives is only
+what the browser had written to disk: that is the point (``localStorage`` lost the last moves here;
+the store in IndexedDB with strict transactions, and online play waiting for it, must not).
+
+The default run kills four times (during the deal's shuffles, in the play, in the show, at the hand
+summary), alternating the host and the friend; the sweep marked ``slow`` kills ten times and plays
+the match to its end.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+from browser_harness import READY_TIMEOUT_MS, wait_ready, watch_console
+from net_harness import no_snapshot_script
+from test_online_play import STEP, state, wait_live
+
+import chromium  # py/tools (on sys.path through tests/online/conftest.py)
+
+LOOPBACK_FLAG = "--allow-loopback-in-peer-connection"
+
+BINARY = Path("/usr/lib/chromium/chromium")
+"""Debian's /usr/bin/chromium is a shell script that execs this: start it directly."""
+STORED_LOG = """(key) => { const raw = window.cribbageStore && window.cribbageStore.get(key);
+  return raw ? JSON.parse(raw).game.actions : null; }"""
+
+
+class Profile:
+    """One player's browser: a Chromium process on its own profile directory, killed and relaunched."""
+
+    def __init__(self, name: str, root: Path, playwright: Any, request: pytest.FixtureRequest) -> None:
+        self.name = name
+        self.dir = root / name
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.playwright = playwright
+        self.request = request
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.browser: Any = None
+        self.page: Any = None
+        self.watch: Any = None
+        self.problems: list[str] = []
+
+    def start(self, url: str) -> None:
+        port_file = self.dir / "DevToolsActivePort"
+        port_file.unlink(missing_ok=True)
+        binary = BINARY if BINARY.exists() else chromium.SYSTEM_CHROMIUM
+        self.proc = subprocess.Popen(
+            [str(binary), f"--user-data-dir={self.dir}", "--remote-debugging-port=0", "--headless=new",
+             "--no-first-run", "--no-default-browser-check", *chromium.ARGS, LOOPBACK_FLAG,
+             "--use-fake-ui-for-media-stream", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 30
+        while not (port_file.exists() and len(port_file.read_text().split()) >= 2):
+            assert time.monotonic() < deadline, f"{self.name}: Chromium did not start"
+            assert self.proc.poll() is None, f"{self.name}: Chromium exited ({self.proc.returncode})"
+            time.sleep(0.05)
+        port = port_file.read_text().split()[0]
+        self.browser = self.playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
+        context = self.browser.contexts[0]
+        context.add_init_script(no_snapshot_script())
+        context.grant_permissions(["camera", "microphone"])  # else no ICE candidate on loopback
+        self.page = context.pages[0] if context.pages else context.new_page()
+        self.watch = watch_console(self.page, self.request)
+        self.page.goto(url)
+        wait_ready(self.page, timeout=READY_TIMEOUT_MS)
+
+    def kill(self) -> None:
+        """SIGKILL to every process of this browser at once: nothing is closed, nothing flushed."""
+        assert self.proc is not None
+        if self.watch is not None:
+            self.problems += self.watch.problems
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        try:
+            self.browser.close()
+        except Exception:  # the connection is already gone
+            pass
+        self.browser = self.page = self.watch = None
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.kill()
+
+    def stored_log(self, room: str) -> list[str] | None:
+        log = self.page.evaluate(STORED_LOG, f"cribbage.online.room.{room}")
+        return None if log is None else public(log)
+
+
+def public(actions: list[str]) -> list[str]:
+    """An action log as both browsers can compare it: the other seat's discards are hidden to each,
+    and the two discards of a hand go in seat order (each browser applies its own first)."""
+    out: list[str] = []
+    for action in actions:
+        text = re.sub(r"^(discard \d) .*", r"\1", action)
+        if text.startswith("discard") and out and out[-1].startswith("discard"):
+            out[-1:] = sorted([out[-1], text])
+        else:
+            out.append(text)
+    return out
+
+
+@pytest.fixture
+def profiles(online_playwright: Any, tmp_path: Path, request: pytest.FixtureRequest) -> Any:
+    made: list[Profile] = []
+
+    def make(name: str) -> Profile:
+        profile = Profile(name, tmp_path, online_playwright, request)
+        made.append(profile)
+        return profile
+
+    yield make
+    problems: list[str] = []
+    for profile in made:
+        if profile.watch is not None:
+            profile.problems += profile.watch.problems
+        problems += [f"{profile.name}: {p}" for p in profile.problems]
+        profile.stop()
+    if problems:
+        pytest.fail("errors in the browser console:\n  " + "\n  ".join(problems))
+
+
+Moment = tuple[str, Callable[[dict[str, str], dict[str, str]], bool]]
+DEAL: Moment = ("the deal's shuffles", lambda me, other: me["busy"] == "true")
+PLAY: Moment = ("the play", lambda me, other: me["phase"] == "play" and other["phase"] == "play")
+SHOW: Moment = ("the show", lambda me, other: me["phase"] == "show")
+SUMMARY: Moment = ("the hand summary", lambda me, other: me["phase"] == "hand over" and other["phase"] == "hand over")
+
+
+def look(p: Profile) -> dict[str, str]:
+    found = state(p)  # type: ignore[arg-type]  # (duck-typed: anything with .page)
+    found["busy"] = str(p.page.evaluate("() => document.getElementById('app').dataset.busy || ''"))
+    return found
+
+
+def play_with_kills(ann: Profile, bob: Profile, link: str, moments: list[Moment], to_the_end: bool,
+                    limit_s: float) -> list[str]:
+    started = time.monotonic()
+    done: list[str] = []
+    victims = [bob, ann]
+    while True:
+        assert time.monotonic() - started < limit_s, f"too slow: {done}"
+        sa, sb = look(ann), look(bob)
+        if sa["phase"] == "game over" and sb["phase"] == "game over":
+            break
+        if len(done) < len(moments):
+            name, due = moments[len(done)]
+            victim = victims[len(done) % 2]
+            other = ann if victim is bob else bob
+            mine, theirs = (sa, sb) if victim is ann else (sb, sa)
+            if due(mine, theirs):
+                t0 = time.monotonic()
+                victim.kill()
+                victim.start(link)
+                wait_live(victim, other, timeout_ms=60_000)  # type: ignore[arg-type]
+                done.append(f"{victim.name} killed in {name} ({mine['phase']}, hand {mine['hand']}), "
+                            f"live again in {time.monotonic() - t0:.1f} s")
+                for p in (ann, bob):
+                    text = p.page.locator("#online").inner_text()
+                    assert not re.search(r"lost messages|never sent|forgot messages|bad data", text), text
+                continue
+        elif not to_the_end:
+            break
+        did = [ann.page.evaluate(STEP), bob.page.evaluate(STEP)]
+        if not any(did):
+            time.sleep(0.01)
+    return done
+
+
+def both_logs_equal(ann: Profile, bob: Profile, room: str) -> list[str]:
+    """Wait until whatever is on the wire has arrived: the two stored action logs are the same."""
+    deadline = time.monotonic() + 20
+    while True:
+        a, b = ann.stored_log(room), bob.stored_log(room)
+        if a is not None and a == b:
+            return a
+        assert time.monotonic() < deadline, f"the action logs differ:\n{a}\n{b}"
+        time.sleep(0.2)
+
+
+def run(profiles: Any, online_url: str, moments: list[Moment], to_the_end: bool, limit_s: float) -> None:
+    started = time.monotonic()
+    ann, bob = profiles("ann"), profiles("bob")
+    ann.start(online_url + "&group=test&delay=0")
+    ann.page.click("#tool-menu")
+    ann.page.click("#new-mode-online")
+    ann.page.click("#btn-start")
+    ann.page.wait_for_selector("#room-link")
+    link = ann.page.input_value("#room-link")
+    room = re.search(r"[?&]room=([A-Za-z0-9_-]+)", link)
+    assert room
+    backend = ann.page.evaluate("() => window.cribbageStore.backend")
+    assert backend == "indexeddb"
+    bob.start(link)
+    try:
+        wait_live(ann, bob)  # type: ignore[arg-type]
+    except Exception:
+        for p in (ann, bob):
+            print(p.name, look(p), p.page.evaluate("() => window.cribbageNet && window.cribbageNet.status()"))
+        raise
+    done = play_with_kills(ann, bob, link, moments, to_the_end, limit_s)
+    print("\n  " + "\n  ".join(done))
+    assert len(done) == len(moments)
+    log = both_logs_equal(ann, bob, room.group(1))
+    assert len(log) > 10
+    if to_the_end:
+        for p in (ann, bob):
+            assert "has stopped" not in p.page.locator("body").inner_text()
+    print(f"  {len(log)} actions, equal on both sides, in {time.monotonic() - started:.0f} s")
+
+
+def test_a_browser_killed_four_times_resumes_on_both_sides(profiles: Any, online_url: str) -> None:
+    run(profiles, online_url, [DEAL, PLAY, SHOW, SUMMARY], to_the_end=False, limit_s=170)
+
+
+@pytest.mark.slow
+def test_ten_kills_in_a_whole_match(profiles: Any, online_url: str) -> None:
+    run(profiles, online_url, [DEAL, PLAY, SHOW, SUMMARY, PLAY, DEAL, SHOW, PLAY, SUMMARY, PLAY],
+        to_the_end=True, limit_s=900)
