@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import random
-from html import escape
+import re
+from html import escape, unescape
 
 import pytest
 from online_fakes import BUSY, Browser, Clock, Hub, hidden_cards, leaks, pass_time, settle, turn
@@ -37,6 +38,13 @@ def open_room(clock: Clock, hub: Hub) -> tuple[Browser, Browser]:
     bob.load()
     settle(ann, bob)
     return ann, bob
+
+
+def headline(b: Browser) -> str:
+    """The prompt's headline as the player reads it."""
+    found = re.search(r'id="headline">([^<]*)<', b.html())
+    assert found, "no headline"
+    return unescape(found.group(1))
 
 
 def check_no_leak(a: Browser, b: Browser) -> None:
@@ -108,8 +116,8 @@ def test_no_undo_redo_restart_online_and_status_says_whose_turn(table: tuple[Clo
     ann.c.click("menu")
     assert not select(ann.html(), data_action="restart-ask")
     ann.c.click("close")
-    # Seat 0 cuts for deal first.
-    assert "Your turn." in text_of(ann.html()) and "Ann\u2019s turn." in text_of(bob.html())
+    # Seat 0 cuts for deal first: the prompt says whose turn it is (the panel says the connection).
+    assert headline(ann) == "Cut for deal: pick a card in the pack" and headline(bob) == "Ann to play"
     assert "Connected to the other player." in text_of(ann.html())
     n = len(ann.c.match.actions)
     ann.c.key("z", ctrl=True)
@@ -296,15 +304,26 @@ def test_a_failed_audit_stops_the_match_and_shows_the_evidence_as_text() -> None
         game._queue_send({"t": "go", "m": game.match_number, "pack": k}, None)
         game._after_apply(k)
         bob.session._batch(lambda: None)
-        play(ann, bob, rng, until=lambda: ann.session.game.failure is not None)
-        ann.c.refresh()
-        page = ann.html()
-        failure = select(page, id="online-failure")
-        assert failure and "said Go" in text_of(page) and "The match has stopped" in text_of(page)
-        evidence = ann.session.panel().evidence
+        play(ann, bob, rng, until=lambda: ann.session.game.failure is not None
+             and bob.session.game.failure is not None)
+        # Whichever browser caught the false Go (Bob's own audits itself too) shows its evidence;
+        # the other shows that the match stopped, in our words, and the finder's words apart, quoted.
+        found, told = (ann, bob) if ann.session.game.evidence else (bob, ann)
+        for b in (ann, bob):
+            b.c.refresh()
+        page = found.html()
+        assert select(page, id="online-failure") and "said Go" in text_of(page)
+        assert "The match has stopped" in text_of(page)
+        evidence = found.session.panel().evidence
         assert evidence  # the evidence, escaped as text in the page:
         assert escape(evidence, quote=True) in page, (evidence, page[-3000:])
-        assert not ann.c.scene().view.legal_actions and ann.host.last.meta["turn"] == "other"
+        page = told.html()
+        assert "The match has stopped: the other browser stopped the match" in text_of(page)
+        words = re.search(r'<blockquote id="peer-words"><q>([^<]*)</q>', page)
+        assert words and "said Go" in words.group(1)
+        assert "said Go" not in page.split('class="peer-words"')[0]  # nowhere but in its quotes
+        for b in (ann, bob):
+            assert not b.c.scene().view.legal_actions and b.host.last.meta["turn"] == "other"
         return
     raise AssertionError("no seed gave Bob a chance to cheat")
 
