@@ -428,3 +428,109 @@ def test_the_room_link_with_its_secret_still_fits_a_qr_code() -> None:
                            link_query="&signal=https%3A%2F%2Fsignal.example.org%2Fcribbage")
     link = online.room_link(env, new_room_id(), new_room_secret())
     assert "#k=" in link and "<svg" in qr_of(link)
+
+
+# --- the other browser's text is data ---------------------------------------------------------------
+
+EVIL = "\ud800\x00\x1b[31m\u202e\u2028\n\r\t<b>Your evidence:</b> " + "A" * 10_000 + "\udfff"
+"""A lone surrogate, control and format characters, markup and 10 kB of text in one field."""
+
+
+def shows_only_clean_text(b: Browser) -> str:
+    """The page of ``b``: no lone surrogate, no control or format character but the evidence's line
+    breaks, no run of the 10 kB, the markup as text."""
+    import unicodedata
+
+    b.c.refresh()
+    page = b.html()
+    bad = {ch for ch in page if unicodedata.category(ch) in ("Cs", "Cf", "Zl", "Zp") or
+           (unicodedata.category(ch) == "Cc" and ch != "\n")}
+    assert not bad, f"{b.name}'s page shows {sorted(map(hex, map(ord, bad)))}"
+    assert "A" * 401 not in page and "<b>Your" not in page
+    return page
+
+
+def saves_and_resumes(b: Browser) -> None:
+    """The room's save is readable (its checksum holds) and a reload resumes it as it was."""
+    from cribbage.online.game import OnlineGame
+    from cribbage.online.group import MODP_TEST
+
+    raw = b.storage.get(room_key(b.session.net.room)) or ""
+    raw.encode("ascii")  # the save is ASCII: any text survives any storage
+    OnlineGame.from_dict(json.loads(raw)["game"], groups=(MODP_TEST,))
+    actions, failure, words, peer = ([str(a) for a in b.c.match.actions], b.session.game.failure,
+                                     b.session.game.peer_reason, b.session.peer_name)
+    b.load()
+    assert [str(a) for a in b.c.match.actions] == actions and b.session.game.failure == failure
+    assert b.session.game.peer_reason == words and b.session.peer_name == peer
+
+
+def test_hostile_text_in_every_field_that_carries_text_is_cleaned_bounded_and_saved(
+        table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.DISCARD)
+
+    def from_ann(payload: dict[str, object]) -> None:
+        ann.session.net.send(payload, clock.now)
+        ann.session._pump()
+        settle(ann, bob)
+
+    # The name: cleaned like every name, at most 24 characters, shown as text.
+    from_ann({"t": "name", "name": EVIL})
+    assert bob.session.peer_name == "[31m <b>Your evidence:</b>"[:24]
+    assert not bob.session.problems
+    page = shows_only_clean_text(bob)
+    assert "&lt;b&gt;Your evidence" in page
+    saves_and_resumes(bob)
+    # A kind, a field name and a new-match answer made of it: refused in our words, nothing shown of it.
+    settle(ann, bob)
+    for payload in ({"t": EVIL, "m": 0, "n": 0}, {"t": "go", "m": 0, "n": 0, "pack": 0, EVIL: EVIL}):
+        from_ann(payload)
+        assert bob.session.problems
+        assert all(len(p) <= 400 for p in bob.session.panel().problems)
+        shows_only_clean_text(bob)
+        saves_and_resumes(bob)
+        settle(ann, bob)
+        pass_time(clock, 8.0, ann, bob)
+        assert bob.session.net.state == "live"
+    ann.session.game._emit({"t": "newmatch", "m": ann.session.game.match_number, "op": EVIL})
+    ann.session._batch(lambda: None)
+    settle(ann, bob)
+    assert bob.session.game.failure and EVIL[20:60] not in bob.session.game.failure
+    shows_only_clean_text(bob)
+    saves_and_resumes(bob)
+
+
+def test_a_hostile_stop_reason_is_the_other_browsers_words_in_quotes_apart_from_ours(
+        table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.DISCARD)
+    ann.session.game._emit({"t": "abort", "m": ann.session.game.match_number, "reason": EVIL})
+    ann.session._batch(lambda: None)
+    settle(ann, bob)
+    panel = bob.session.panel()
+    assert panel.failure == "the other browser stopped the match"  # ours only
+    assert panel.evidence == ""  # nothing checked here: no evidence of ours to show
+    assert panel.peer_words.startswith("[31m <b>Your evidence:</b> AAAA") and len(panel.peer_words) <= 200
+    page = shows_only_clean_text(bob)
+    assert "The match has stopped: the other browser stopped the match</p>" in page
+    before, quoted = page.split('<figure class="peer-words">')
+    assert "Your evidence" not in before  # the peer's words are only inside their quotes
+    assert quoted.startswith("<figcaption>The other browser\u2019s own words (not checked here):</figcaption>"
+                             '<blockquote id="peer-words"><q>[31m &lt;b&gt;Your evidence:&lt;/b&gt; AAAA')
+    saves_and_resumes(bob)
+    assert bob.session.panel().peer_words == panel.peer_words
+    assert not bob.c.scene().view.legal_actions
+
+
+def test_a_save_that_fails_is_said_once_and_the_match_goes_on(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+
+    def broken(*args: object) -> None:
+        raise UnicodeEncodeError("utf-8", "\ud800", 0, 1, "surrogates not allowed")
+
+    bob.storage.set = broken  # type: ignore[method-assign]
+    play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.PLAY)
+    notes = [n for n in bob.session.panel().problems if "could not save" in n]
+    assert notes == [online.SAVE_FAILED]
+    assert len(ann.c.match.actions) == len(bob.c.match.actions) and bob.c.match.state.phase is Phase.PLAY
