@@ -77,7 +77,7 @@ def online_html(panel: Any) -> str:
     if panel.folded:
         fold = ('<button type="button" class="btn btn-small online-fold" id="btn-online-fold" '
                 f'data-action="online-fold" aria-expanded="{"false" if folded else "true"}"'
-                f'{"" if folded else CONTROLS}>Room link and name</button>')
+                f'{"" if folded else CONTROLS}>Link and name</button>')
     parts = [head, f'<div class="online-line">{status}{fold}</div>']
     if panel.failure:
         parts.append(_failure(panel))

@@ -534,3 +534,106 @@ def test_a_save_that_fails_is_said_once_and_the_match_goes_on(table: tuple[Clock
     notes = [n for n in bob.session.panel().problems if "could not save" in n]
     assert notes == [online.SAVE_FAILED]
     assert len(ann.c.match.actions) == len(bob.c.match.actions) and bob.c.match.state.phase is Phase.PLAY
+
+
+# --- the panel: one line once both are here, one message per fact, whom we wait for ----------------
+
+
+def test_once_both_are_here_the_link_and_name_fields_fold_into_one_line(
+        table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    for b in (ann, bob):
+        b.c.refresh()
+        page = b.html()
+        assert not select(page, id="room-link") and not select(page, id="online-name")
+        assert not select(page, cls="qr-wrap")
+        fold = select(page, id="btn-online-fold")
+        assert fold and fold[0].attrs["aria-expanded"] == "false"
+        assert select(page, cls="online-folded")
+        b.c.click("online-fold")  # on request, they open...
+        page = b.html()
+        assert select(page, id="btn-online-fold")[0].attrs["aria-expanded"] == "true"
+        assert select(page, id="room-link") and select(page, id="online-name") and not select(page, cls="qr-wrap")
+        b.c.click("online-fold")  # ...and fold again
+        assert not select(b.html(), id="room-link")
+    # Before the friend joins, the host sees the link, its QR code and the name field, unfolded.
+    lone = Browser("Lou", clock, hub)
+    lone.load()
+    lone.c.click("menu")
+    lone.c.click("new-mode", {"mode": "online"})
+    lone.c.click("start")
+    settle(lone)
+    page = lone.html()
+    assert select(page, id="room-link") and select(page, cls="qr-wrap") and not select(page, id="btn-online-fold")
+
+
+def test_the_prompt_says_whom_we_wait_for_when_nobody_can_act(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    lone = Browser("Lou", clock, hub)
+    lone.load()
+    lone.c.click("menu")
+    lone.c.click("new-mode", {"mode": "online"})
+    lone.c.click("start")
+    settle(lone)
+    assert headline(lone) == "Waiting for Friend to join."
+    assert text_of(lone.html()).count("Waiting for Friend to join") == 1
+    settle(ann, bob)
+    ann.c.refresh()
+    # Ann cuts for deal first; Bob's link goes: she cannot act, and is told whom she waits for.
+    assert headline(ann) == "Cut for deal: pick a card in the pack"
+    bob.session.close()
+    settle(ann, bob)
+    pass_time(clock, 13.0, ann)
+    ann.c.refresh()
+    assert headline(ann) == "Waiting for Bob to reconnect."
+    assert "You to play" not in text_of(ann.html()) and "Your turn" not in text_of(ann.html())
+    assert text_of(ann.html()).count("Waiting for Bob to reconnect") == 1
+
+
+def test_a_third_browser_sees_one_sentence_and_no_table(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    eve = Browser("Eve", clock, hub, room=ann.session.net.room, secret=ann.session.net.secret)
+    eve.load()
+    settle(ann, bob, eve)
+    pass_time(clock, 6.0, ann, bob, eve)
+    eve.c.refresh()
+    page = eve.html()
+    assert text_of(page).count("room is full") == 1, text_of(page)
+    assert online.ROOM_FULL in unescape(page)
+    for absent in ("felt", "prompt", "scores", "online-names", "online-invite"):
+        assert not select(page, cls=absent), absent
+    assert "to play" not in text_of(page) and "Friend" not in text_of(page)
+    assert select(page, id="tool-menu")  # the menu is still there: play the computer instead
+    assert ann.session.net.state == bob.session.net.state == "live"
+
+
+def test_a_refusal_is_said_once(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    from cribbage.online.link import PROTOCOL
+
+    # Ann's browser says it does not know Bob's seat (it lost its room, say): final for Bob.
+    bob.session.on_message(json.dumps({"v": PROTOCOL, "k": "refuse", "reason": "unknown"}))
+    settle(ann, bob)
+    assert bob.session.net.state == "refused"
+    bob.c.refresh()
+    page = text_of(bob.html())
+    assert page.count("does not recognise this seat") == 1, page
+    assert not select(bob.html(), cls="felt")
+
+
+@pytest.mark.parametrize("code", ["no-peerjs", "bad-signal", "network", "signal-lost", "socket-error",
+                                  "socket-closed", "server-error", "open-timeout", "unavailable-id"])
+def test_no_internal_code_reaches_the_page(code: str) -> None:
+    clock, hub = Clock(), Hub()
+    ann = Browser("Ann", clock, hub)
+    ann.load()
+    ann.c.click("menu")
+    ann.c.click("new-mode", {"mode": "online"})
+    ann.c.click("start")
+    settle(ann)
+    ann.session.on_error(code)
+    ann.session.on_error(code)
+    ann.c.refresh()
+    page = text_of(ann.html())
+    assert code not in page and "(" + code not in ann.html()
+    assert page.count(online.CHANNEL_ERRORS[code]) == 1
