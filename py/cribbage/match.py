@@ -230,7 +230,10 @@ class Match:
 
 
 def _checksum(body: dict[str, Any]) -> str:
-    """SHA-256 of the canonical JSON of the save without its checksum (catches edits and damage)."""
+    """SHA-256 of the canonical JSON of the save without its checksum (catches edits and damage).
+
+    ``surrogatepass``: a lone surrogate in a name (a browser can give one) has a checksum too;
+    every other text hashes exactly as before."""
     payload = {k: v for k, v in body.items() if k != "checksum"}
     canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()[:32]

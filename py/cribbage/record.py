@@ -81,7 +81,7 @@ def _canonical(data: Any) -> str:
 
 
 def _digest(data: Any, n: int = 32) -> str:
-    return hashlib.sha256(_canonical(data).encode("utf-8")).hexdigest()[:n]
+    return hashlib.sha256(_canonical(data).encode("utf-8", "surrogatepass")).hexdigest()[:n]  # any text
 
 
 def _int(data: Mapping[str, Any], key: str, lo: int = 0) -> int:

@@ -34,7 +34,7 @@ from cribbage.actions import Action
 from cribbage.match import Match, SaveError
 from cribbage.online.group import Group
 from cribbage.online.errors import ProtocolError
-from cribbage.online.game import OldProtocolSave, OnlineGame
+from cribbage.online.game import OldProtocolSave, OnlineGame, clean_peer_text
 from cribbage.online.link import (LOSS_TIMEOUT, Binding, Delivered, HangUp, Link, LinkError, Problem,
                                   StateChanged, is_room_id, is_room_secret, new_room_id, new_room_secret,
                                   new_seat_key)
@@ -61,6 +61,13 @@ REDIAL_S = 3.0
 FULL_REDIAL_S = 5.0
 """Seconds before the friend calls again after the host said the room is full (a stranger may hold
 the host's channel for up to ``link.UNPROVEN_TIMEOUT``)."""
+ROOM_FULL = ("This room is full: two players are already seated (this page keeps asking, in case a seat "
+             "frees up).")
+"""What a browser without a seat sees instead of the table (a third browser with the whole link)."""
+SAVE_FAILED = ("This browser could not save the match; it goes on here, but a reload now would lose the "
+               "latest moves.")
+MAX_FAILURE = 400
+"""Longest reason for a stopped match shown (ours; the evidence follows it)."""
 INCOMPLETE_LINK = ("This room link is incomplete: ask your friend for the whole link (with the part after "
                    "\u201c#\u201d).")
 MAX_NAME = 24
@@ -78,11 +85,10 @@ def peer_ids(room: str, seat: int, tag: str) -> tuple[str, str]:
 
 
 def clean_name(text: object) -> str | None:
-    """A player name as plain text (no control characters, at most 24 characters), or None."""
-    if not isinstance(text, str):
-        return None
-    out = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip()
-    return out[:MAX_NAME] or None
+    """A player name as plain text, or None: cleaned as all the other browser's text is
+    (:func:`~cribbage.online.game.clean_peer_text`: no lone surrogates, no control or format
+    characters, whitespace collapsed), at most 24 characters."""
+    return clean_peer_text(text, MAX_NAME) or None
 
 
 class Channel(Protocol):
@@ -114,6 +120,17 @@ class ChannelEvents(Protocol):
     def on_full(self) -> None: ...
     def on_error(self, code: str) -> None: ...
 
+
+CHANNEL_ERRORS = {
+    "unavailable-id": "This seat is still held by another tab, or by a page that was closed abruptly; trying again.",
+    "no-peerjs": "Online play could not load its connection library (is this device offline?); reload the page "
+                 "to try again.",
+    "bad-signal": "The signalling server named in this link cannot be used.",
+    **{code: "The signalling server cannot be reached; retrying." for code in (
+        "network", "signal-lost", "socket-error", "socket-closed", "server-error", "open-timeout")},
+}
+"""What the page says of a channel error (never its code); a code not here says nothing (the next
+dial tries again)."""
 
 ChannelFactory = Callable[[str, int, str, str, ChannelEvents], Channel]
 """(room, seat, my id, host id, events) -> a channel."""
@@ -177,8 +194,26 @@ class OnlinePanel:
     offered: bool = False
     """Our offer of a new match waits for an answer."""
     problems: tuple[str, ...] = ()
+    """Our messages (the link's problems, notes), each fact once and none repeating ``status``."""
     failure: str = ""
+    """Why the match stopped, in our words only."""
     evidence: str = ""
+    """What this browser checked and found wrong (JSON as text; '' if nothing to show)."""
+    peer_words: str = ""
+    """The other browser's own words on why it stopped the match (cleaned, bounded): shown in quotes,
+    apart from our evidence, as its claim and not ours."""
+    waiting: str = ""
+    """Why nobody at this table can act now, naming whom we wait for ('' when this player may act):
+    the prompt says it instead of "You to play"."""
+    result: str = ""
+    """The end of the match and whether its result is verified ('' until it is over)."""
+    blocked: bool = False
+    """This browser has no seat at this table (a third browser told "full", a refused or expired room):
+    the page shows ``status`` alone, and no table."""
+    folded: bool = False
+    """Both players have been connected: the link and name fields fold into one line."""
+    expanded: bool = False
+    """The player opened the folded link and name fields (``online-fold`` toggles it)."""
 
 
 class PeerSeat(RemoteSeat):
@@ -220,6 +255,9 @@ class PeerSession:
         self._heard = 0.0
         self._sent_name = False
         self._carried = False
+        self._save_failed = False
+        self.expanded = False
+        """The folded panel's link and name fields are open (the player asked)."""
         self.channel: Channel | None = None
         self._held: deque[tuple[int, str]] = deque()
         """Texts for the channel waiting for the save that produced them to be on disk (with the
@@ -398,6 +436,9 @@ class PeerSession:
         if action in ("online-accept", "online-decline"):
             self.answer(action == "online-accept")
             return True
+        if action == "online-fold":
+            self.expanded = not self.expanded
+            return True
         if action == "online-dismiss":
             self.problems.clear()
             self.notes.clear()
@@ -412,27 +453,42 @@ class PeerSession:
         return dataclasses.replace(scene, view=view, online=self.panel(), busy=self.busy)
 
     def panel(self) -> OnlinePanel:
-        """What the table shows of the room, the link and the connection."""
+        """What the table shows of the room, the link and the connection: each fact once, in our
+        words, the other browser's own words apart and in quotes."""
         question = ""
         if self.question is not None:
             question = f"{self.peer_name} offers a new match."
-        ev = ""
+        ev = words = ""
         if self.game.failure:
-            ev = json.dumps(self.game.evidence, indent=1, sort_keys=True, default=str)[:4000]
-            if self.game.peer_reason:
-                ev = ("The other browser\u2019s own words (not checked by this one): "
-                      f"\u201c{self.game.peer_reason}\u201d\n{ev}")
+            if self.game.evidence:
+                ev = json.dumps(self.game.evidence, indent=1, sort_keys=True, default=str)[:4000]
+            words = clean_peer_text(self.game.peer_reason)
+        state = self.net.state
+        blocked = state in ("refused", "expired") or (self.game.seat == 1 and not self.joined and self.net.full)
+        status = self.net.status_text
+        if blocked and state not in ("refused", "expired"):
+            status = ROOM_FULL
+        waiting = "" if self.game.failure else (self.can_act() or "")
+        said = {status, waiting}
+        messages: list[str] = []
+        for text in self.problems[-3:] + self.notes[-2:]:
+            if text not in said:
+                said.add(text)
+                messages.append(text)
         return OnlinePanel(
             room=self.net.room, link=room_link(self.env, self.net.room, self.net.secret), seat=self.game.seat,
-            state=self.net.state, status=self.net.status_text, turn=self.turn_text(),
+            state=state, status=status, turn=self.turn_text(),
             my_name=self.my_name, peer_name=self.peer_name, joined=self.joined, question=question,
-            offered=self.game.new_match_offer == self.game.seat,
-            problems=tuple(self.problems[-3:] + self.notes[-2:]),
-            failure=self.failure_text() if self.game.failure else "", evidence=ev)
+            offered=self.game.new_match_offer == self.game.seat, problems=tuple(messages),
+            failure=self.failure_text() if self.game.failure else "", evidence=ev, peer_words=words,
+            waiting=waiting, result=self.result_text() if self.match.state.is_over else "",
+            blocked=blocked, folded=self.joined and not blocked, expanded=self.expanded)
 
     def failure_text(self) -> str:
-        """Why the match stopped, in our words (the other browser's own words go with the evidence)."""
-        return self.game.failure or ""
+        """Why the match stopped, in our words (the other browser's own words go apart, in quotes).
+
+        Cleaned and bounded too: a stop for an unexpected error quotes its exception."""
+        return clean_peer_text(self.game.failure or "", MAX_FAILURE)
 
     def result_text(self) -> str:
         """The end of the match, and whether its result is verified."""
@@ -495,14 +551,11 @@ class PeerSession:
     def on_error(self, code: str) -> None:
         if code in ("peer-unavailable", "connect-timeout"):
             return  # the host is not there yet: the next dial tries again
-        if code in ("unavailable-id",):
-            self.notes.append("This seat is still held by another tab, or by a page that was closed "
-                              "abruptly; trying again.")
-        elif code in ("network", "signal-lost", "socket-error", "socket-closed", "server-error", "open-timeout",
-                      "no-peerjs", "bad-signal"):
-            self.notes.append(f"The signalling server cannot be reached ({code}); retrying.")
-        else:
+        text = CHANNEL_ERRORS.get(code)
+        if text is None:
             return
+        if text not in self.notes:
+            self.notes.append(text)
         self.notes = self.notes[-3:]
         self._emit(Change("link"))
 
@@ -690,14 +743,20 @@ class PeerSession:
         self.problems = self.problems[-5:]
 
     def _save(self) -> None:
-        record = {"format": 1, "room": self.net.room, "seat": self.game.seat, "tag": self.tag,
-                  "my_name": self.my_name, "peer_name": self.peer_name, "acked": self.acked_hand,
-                  "joined": self.joined, "link": self.net.to_dict(), "game": self.game.to_dict()}
+        """Save the link and the game together. A save that fails (a full storage, or a bug) never
+        stops the match: it goes on in this page, the player is told once, and the next batch tries again."""
         try:
-            self.ctx.storage.set(room_key(self.net.room), json.dumps(record))
+            record = {"format": 1, "room": self.net.room, "seat": self.game.seat, "tag": self.tag,
+                      "my_name": self.my_name, "peer_name": self.peer_name, "acked": self.acked_hand,
+                      "joined": self.joined, "link": self.net.to_dict(), "game": self.game.to_dict()}
+            self.ctx.storage.set(room_key(self.net.room), json.dumps(record, ensure_ascii=True))
             self.ctx.storage.set(CURRENT_KEY, self.net.room)
         except Exception:  # noqa: BLE001 - a full storage must not stop the game
-            pass
+            if not self._save_failed:
+                self._save_failed = True
+                self.notes.append(SAVE_FAILED)
+            return
+        self._save_failed = False
 
     def _emit(self, change: Change) -> None:
         for listener in list(self._listeners):

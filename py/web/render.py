@@ -617,10 +617,14 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         detail = f"This hand: {names[0]} {per[0]}, {names[1]} {per[1]}."
         return f"Hand {h} is over", detail
     phase = v.phase
+    online = scene.online
     if phase is Phase.GAME_OVER:
-        return "Game over", "Start a new game when you are ready."
+        return "Game over", (online.result if online is not None and online.result
+                             else "Start a new game when you are ready.")
     if not scene.private and scene.cover_for is not None:
         return f"Pass to {names[scene.cover_for]}", ""
+    if online is not None and online.waiting and not mine:
+        return online.waiting, ""  # nobody can act: say whom (or what) we wait for, never "You to play"
     actor = v.actors[0] if v.actors else None
     actor_name = names[actor] if actor is not None else ""
     waiting = f"{actor_name} is thinking\u2026" if actor in scene.computer_seats else f"{actor_name} to play"
@@ -726,18 +730,19 @@ _ICONS = {
 }
 
 
-def _header(scene: Scene) -> str:
+def _header(scene: Scene, scores: bool = True) -> str:
     v = scene.view
     me = v.seat
     how = mode_of(scene.mode)
     mode = f"{how.title} \u00b7 {scene.level.capitalize()}" if how.computer else how.title
     hand = f"Hand {_shown_hand(scene)}" if v.hand_number else "Cut for deal"
+    hand = f" \u00b7 {hand}" if scores else ""  # no seat at the table: no hand to name
     return (
         '<header class="bar">'
         '<div class="brand"><span class="brand-mark" aria-hidden="true">'
         '<svg viewBox="0 0 100 100"><use href="#suit-H" width="100" height="100"/></svg></span>'
-        f'<span class="brand-name">Cribbage</span><span class="brand-mode">{esc(mode)} \u00b7 {esc(hand)}</span></div>'
-        f'<div class="scores">{_plate(scene, 1 - me, "top")}{_plate(scene, me, "bottom")}</div>'
+        f'<span class="brand-name">Cribbage</span><span class="brand-mode">{esc(mode)}{esc(hand)}</span></div>'
+        + (f'<div class="scores">{_plate(scene, 1 - me, "top")}{_plate(scene, me, "bottom")}</div>' if scores else "")
         + _tools(scene)
         + "</header>"
     )
@@ -777,6 +782,8 @@ def _online(scene: Scene) -> str:
 
 
 def _table(scene: Scene) -> str:
+    if scene.online is not None and scene.online.blocked:
+        return _header(scene, scores=False) + _notice(scene) + _online(scene)  # no seat here: no table
     v = scene.view
     me = v.seat
     opp = 1 - me

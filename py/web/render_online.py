@@ -11,6 +11,8 @@ from .render import esc
 
 __all__ = ["online_html", "qr_of"]
 
+CONTROLS = ' aria-controls="online-more"'
+
 
 @lru_cache(maxsize=4)
 def qr_of(link: str) -> str:
@@ -33,17 +35,52 @@ def _invite(panel: Any, full: bool) -> str:
     )
 
 
+def _names(panel: Any) -> str:
+    return (
+        '<div class="online-names">'
+        f'<span>Playing with <span id="peer-name">{esc(panel.peer_name)}</span>.</span> '
+        '<label for="online-name">Your name</label>'
+        f'<input id="online-name" type="text" maxlength="24" value="{esc(panel.my_name)}" autocomplete="nickname">'
+        '<button type="button" class="btn btn-small" id="btn-online-name" data-action="online-name" '
+        'data-input="online-name">Save name</button></div>')
+
+
+def _failure(panel: Any) -> str:
+    """Why the match stopped (our words), our evidence, and apart from both, in quotes, what the
+    other browser said (its claim: nothing here checked it)."""
+    parts = [f'<div class="online-failure" role="alert" id="online-failure"><p>The match has stopped: '
+             f'{esc(panel.failure)}</p>']
+    if panel.evidence:
+        parts.append(f'<pre class="evidence" aria-label="What this browser found">{esc(panel.evidence)}</pre>')
+    if panel.peer_words:
+        parts.append('<figure class="peer-words"><figcaption>The other browser\u2019s own words (not checked '
+                     f'here):</figcaption><blockquote id="peer-words"><q>{esc(panel.peer_words)}</q></blockquote>'
+                     '</figure>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
 def online_html(panel: Any) -> str:
-    """The panel for an :class:`~web.online.OnlinePanel` (duck-typed to keep imports one way)."""
-    parts = [
-        f'<section class="online" id="online" aria-label="Online" data-link="{esc(panel.state)}" '
-        f'data-joined="{"true" if panel.joined else "false"}">',
-        f'<p class="online-status" id="online-status" role="status"><span class="dot dot-{esc(panel.state)}" '
-        f'aria-hidden="true"></span>{esc(panel.status)} <span id="online-turn">{esc(panel.turn)}</span></p>',
-    ]
+    """The panel for an :class:`~web.online.OnlinePanel` (duck-typed to keep imports one way).
+
+    Whose turn it is, and whom we wait for, is the prompt's (one message per fact); a browser
+    without a seat (``blocked``) sees the status sentence alone."""
+    folded = panel.folded and not panel.expanded
+    kind = " online-blocked" if panel.blocked else " online-folded" if folded else ""
+    head = (f'<section class="online{kind}" id="online" aria-label="Online" data-link="{esc(panel.state)}" '
+            f'data-joined="{"true" if panel.joined else "false"}">')
+    status = (f'<p class="online-status" id="online-status" role="status"><span class="dot dot-{esc(panel.state)}" '
+              f'aria-hidden="true"></span>{esc(panel.status)}</p>')
+    if panel.blocked:
+        return head + status + "</section>"
+    fold = ""
+    if panel.folded:
+        fold = ('<button type="button" class="btn btn-small online-fold" id="btn-online-fold" '
+                f'data-action="online-fold" aria-expanded="{"false" if folded else "true"}"'
+                f'{"" if folded else CONTROLS}>Link and name</button>')
+    parts = [head, f'<div class="online-line">{status}{fold}</div>']
     if panel.failure:
-        parts.append(f'<div class="online-failure" role="alert" id="online-failure"><p>The match has stopped: '
-                     f'{esc(panel.failure)}</p><pre class="evidence">{esc(panel.evidence)}</pre></div>')
+        parts.append(_failure(panel))
     if panel.question:
         parts.append(
             f'<div class="online-question" role="alert"><p>{esc(panel.question)}</p>'
@@ -59,14 +96,8 @@ def online_html(panel: Any) -> str:
         parts.append(f'<div class="online-problems" role="alert"><ul id="online-problems">{items}</ul>'
                      '<button type="button" class="btn btn-small" data-action="online-dismiss" '
                      'id="btn-online-dismiss">OK</button></div>')
-    if panel.state not in ("refused", "expired"):
-        parts.append(_invite(panel, full=panel.seat == 0 and not panel.joined))
-    parts.append(
-        '<div class="online-names">'
-        f'<span>Playing with <span id="peer-name">{esc(panel.peer_name)}</span>.</span> '
-        '<label for="online-name">Your name</label>'
-        f'<input id="online-name" type="text" maxlength="24" value="{esc(panel.my_name)}" autocomplete="nickname">'
-        '<button type="button" class="btn btn-small" id="btn-online-name" data-action="online-name" '
-        'data-input="online-name">Save name</button></div>')
+    if not folded:
+        parts.append(f'<div class="online-more" id="online-more">{_invite(panel, full=panel.seat == 0 and not panel.joined)}'
+                     f"{_names(panel)}</div>")
     parts.append("</section>")
     return "".join(parts)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import random
-from html import escape
+import re
+from html import escape, unescape
 
 import pytest
 from online_fakes import BUSY, Browser, Clock, Hub, hidden_cards, leaks, pass_time, settle, turn
@@ -37,6 +38,13 @@ def open_room(clock: Clock, hub: Hub) -> tuple[Browser, Browser]:
     bob.load()
     settle(ann, bob)
     return ann, bob
+
+
+def headline(b: Browser) -> str:
+    """The prompt's headline as the player reads it."""
+    found = re.search(r'id="headline">([^<]*)<', b.html())
+    assert found, "no headline"
+    return unescape(found.group(1))
 
 
 def check_no_leak(a: Browser, b: Browser) -> None:
@@ -108,8 +116,8 @@ def test_no_undo_redo_restart_online_and_status_says_whose_turn(table: tuple[Clo
     ann.c.click("menu")
     assert not select(ann.html(), data_action="restart-ask")
     ann.c.click("close")
-    # Seat 0 cuts for deal first.
-    assert "Your turn." in text_of(ann.html()) and "Ann\u2019s turn." in text_of(bob.html())
+    # Seat 0 cuts for deal first: the prompt says whose turn it is (the panel says the connection).
+    assert headline(ann) == "Cut for deal: pick a card in the pack" and headline(bob) == "Ann to play"
     assert "Connected to the other player." in text_of(ann.html())
     n = len(ann.c.match.actions)
     ann.c.key("z", ctrl=True)
@@ -296,15 +304,26 @@ def test_a_failed_audit_stops_the_match_and_shows_the_evidence_as_text() -> None
         game._queue_send({"t": "go", "m": game.match_number, "pack": k}, None)
         game._after_apply(k)
         bob.session._batch(lambda: None)
-        play(ann, bob, rng, until=lambda: ann.session.game.failure is not None)
-        ann.c.refresh()
-        page = ann.html()
-        failure = select(page, id="online-failure")
-        assert failure and "said Go" in text_of(page) and "The match has stopped" in text_of(page)
-        evidence = ann.session.panel().evidence
+        play(ann, bob, rng, until=lambda: ann.session.game.failure is not None
+             and bob.session.game.failure is not None)
+        # Whichever browser caught the false Go (Bob's own audits itself too) shows its evidence;
+        # the other shows that the match stopped, in our words, and the finder's words apart, quoted.
+        found, told = (ann, bob) if ann.session.game.evidence else (bob, ann)
+        for b in (ann, bob):
+            b.c.refresh()
+        page = found.html()
+        assert select(page, id="online-failure") and "said Go" in text_of(page)
+        assert "The match has stopped" in text_of(page)
+        evidence = found.session.panel().evidence
         assert evidence  # the evidence, escaped as text in the page:
         assert escape(evidence, quote=True) in page, (evidence, page[-3000:])
-        assert not ann.c.scene().view.legal_actions and ann.host.last.meta["turn"] == "other"
+        page = told.html()
+        assert "The match has stopped: the other browser stopped the match" in text_of(page)
+        words = re.search(r'<blockquote id="peer-words"><q>([^<]*)</q>', page)
+        assert words and "said Go" in words.group(1)
+        assert "said Go" not in page.split('class="peer-words"')[0]  # nowhere but in its quotes
+        for b in (ann, bob):
+            assert not b.c.scene().view.legal_actions and b.host.last.meta["turn"] == "other"
         return
     raise AssertionError("no seed gave Bob a chance to cheat")
 
@@ -462,3 +481,212 @@ def test_the_table_is_redrawn_when_the_background_shuffle_makes_the_pack_ready(
     assert ann.session.game.waiting_for() is None  # the pack is ready: seat 0 cuts for deal
     shown = text_of(str(ann.host.last.table))  # the last frame drawn, with no refresh by the test
     assert "Shuffling" not in shown and "Your turn." in shown
+
+
+# --- the other browser's text is data ---------------------------------------------------------------
+
+EVIL = "\ud800\x00\x1b[31m\u202e\u2028\n\r\t<b>Your evidence:</b> " + "A" * 10_000 + "\udfff"
+"""A lone surrogate, control and format characters, markup and 10 kB of text in one field."""
+
+
+def shows_only_clean_text(b: Browser) -> str:
+    """The page of ``b``: no lone surrogate, no control or format character but the evidence's line
+    breaks, no run of the 10 kB, the markup as text."""
+    import unicodedata
+
+    b.c.refresh()
+    page = b.html()
+    bad = {ch for ch in page if unicodedata.category(ch) in ("Cs", "Cf", "Zl", "Zp") or
+           (unicodedata.category(ch) == "Cc" and ch != "\n")}
+    assert not bad, f"{b.name}'s page shows {sorted(map(hex, map(ord, bad)))}"
+    assert "A" * 401 not in page and "<b>Your" not in page
+    return page
+
+
+def saves_and_resumes(b: Browser) -> None:
+    """The room's save is readable (its checksum holds) and a reload resumes it as it was."""
+    from cribbage.online.game import OnlineGame
+    from cribbage.online.group import MODP_TEST
+
+    raw = b.storage.get(room_key(b.session.net.room)) or ""
+    raw.encode("ascii")  # the save is ASCII: any text survives any storage
+    OnlineGame.from_dict(json.loads(raw)["game"], groups=(MODP_TEST,))
+    actions, failure, words, peer = ([str(a) for a in b.c.match.actions], b.session.game.failure,
+                                     b.session.game.peer_reason, b.session.peer_name)
+    b.load()
+    assert [str(a) for a in b.c.match.actions] == actions and b.session.game.failure == failure
+    assert b.session.game.peer_reason == words and b.session.peer_name == peer
+
+
+def test_hostile_text_in_every_field_that_carries_text_is_cleaned_bounded_and_saved(
+        table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.DISCARD)
+
+    def from_ann(payload: dict[str, object]) -> None:
+        ann.session.net.send(payload, clock.now)
+        ann.session._pump()
+        settle(ann, bob)
+
+    # The name: cleaned like every name, at most 24 characters, shown as text.
+    from_ann({"t": "name", "name": EVIL})
+    assert bob.session.peer_name == "[31m <b>Your evidence:</b>"[:24]
+    assert not bob.session.problems
+    page = shows_only_clean_text(bob)
+    assert "&lt;b&gt;Your evidence" in page
+    saves_and_resumes(bob)
+    # A kind, a field name and a new-match answer made of it: refused in our words, nothing shown of it.
+    settle(ann, bob)
+    for payload in ({"t": EVIL, "m": 0, "n": 0}, {"t": "go", "m": 0, "n": 0, "pack": 0, EVIL: EVIL}):
+        from_ann(payload)
+        assert bob.session.problems
+        assert all(len(p) <= 400 for p in bob.session.panel().problems)
+        shows_only_clean_text(bob)
+        saves_and_resumes(bob)
+        settle(ann, bob)
+        pass_time(clock, 8.0, ann, bob)
+        assert bob.session.net.state == "live"
+    ann.session.game._emit({"t": "newmatch", "m": ann.session.game.match_number, "op": EVIL})
+    ann.session._batch(lambda: None)
+    settle(ann, bob)
+    assert bob.session.game.failure and EVIL[20:60] not in bob.session.game.failure
+    shows_only_clean_text(bob)
+    saves_and_resumes(bob)
+
+
+def test_a_hostile_stop_reason_is_the_other_browsers_words_in_quotes_apart_from_ours(
+        table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.DISCARD)
+    ann.session.game._emit({"t": "abort", "m": ann.session.game.match_number, "reason": EVIL})
+    ann.session._batch(lambda: None)
+    settle(ann, bob)
+    panel = bob.session.panel()
+    assert panel.failure == "the other browser stopped the match"  # ours only
+    assert panel.evidence == ""  # nothing checked here: no evidence of ours to show
+    assert panel.peer_words.startswith("[31m <b>Your evidence:</b> AAAA") and len(panel.peer_words) <= 200
+    page = shows_only_clean_text(bob)
+    assert "The match has stopped: the other browser stopped the match</p>" in page
+    before, quoted = page.split('<figure class="peer-words">')
+    assert "Your evidence" not in before  # the peer's words are only inside their quotes
+    assert quoted.startswith("<figcaption>The other browser\u2019s own words (not checked here):</figcaption>"
+                             '<blockquote id="peer-words"><q>[31m &lt;b&gt;Your evidence:&lt;/b&gt; AAAA')
+    saves_and_resumes(bob)
+    assert bob.session.panel().peer_words == panel.peer_words
+    assert not bob.c.scene().view.legal_actions
+
+
+def test_a_save_that_fails_is_said_once_and_the_match_goes_on(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+
+    def broken(*args: object) -> None:
+        raise UnicodeEncodeError("utf-8", "\ud800", 0, 1, "surrogates not allowed")
+
+    bob.storage.set = broken  # type: ignore[method-assign]
+    play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.PLAY)
+    notes = [n for n in bob.session.panel().problems if "could not save" in n]
+    assert notes == [online.SAVE_FAILED]
+    assert len(ann.c.match.actions) == len(bob.c.match.actions) and bob.c.match.state.phase is Phase.PLAY
+
+
+# --- the panel: one line once both are here, one message per fact, whom we wait for ----------------
+
+
+def test_once_both_are_here_the_link_and_name_fields_fold_into_one_line(
+        table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    for b in (ann, bob):
+        b.c.refresh()
+        page = b.html()
+        assert not select(page, id="room-link") and not select(page, id="online-name")
+        assert not select(page, cls="qr-wrap")
+        fold = select(page, id="btn-online-fold")
+        assert fold and fold[0].attrs["aria-expanded"] == "false"
+        assert select(page, cls="online-folded")
+        b.c.click("online-fold")  # on request, they open...
+        page = b.html()
+        assert select(page, id="btn-online-fold")[0].attrs["aria-expanded"] == "true"
+        assert select(page, id="room-link") and select(page, id="online-name") and not select(page, cls="qr-wrap")
+        b.c.click("online-fold")  # ...and fold again
+        assert not select(b.html(), id="room-link")
+    # Before the friend joins, the host sees the link, its QR code and the name field, unfolded.
+    lone = Browser("Lou", clock, hub)
+    lone.load()
+    lone.c.click("menu")
+    lone.c.click("new-mode", {"mode": "online"})
+    lone.c.click("start")
+    settle(lone)
+    page = lone.html()
+    assert select(page, id="room-link") and select(page, cls="qr-wrap") and not select(page, id="btn-online-fold")
+
+
+def test_the_prompt_says_whom_we_wait_for_when_nobody_can_act(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    lone = Browser("Lou", clock, hub)
+    lone.load()
+    lone.c.click("menu")
+    lone.c.click("new-mode", {"mode": "online"})
+    lone.c.click("start")
+    settle(lone)
+    assert headline(lone) == "Waiting for Friend to join."
+    assert text_of(lone.html()).count("Waiting for Friend to join") == 1
+    settle(ann, bob)
+    ann.c.refresh()
+    # Ann cuts for deal first; Bob's link goes: she cannot act, and is told whom she waits for.
+    assert headline(ann) == "Cut for deal: pick a card in the pack"
+    bob.session.close()
+    settle(ann, bob)
+    pass_time(clock, 13.0, ann)
+    ann.c.refresh()
+    assert headline(ann) == "Waiting for Bob to reconnect."
+    assert "You to play" not in text_of(ann.html()) and "Your turn" not in text_of(ann.html())
+    assert text_of(ann.html()).count("Waiting for Bob to reconnect") == 1
+
+
+def test_a_third_browser_sees_one_sentence_and_no_table(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    eve = Browser("Eve", clock, hub, room=ann.session.net.room, secret=ann.session.net.secret)
+    eve.load()
+    settle(ann, bob, eve)
+    pass_time(clock, 6.0, ann, bob, eve)
+    eve.c.refresh()
+    page = eve.html()
+    assert text_of(page).count("room is full") == 1, text_of(page)
+    assert online.ROOM_FULL in unescape(page)
+    for absent in ("felt", "prompt", "scores", "online-names", "online-invite"):
+        assert not select(page, cls=absent), absent
+    assert "to play" not in text_of(page) and "Friend" not in text_of(page)
+    assert select(page, id="tool-menu")  # the menu is still there: play the computer instead
+    assert ann.session.net.state == bob.session.net.state == "live"
+
+
+def test_a_refusal_is_said_once(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    from cribbage.online.link import PROTOCOL
+
+    # Ann's browser says it does not know Bob's seat (it lost its room, say): final for Bob.
+    bob.session.on_message(json.dumps({"v": PROTOCOL, "k": "refuse", "reason": "unknown"}))
+    settle(ann, bob)
+    assert bob.session.net.state == "refused"
+    bob.c.refresh()
+    page = text_of(bob.html())
+    assert page.count("does not recognise this seat") == 1, page
+    assert not select(bob.html(), cls="felt")
+
+
+@pytest.mark.parametrize("code", ["no-peerjs", "bad-signal", "network", "signal-lost", "socket-error",
+                                  "socket-closed", "server-error", "open-timeout", "unavailable-id"])
+def test_no_internal_code_reaches_the_page(code: str) -> None:
+    clock, hub = Clock(), Hub()
+    ann = Browser("Ann", clock, hub)
+    ann.load()
+    ann.c.click("menu")
+    ann.c.click("new-mode", {"mode": "online"})
+    ann.c.click("start")
+    settle(ann)
+    ann.session.on_error(code)
+    ann.session.on_error(code)
+    ann.c.refresh()
+    page = text_of(ann.html())
+    assert code not in page and "(" + code not in ann.html()
+    assert page.count(online.CHANNEL_ERRORS[code]) == 1

@@ -165,6 +165,8 @@ _REFUSALS = {
 }
 
 
+_UNKNOWN_CALLER = ("A browser claimed the other seat of this room, which this browser has no record of; "
+                   "it was refused.")
 _FULL_RETRY = "The host's browser says this room is full; trying again in a few seconds."
 _UNBOUND = ("This browser could not read the connection's security fingerprints, so no seat can be proven "
             "on it; trying again.")
@@ -838,7 +840,7 @@ class Link:
                 self._hang_up("full")  # a room made without a secret cannot be joined
                 return
             if not join and self.peer_commit is None:
-                self._hang_up("unknown")
+                self._hang_up("unknown", _UNKNOWN_CALLER)  # (its refusal text is the caller's view)
                 return
         elif join:
             raise _Violation("The host's browser sent a malformed hello; it was ignored.")
