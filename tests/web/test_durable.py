@@ -282,7 +282,7 @@ def test_a_browser_killed_at_any_moment_resumes_on_both_sides(seed: int) -> None
     clock, hub = Clock(), Hub()
     ann, bob = open_slow_room(clock, hub)
     watch = DiskWatch(hub, ann, bob)
-    kills = play_with_kills(ann, bob, hub, random.Random(seed), kill_rate=0.05)
+    kills = play_with_kills(ann, bob, hub, random.Random(seed), kill_rate=0.08)
     assert kills >= 8
     assert not watch.bad, watch.bad[:5]
     assert watch.checked > 100
