@@ -480,7 +480,7 @@ def test_the_table_is_redrawn_when_the_background_shuffle_makes_the_pack_ready(
         pass_time(clock, 0.5, ann, bob)
     assert ann.session.game.waiting_for() is None  # the pack is ready: seat 0 cuts for deal
     shown = text_of(str(ann.host.last.table))  # the last frame drawn, with no refresh by the test
-    assert "Shuffling" not in shown and "Your turn." in shown
+    assert "Shuffling" not in shown and "pick a card in the pack" in shown
 
 
 # --- the other browser's text is data ---------------------------------------------------------------
@@ -524,8 +524,7 @@ def test_hostile_text_in_every_field_that_carries_text_is_cleaned_bounded_and_sa
     play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.DISCARD)
 
     def from_ann(payload: dict[str, object]) -> None:
-        ann.session.net.send(payload, clock.now)
-        ann.session._pump()
+        ann.session._batch(lambda: ann.session.net.send(payload, clock.now))  # saved, then sent
         settle(ann, bob)
 
     # The name: cleaned like every name, at most 24 characters, shown as text.
