@@ -105,7 +105,9 @@ def test_two_browsers_play_a_whole_match_online(players: Any, online_url: str) -
     ann.page.click("#btn-online-name")
     bob = open_link(players, "bob", link)
     wait_live(ann, bob)
-    bob.page.wait_for_function("() => document.getElementById('peer-name').textContent === 'Ann <b>'")
+    bob.page.click("#btn-online-fold")  # live: the panel is one line; its details open on request
+    bob.page.wait_for_function(
+        "() => (document.getElementById('peer-name') || {}).textContent === 'Ann <b>'")
     assert bob.page.locator("b").count() == 0 or "Ann" not in bob.page.locator("b").all_inner_texts()
 
     reloaded = third = dropped = killed = False
