@@ -13,6 +13,8 @@
  *   net.close()                           close everything; no event follows
  *   net.status() -> JSON string           {id, registered, remote, channel, ice, signal}
  *   net.signal() -> string                the signalling server this page would use
+ *   net.untrusted() -> JSON string        "" if the page's link asks for nothing untrusted, else
+ *                                         {"what": "signal"|"relay", "value": what it named}
  *
  * onEvent(kind, peer, detail) is called with three strings (never anything else):
  *   "open",    myId,     signal URL   registered (again after a lost signalling socket came back)
@@ -27,6 +29,9 @@
  *   "close",   remoteId, reason       the channel is gone: "closed" (the peer or the network
  *                                     closed it), "dropped" (drop()), "replaced" (the same peer
  *                                     came back on a new channel, or connect() to someone else)
+ *   "reach",   remoteId, "in"|"out"    the other browser is registered and a channel is being
+ *                                     negotiated with it (it called us, or answered our call); if
+ *                                     no "connect" follows, the networks block a direct connection
  *   "full",    thirdId,  ""           a third peer called while busy: it was sent options.busy
  *                                     and is closed ~200 ms later (closing at once would leave it
  *                                     with no event at all)
@@ -34,22 +39,36 @@
  *                                     "invalid-id", "network", "server-error", "socket-error",
  *                                     "socket-closed", "webrtc", "negotiation-failed", ...) or
  *                                     ours: "connect-timeout", "open-timeout", "signal-lost",
- *                                     "bad-signal", "bad-message", "no-peerjs", "not-open"
+ *                                     "bad-signal", "untrusted-signal", "bad-message", "no-peerjs",
+ *                                     "not-open"
  *
  * optionsJson (a JSON object as a string, all keys optional):
  *   busy              string sent to a third peer (default "busy")
  *   connectTimeoutMs  a channel not open by then is closed with "connect-timeout" (default 10000;
  *                     PeerJS itself never times out: with no ICE candidate it waits forever)
  *   openTimeoutMs     registration not done by then: "open-timeout" (default 10000)
- *   signal            a signalling URL overriding the page's (same form as ?signal=)
+ *   signal            a signalling URL overriding the page's (same form as ?signal=; the same
+ *                     allow-list applies)
  *
  * The signalling server, first found wins: `?signal=` in the page URL (e.g.
  * http://127.0.0.1:9000/cribbage, as `make play` prints), the site config
  * <meta name="cribbage-signal" content="URL"> in index.html (empty: not set), then the public
  * PeerJS server (https://0.peerjs.com/). The page's Content-Security-Policy (connect-src) must
- * allow the server's origin, so a `?signal=` the CSP does not name fails with "open-timeout".
- * When the server is on a loopback or private address (no internet), no STUN/TURN server is used
- * (`iceServers: []`): the peers reach each other by their host addresses.
+ * allow the server's origin.
+ *
+ * The allow-list: a `?signal=` is used only if it names a server this page trusts: the public
+ * PeerJS server, the site's own (the cribbage-signal meta), or one the server of the page names in
+ * <meta name="cribbage-signal-allow" content="URL URL…"> (empty as built; py/tools/serve.py
+ * --signal/--peerserver writes `make play`'s local PeerServer there). Anything else (and any ICE
+ * setting in the link: ?ice=, ?stun=, ?turn=, ?relay=, ?iceServers=) is refused: open() reports
+ * "untrusted-signal" and contacts nothing, and untrusted() says what the link asked for, so the
+ * page can say so. (A link may not choose the relays either: see cribbage-ice-servers.)
+ *
+ * STUN/TURN servers: <meta name="cribbage-ice-servers" content='[{"urls": "turn:…", "username":
+ * …, "credential": …}]'> (a JSON array of RTCIceServer; site config only, never a link parameter,
+ * so a crafted link cannot route play through someone's relay). Not set: with a signalling server
+ * on a loopback or private address (no internet) no STUN/TURN server is used (`iceServers: []`,
+ * the peers reach each other by their host addresses); otherwise PeerJS's own defaults.
  *
  * The PeerJS client (vendored by py/tools/build_site.py, named by this script's data-peerjs
  * attribute) is loaded on the first open(), so a start of the page does not pay for it.
@@ -91,15 +110,85 @@
     return peerjsLoading;
   }
 
+  function metaContent(name) {
+    var meta = document.querySelector('meta[name="' + name + '"]');
+    return (meta && (meta.getAttribute("content") || "").trim()) || "";
+  }
+
+  function linkParam(name) {
+    try {
+      return new URLSearchParams(window.location.search).get(name) || "";
+    } catch (e) {
+      return ""; // no URLSearchParams: nothing read from the link
+    }
+  }
+
+  /** The site's own signalling URL: the cribbage-signal meta, else the public PeerJS server. */
+  function siteSignal() {
+    return metaContent("cribbage-signal") || CLOUD;
+  }
+
   /** The configured signalling URL (string), before validation. */
   function configuredSignal() {
+    return linkParam("signal") || siteSignal();
+  }
+
+  var ICE_PARAMS = ["ice", "iceServers", "stun", "turn", "relay"];
+
+  /** A signalling URL as one comparable string ("" if it is not usable): scheme family, host,
+   *  port and path without trailing slashes. */
+  function serverKey(text) {
+    var options = signalOptions(text);
+    if (!options) return "";
+    var path = options.path.replace(/\/+$/, "") || "/";
+    return [options.secure ? "s" : "p", options.host.toLowerCase(), options.port, path].join("|");
+  }
+
+  /** Whether this page may use the signalling server `text` (see the allow-list above). */
+  function trusted(text) {
+    var key = serverKey(text);
+    if (!key) return false;
+    var allowed = [CLOUD, siteSignal()].concat(metaContent("cribbage-signal-allow").split(/\s+/));
+    return allowed.some(function (url) { return url && serverKey(url) === key; });
+  }
+
+  /** What the page's link asks for that this page does not trust, as JSON, or "". */
+  function untrusted() {
+    for (var i = 0; i < ICE_PARAMS.length; i++) {
+      var relay = linkParam(ICE_PARAMS[i]);
+      if (relay) return JSON.stringify({ what: "relay", value: relay });
+    }
+    var signal = linkParam("signal");
+    if (signal && !trusted(signal)) return JSON.stringify({ what: "signal", value: signal });
+    return "";
+  }
+
+  /** The site's STUN/TURN servers (cribbage-ice-servers meta), or null when not set or unusable. */
+  function siteIceServers() {
+    var text = metaContent("cribbage-ice-servers");
+    if (!text) return null;
+    var list;
     try {
-      var fromUrl = new URLSearchParams(window.location.search).get("signal");
-      if (fromUrl) return fromUrl;
-    } catch (e) { /* no URLSearchParams: fall through */ }
-    var meta = document.querySelector('meta[name="cribbage-signal"]');
-    var fromMeta = meta && (meta.getAttribute("content") || "").trim();
-    return fromMeta || CLOUD;
+      list = JSON.parse(text);
+    } catch (e) {
+      list = null;
+    }
+    function ok(server) {
+      if (!server || typeof server !== "object") return false;
+      var urls = typeof server.urls === "string" ? [server.urls] : server.urls;
+      if (!Array.isArray(urls) || !urls.length) return false;
+      if (!urls.every(function (u) { return typeof u === "string" && /^(stun|stuns|turn|turns):/.test(u); })) {
+        return false;
+      }
+      return ["username", "credential"].every(function (k) {
+        return server[k] === undefined || typeof server[k] === "string";
+      });
+    }
+    if (!Array.isArray(list) || !list.every(ok)) {
+      console.warn("net.js: the cribbage-ice-servers meta is not a JSON array of STUN/TURN servers; ignored");
+      return null;
+    }
+    return list;
   }
 
   var PRIVATE_HOST = [
@@ -125,7 +214,10 @@
       path: url.pathname || "/",
       secure: secure,
     };
-    if (PRIVATE_HOST.some(function (re) { return re.test(url.hostname); })) {
+    var ice = siteIceServers();
+    if (ice) {
+      options.config = { iceServers: ice };
+    } else if (PRIVATE_HOST.some(function (re) { return re.test(url.hostname); })) {
       options.config = { iceServers: [] }; // no internet: host candidates only, no public STUN
     }
     return options;
@@ -223,6 +315,21 @@
       quietClose(conn);
       emit("error", conn.peer, "connect-timeout");
     }, settings.connectTimeoutMs);
+    var reached = false;
+    function reach() {
+      if (reached || opened || gen !== generation || current !== conn) return;
+      reached = true;
+      emit("reach", conn.peer, dir);
+    }
+    if (dir === "in") {
+      later(reach, 0); // it called us: it is registered (after Python heard of the channel)
+    } else if (conn.peerConnection && conn.peerConnection.addEventListener) {
+      // it answered our offer: registered, and willing
+      conn.peerConnection.addEventListener("signalingstatechange", function () {
+        var pc = conn.peerConnection;
+        if (pc && pc.signalingState === "stable" && pc.remoteDescription) reach();
+      });
+    }
     conn.on("open", function () {
       if (gen !== generation || current !== conn) return;
       opened = true;
@@ -336,6 +443,10 @@
       emit("error", "", "bad-signal");
       return;
     }
+    if (!trusted(signalUrl) || (!settings.signal && untrusted())) {
+      emit("error", "", "untrusted-signal"); // and nothing is contacted
+      return;
+    }
     loadPeerJS().then(function (peerjs) {
       if (gen !== generation) return;
       var registered = false;
@@ -440,5 +551,6 @@
     close: close,
     status: status,
     signal: configuredSignal,
+    untrusted: untrusted,
   });
 })();

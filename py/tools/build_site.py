@@ -22,6 +22,10 @@ What ends up in ``dist/``::
 The wasm and the zips ship brotli-compressed (Netlify does not compress those types; the
 netlify.toml rules for ``*.wasm`` and ``*.zip`` send ``Content-Encoding: br``).
 
+Every page (index.html, embed.html, embed-example.html) also carries the CSP netlify.toml sends
+it, as a ``<meta http-equiv>`` minus ``frame-ancestors`` (ignored in a meta), for hosts that send no
+headers; serve.py --signal widens both alike.
+
 Nothing is fetched from another origin at run time. The version is a hash of every shipped
 byte; the service worker's cache is named by it.
 
@@ -48,6 +52,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import memory_snapshot  # noqa: E402
+import serve  # noqa: E402  (the netlify.toml header rules, read the way serve.py sends them)
 
 ROOT = Path(__file__).resolve().parents[2]
 PY_PACKAGES = ("cribbage", "web")
@@ -357,6 +362,34 @@ def precompress(root: Path, out: Path, quiet: bool) -> list[str]:
     return done
 
 
+META_IGNORED = ("frame-ancestors", "report-uri", "sandbox")
+"""CSP directives a browser ignores (and warns about) in a ``<meta>``: left out of the meta CSP."""
+CSP_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
+"""The meta CSP as the build writes it (serve.py --signal rewrites it with this pattern)."""
+
+
+def meta_policy(csp: str) -> str:
+    """A header CSP as a meta CSP: the same directives minus those a meta cannot carry."""
+    kept = [d.strip() for d in csp.split(";") if d.strip() and d.split()[0].lower() not in META_IGNORED]
+    return "; ".join(kept)
+
+
+def with_csp_meta(html: str, path: str, rules: list[serve.Rule], name: str) -> str:
+    """``html`` with the CSP netlify.toml sends for ``path`` also as a ``<meta>`` right after
+    ``<meta charset>`` (so it governs everything after it), for hosts that send no headers.
+    The browser enforces both together: the meta must never be stricter than the header."""
+    csp = serve.headers_for(rules, path).get("Content-Security-Policy")
+    if csp is None:
+        raise BuildError(f"netlify.toml gives {path} no Content-Security-Policy")
+    if '"' in csp or "<" in csp or "&" in csp:
+        raise BuildError(f"netlify.toml: the CSP of {path} cannot go into an HTML attribute as it is")
+    charset = '<meta charset="utf-8">'
+    if html.count(charset) != 1 or CSP_META.search(html):
+        raise BuildError(f"{name} must have one {charset} and no CSP meta of its own")
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{meta_policy(csp)}">'
+    return html.replace(charset, f"{charset}\n  {meta}")
+
+
 def js_static_imports(source: str) -> set[str]:
     """Relative chunk files a (minified) module imports statically."""
     return set(re.findall(r'(?:from|import)\s*"\./([\w.-]+\.js)"', source))
@@ -568,7 +601,9 @@ def build(
     }
     (out / "pyscript.json").write_text(json.dumps(config, indent=2) + "\n")
 
-    # static/ -> dist/static/ (a few files go to the root), templates filled.
+    # static/ -> dist/static/ (a few files go to the root), templates filled; every page at the
+    # root carries its CSP as a meta too.
+    rules = serve.load_rules(root / "netlify.toml")
     static = root / "static"
     for path in walk_files(static):
         rel = path.relative_to(static).as_posix()
@@ -576,7 +611,10 @@ def build(
             continue
         dest = out / (rel if rel in ROOT_FILES_FROM_STATIC else f"static/{rel}")
         dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, dest)
+        if rel in ROOT_FILES_FROM_STATIC and rel.endswith(".html"):
+            dest.write_text(with_csp_meta(path.read_text(), f"/{rel}", rules, f"static/{rel}"))
+        else:
+            shutil.copyfile(path, dest)
     (out / "static" / "loader.mjs").write_text(
         fill((static / "loader.mjs").read_text(), fields, "static/loader.mjs")
     )
@@ -587,14 +625,15 @@ def build(
     links = [f'<link rel="preload" href="{source}" as="fetch" crossorigin>' for source in files]
     links.append('<link rel="preload" href="./py/web/main.py" as="fetch" crossorigin>')
     fields["preloads"] = "\n  ".join(links)
-    page = fill((root / "index.html").read_text(), fields, "index.html")
+    source = fill((root / "index.html").read_text(), fields, "index.html")
+    page = with_csp_meta(source, "/index.html", rules, "index.html")
     (out / "index.html").write_text(page)
     if page.count("<body>") != 1:
         raise BuildError("index.html must contain exactly one plain <body> tag")
-    embed = page.replace("<body>", '<body class="embed">').replace(
+    embed = source.replace("<body>", '<body class="embed">').replace(
         "<title>Cribbage</title>", "<title>Cribbage (embedded)</title>"
     )
-    (out / "embed.html").write_text(embed)
+    (out / "embed.html").write_text(with_csp_meta(embed, "/embed.html", rules, "embed.html"))
 
     # Precache: what a start needs, and nothing it does not (e.g. the code-editor chunks).
     start = ["index.html", "embed.html", "pyscript.json", "manifest.webmanifest"]

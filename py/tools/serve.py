@@ -13,6 +13,9 @@ background thread on a free port.
 Online play: the shipped CSP lets pages reach only the public PeerJS server. ``--signal URL``
 (a local PeerServer, e.g. http://127.0.0.1:9000/cribbage) adds that server's origin, for HTTP
 and WebSocket, to ``connect-src`` of every CSP served, and only here: netlify.toml is unchanged.
+The pages' own copies are rewritten alike: the meta CSP the build wrote (the browser enforces
+header and meta together, so both must allow it) and ``<meta name="cribbage-signal-allow">``,
+which gets the URL (static/net.js refuses a room link's ``?signal=`` that no meta names).
 ``--peerserver PORT`` also starts that PeerServer (py/tools/peerserver.py) on ``--host`` and
 stops it on exit; ``make play`` uses it and prints the ``?signal=`` address to open.
 
@@ -96,10 +99,13 @@ def choose_encoding(accept: str | None, have_brotli: bool = brotli is not None) 
 
 
 @functools.lru_cache(maxsize=2048)
-def encoded(path: str, mtime_ns: int, encoding: str) -> bytes:
+def encoded(path: str, mtime_ns: int, encoding: str, signals: tuple[str, ...] = ()) -> bytes:
     """A file's bytes in ``encoding`` (cached by path and mtime; the highest levels, as a CDN
-    that caches what it compresses would use)."""
+    that caches what it compresses would use); an HTML page with ``signals`` allowed in its
+    metas (:func:`with_signals_in_page`)."""
     data = Path(path).read_bytes()
+    if signals and path.endswith(".html"):
+        data = with_signals_in_page(data.decode("utf-8"), signals).encode("utf-8")
     if encoding == "br":
         return brotli.compress(data, quality=11)
     if encoding == "gzip":
@@ -182,6 +188,8 @@ def signal_sources(url: str) -> list[str]:
         raise ValueError(f"--signal: bad port in {url!r}") from None
     if not re.fullmatch(r"[A-Za-z0-9.-]+|[0-9A-Fa-f:.]+", parts.hostname):
         raise ValueError(f"--signal: not a host name or address: {url!r}")
+    if not re.fullmatch(r"[A-Za-z0-9/._~-]*", parts.path) or parts.fragment:
+        raise ValueError(f"--signal: a path of letters, digits and / . _ ~ - only: {url!r}")
     host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
     host += f":{port}" if port else ""
     return [f"{scheme}://{host}" for scheme in SIGNAL_SCHEMES[parts.scheme]]
@@ -200,6 +208,28 @@ def with_connect_sources(csp: str, sources: Iterable[str]) -> str:
     return "; ".join(d for d in directives if d)
 
 
+CSP_META = re.compile(r'(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(">)')
+"""The meta CSP build_site.py writes into each page."""
+ALLOW_META = re.compile(r'(<meta name="cribbage-signal-allow" content=")([^"]*)(">)')
+"""The page's list of signalling servers a room link may name (static/net.js)."""
+
+
+def with_signals_in_page(html: str, signals: Iterable[str]) -> str:
+    """A page with the signalling servers ``signals`` (URLs, checked by :func:`signal_sources`)
+    allowed in its meta CSP (connect-src, as in the header) and in its cribbage-signal-allow meta."""
+    urls = list(signals)
+    sources = [source for url in urls for source in signal_sources(url)]
+
+    def csp(match: re.Match[str]) -> str:
+        return match.group(1) + with_connect_sources(match.group(2), sources) + match.group(3)
+
+    def allow(match: re.Match[str]) -> str:
+        have = match.group(2).split()
+        return match.group(1) + " ".join([*have, *(u for u in urls if u not in have)]) + match.group(3)
+
+    return ALLOW_META.sub(allow, CSP_META.sub(csp, html))
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     """Static files plus the netlify.toml headers; no directory listings (Netlify has none)."""
 
@@ -209,6 +239,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     verbose = False
     connect_sources: tuple[str, ...] = ()
     """Extra connect-src sources (a local signalling server, see --signal)."""
+    signals: tuple[str, ...] = ()
+    """The --signal URLs themselves (written into the pages' metas)."""
 
     def __init__(self, *args, **kwargs) -> None:
         self._extra: dict[str, str] = {}
@@ -248,7 +280,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             except (TypeError, ValueError, IndexError, OverflowError):
                 pass
         encoding = choose_encoding(self.headers.get("Accept-Encoding"))
-        body = encoded(str(local), stat.st_mtime_ns, encoding)
+        body = encoded(str(local), stat.st_mtime_ns, encoding, self.signals)
         self.send_response(200)
         self.send_header("Content-Type", ctype)
         if encoding != "identity":
@@ -334,8 +366,10 @@ def make_server(
     directory = Path(directory)
     if not (directory / "index.html").is_file():
         raise FileNotFoundError(f"{directory}/index.html not found: build the site first (make site)")
+    signals = tuple(signals)
     sources = tuple(source for url in signals for source in signal_sources(url))
-    attributes = {"rules": load_rules(netlify_toml), "verbose": verbose, "connect_sources": sources}
+    attributes = {"rules": load_rules(netlify_toml), "verbose": verbose, "connect_sources": sources,
+                  "signals": signals}
     handler = type("SiteHandler", (Handler,), attributes)
     return Server((host, port), functools.partial(handler, directory=str(directory)))
 

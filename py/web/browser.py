@@ -294,6 +294,8 @@ class PeerJSChannel:
                 events.on_close()
             elif k == "full":
                 events.on_full()
+            elif k == "reach":
+                events.on_reach()
             elif k == "error":
                 if not self.registered and text in REOPEN and self._reopen is None:
                     # e.g. our id still held by the socket of a killed page: the server frees it soon
@@ -353,9 +355,13 @@ def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
     from web import online
 
     search = window.URLSearchParams.new(window.location.search)
+    net = _nn(getattr(window, "cribbageNet", None))
+    # net.js's allow-list: a link naming a signalling server or relay this page does not trust is
+    # refused in a sentence, and nothing is contacted (net.js would refuse to open anyway).
+    refusal = online.refusal_text(str(_nn(net.untrusted()) or "")) if net is not None else None
     query = ""
     signal = _text(search.get("signal"))
-    if signal:
+    if signal and refusal is None:
         query += "&signal=" + str(window.encodeURIComponent(signal))
     group: Group | None = None  # NIST P-256
     loopback = str(window.location.hostname) in ("127.0.0.1", "localhost", "[::1]", "::1")
@@ -371,9 +377,9 @@ def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
     def factory(room: str, seat: int, me: str, host_id: str, events: online.ChannelEvents) -> online.Channel:
         return PeerJSChannel(host, me, host_id, events)
 
-    online.configure(channel=factory if _nn(getattr(window, "cribbageNet", None)) is not None else None,
+    online.configure(channel=factory if net is not None and refusal is None else None,
                      room=params.get("room"), secret=_fragment_secret(), page_url=str(window.location.origin) + str(window.location.pathname),
-                     link_query=query, group=group, wall=lambda: float(window.Date.now()) / 1000.0)
+                     link_query=query, group=group, wall=lambda: float(window.Date.now()) / 1000.0, refusal=refusal)
 
 
 def _on_click(controller: Controller, host: BrowserHost, event: Any) -> None:

@@ -68,6 +68,14 @@ SAVE_FAILED = ("This browser could not save the match; it goes on here, but a re
                "latest moves.")
 MAX_FAILURE = 400
 """Longest reason for a stopped match shown (ours; the evidence follows it)."""
+REACH_S = 15.0
+"""Seconds the friend may be there (registered, answering) without a data channel opening before the
+page says why: the networks block a direct connection."""
+REACH_STALE_S = 25.0
+"""Seconds after the last sign of the friend (it calls again about every 10 s) when that is forgotten."""
+NO_DIRECT = ("{peer}\u2019s browser is there, but no direct connection between your two browsers could be "
+             "made: one of your networks (or both) blocks it. Try again with both on the same Wi-Fi, or ask "
+             "whoever runs this page to set up a TURN relay.")
 INCOMPLETE_LINK = ("This room link is incomplete: ask your friend for the whole link (with the part after "
                    "\u201c#\u201d).")
 MAX_NAME = 24
@@ -82,6 +90,24 @@ def peer_ids(room: str, seat: int, tag: str) -> tuple[str, str]:
     """(this browser's signalling id, the host's) for a room: the host is reachable at a fixed id."""
     host = f"cribbage-{room}-0"
     return (host if seat == 0 else f"cribbage-{room}-1-{tag}"), host
+
+
+def refusal_text(detail: str) -> str | None:
+    """The sentence for what a room link asks that this page does not trust (net.js ``untrusted()``:
+    JSON ``{"what": "signal"|"relay", "value": ...}``, or "" for nothing), or None."""
+    try:
+        data = json.loads(detail) if detail else None
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        return None
+    value = "".join(ch for ch in str(data.get("value", "")) if unicodedata.category(ch)[0] != "C").strip()
+    named = "\u201c" + (value if len(value) <= 80 else value[:80] + "\u2026") + "\u201d"
+    if data.get("what") == "relay":
+        return (f"This link asks to route the game through the relay {named}, which a link may not choose, "
+                "so nothing was contacted: ask your friend for a room link made on this page.")
+    return (f"This link asks to use the signalling server {named}, which this page does not trust, so it "
+            "was not contacted: ask your friend for a room link made on this page.")
 
 
 def clean_name(text: object) -> str | None:
@@ -119,6 +145,9 @@ class ChannelEvents(Protocol):
     def on_close(self) -> None: ...
     def on_full(self) -> None: ...
     def on_error(self, code: str) -> None: ...
+    def on_reach(self) -> None:
+        """The other browser is registered and a channel to it is being negotiated (not open yet)."""
+        ...
 
 
 CHANNEL_ERRORS = {
@@ -151,6 +180,9 @@ class OnlineEnv:
     """The page's address without its query (the room link starts with it)."""
     link_query: str = ""
     """Extra query for the room link, e.g. ``&signal=...`` (same signalling server)."""
+    refusal: str | None = None
+    """Why online play contacts nothing on this page (its link names an untrusted signalling server
+    or relay, see :func:`refusal_text`), or None."""
     wall: Callable[[], float] = time.time
     group: Group | None = None
     """The group of the deal: None is NIST P-256 (tests on loopback may use a small one)."""
@@ -258,6 +290,10 @@ class PeerSession:
         self._save_failed = False
         self.expanded = False
         """The folded panel's link and name fields are open (the player asked)."""
+        self._reach_first: float | None = None
+        self._reach_last = 0.0
+        self.no_direct = False
+        """The friend has been there for REACH_S without a channel opening (the page says why)."""
         self.channel: Channel | None = None
         self._held: deque[tuple[int, str]] = deque()
         """Texts for the channel waiting for the save that produced them to be on disk (with the
@@ -318,7 +354,9 @@ class PeerSession:
             return
         self._started = True
         self._send_name()
-        if self.env.channel is not None:
+        if self.env.refusal:
+            self.net.stop(self.env.refusal)  # the page's link names a server it does not trust: contact nothing
+        elif self.env.channel is not None:
             me, host = peer_ids(self.net.room, self.game.seat, self.tag)
             self.channel = self.env.channel(self.net.room, self.game.seat, me, host, self)
             self._dial()
@@ -332,6 +370,8 @@ class PeerSession:
         if not self.net.can_act:
             if self.net.state in ("refused", "expired"):
                 return self.net.status_text
+            if self.no_direct:
+                return NO_DIRECT.format(peer=self.peer_name)
             if not self.joined:
                 return f"Waiting for {self.peer_name} to join."
             return f"Waiting for {self.peer_name} to reconnect."
@@ -530,6 +570,8 @@ class PeerSession:
     def on_open(self, binding: Binding | None = None) -> None:
         self._open = True
         self._generation += 1
+        self._reach_first = None
+        self.no_direct = False
         self._heard = self.env.wall()
         self._batch(lambda: self.net.connected(self.env.wall(), binding))
 
@@ -543,6 +585,22 @@ class PeerSession:
         if not self.net.full:
             self._last_dial = float("-inf")  # the friend redials at the next tick
         self._batch(lambda: self.net.disconnected(self.env.wall()))
+
+    def on_reach(self) -> None:
+        now = self.env.wall()
+        if self._reach_first is None or now - self._reach_last > REACH_STALE_S:
+            self._reach_first = now
+        self._reach_last = now
+
+    def _check_reach(self, now: float) -> None:
+        """Say (or stop saying) that the friend is there but no direct connection opens."""
+        first = self._reach_first
+        if first is not None and now - self._reach_last > REACH_STALE_S:
+            self._reach_first = first = None  # no sign of the friend for a while: just waiting again
+        blocked = not self._open and first is not None and now - first >= REACH_S
+        if blocked != self.no_direct:
+            self.no_direct = blocked
+            self._emit(Change("link"))
 
     def on_full(self) -> None:
         self.notes.append("Another browser tried to join this room and was told it is full.")
@@ -586,6 +644,7 @@ class PeerSession:
             self._batch(lambda: self.net.disconnected(now))
         self._dial()
         self._check_storage()
+        self._check_reach(now)
         verification = self.game.verification
 
         def tick() -> None:

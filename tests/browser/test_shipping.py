@@ -150,6 +150,54 @@ def test_the_page_the_browser_gets_carries_the_csp(page, base_url):
     wait_ready(page)  # and the app starts under it (the page fixture fails on CSP errors)
 
 
+VIOLATION = """async (url) => {
+  const seen = new Promise((resolve) => document.addEventListener(
+    'securitypolicyviolation', (e) => resolve(e.effectiveDirective), {once: true}));
+  try { await fetch(url); } catch (e) { /* refused */ }
+  return await seen;
+}"""
+
+
+@pytest.mark.allow_console(r"Refused to connect", r"violates the following Content Security Policy")
+def test_a_host_that_sends_no_headers_still_gets_the_csp_and_everything_runs(browser, site, tmp_path, request):
+    """The meta CSP the build writes: a host sending none of our security headers (here serve.py
+    with a netlify.toml keeping only the encoding of the pre-compressed wasm and zips, which no host
+    can do without) still confines the page, and the app, its service worker, its memory snapshot
+    worker and the embed example all run under it."""
+    shipped = tomllib.loads((ROOT / "netlify.toml").read_text())
+    encodings = [rule for rule in shipped["headers"] if "Content-Encoding" in rule["values"]]
+    assert len(encodings) == 2
+    bare = tmp_path / "netlify.toml"
+    bare.write_text("".join(
+        f'[[headers]]\n  for = "{rule["for"]}"\n  [headers.values]\n'
+        + "".join(f'    {name} = "{value}"\n' for name, value in rule["values"].items())
+        for rule in encodings))
+    server = serve.start(site, netlify_toml=bare)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        watch = watch_console(page, request)
+        response = page.goto(server.url)
+        assert response is not None and "content-security-policy" not in response.headers
+        wait_ready(page)
+        assert page.evaluate(VIOLATION, "http://127.0.0.1:9/elsewhere") == "connect-src"
+        wait_controlled(page)  # the service worker
+        page.wait_for_function("() => !!(globalThis.cribbageStart && cribbageStart.made)", timeout=90_000)
+        assert page.evaluate("() => cribbageStart.made")["ok"]  # the snapshot worker
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate("() => cribbageStart.snapshot") == "used"
+        page.goto(server.url + "embed-example.html")
+        frame = page.frame_locator("#game")
+        frame.locator("body[data-ready='true']").wait_for(timeout=READY_TIMEOUT_MS)
+        assert page.evaluate(VIOLATION, "http://127.0.0.1:9/elsewhere") == "connect-src"
+        assert watch.problems == [], watch.problems
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
+
+
 def test_plays_offline_after_the_first_visit(page, context, base_url):
     page.goto(base_url)
     wait_ready(page)

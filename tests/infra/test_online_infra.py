@@ -1,5 +1,6 @@
 """Online play's plumbing without a browser: the CSP allows the public PeerJS server and nothing
-more, serve.py adds a local signalling server only when asked, the PeerJS client is vendored and
+more (in the header and in every page's meta CSP), serve.py adds a local signalling server only when
+asked (to both, and to the page's allow-list meta), the PeerJS client is vendored and
 precached, the local PeerServer starts and stops, and netns.py isolates a command on loopback."""
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ def test_serve_adds_a_local_signalling_server_only_when_asked():
 @pytest.mark.parametrize(
     "url",
     ["javascript:alert(1)", "ftp://127.0.0.1/", "http://u:p@127.0.0.1/", "http://127.0.0.1/?a=1",
-     "http://127.0.0.1:99999/", "http://a b/", "http://h;script-src */", "127.0.0.1:9000"],
+     "http://127.0.0.1:99999/", "http://a b/", "http://h;script-src */", "127.0.0.1:9000",
+     'http://127.0.0.1:9000/a"><script>', "http://127.0.0.1:9000/a b"],
 )
 def test_serve_refuses_a_signal_that_is_not_a_plain_url(url):
     with pytest.raises(ValueError):
@@ -104,6 +106,72 @@ def test_served_pages_carry_the_local_signal_only_with_signals(built):
                     "'self'", *PEERJS_CLOUD, "http://127.0.0.1:9000", "ws://127.0.0.1:9000"]
         with urllib.request.urlopen(local.url + "static/net.js") as response:
             assert "Content-Security-Policy" not in response.headers
+    finally:
+        for server in (plain, local):
+            server.shutdown()
+            server.server_close()
+
+
+CSP_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
+ALLOW_META = re.compile(r'<meta name="cribbage-signal-allow" content="([^"]*)">')
+PAGES = {"index.html": "/index.html", "embed.html": "/embed.html", "embed-example.html": "/embed-example.html"}
+LOCAL = "http://127.0.0.1:9000/cribbage"
+
+
+def test_every_page_carries_its_header_csp_as_a_meta_minus_frame_ancestors(built):
+    rules = serve.load_rules(ROOT / "netlify.toml")
+    for page, path in PAGES.items():
+        html = (built.out / page).read_text()
+        metas = CSP_META.findall(html)
+        assert len(metas) == 1, page
+        header = directives(serve.headers_for(rules, path)["Content-Security-Policy"])
+        assert header.pop("frame-ancestors")  # ignored (and warned about) in a meta
+        assert directives(metas[0]) == header, page
+        # it governs the whole page: it comes right after <meta charset>, before any script or link
+        head = html.split("<head>", 1)[1]
+        assert head.lstrip().startswith('<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy"')
+    assert build_site.meta_policy("default-src 'self'; frame-ancestors *; sandbox") == "default-src 'self'"
+
+
+def test_build_refuses_a_page_without_a_csp_rule_or_with_its_own_meta():
+    rules = serve.load_rules(ROOT / "netlify.toml")
+    page = '<head>\n  <meta charset="utf-8">\n</head>'
+    with pytest.raises(build_site.BuildError, match="no Content-Security-Policy"):
+        build_site.with_csp_meta(page, "/other.html", rules, "other.html")
+    twice = build_site.with_csp_meta(page, "/index.html", rules, "index.html")
+    with pytest.raises(build_site.BuildError, match="no CSP meta of its own"):
+        build_site.with_csp_meta(twice, "/index.html", rules, "index.html")
+
+
+def test_serve_widens_the_meta_csp_like_the_header_and_allows_the_local_server_in_the_page(built):
+    html = (built.out / "index.html").read_text()
+    widened = serve.with_signals_in_page(html, [LOCAL])
+    assert ALLOW_META.findall(widened) == [LOCAL]
+    meta = directives(CSP_META.findall(widened)[0])
+    assert meta["connect-src"] == ["'self'", *PEERJS_CLOUD, "http://127.0.0.1:9000", "ws://127.0.0.1:9000"]
+    # nothing else changed, and a second pass adds nothing twice
+    assert CSP_META.sub("", ALLOW_META.sub("", widened)) == CSP_META.sub("", ALLOW_META.sub("", html))
+    assert serve.with_signals_in_page(widened, [LOCAL]) == widened
+
+    plain = serve.start(built.out)
+    local = serve.start(built.out, signals=[LOCAL])
+    try:
+        for page, path in PAGES.items():
+            with urllib.request.urlopen(plain.url + page) as response:
+                assert response.read() == (built.out / page).read_bytes(), page  # as built
+            with urllib.request.urlopen(local.url + page) as response:
+                header = directives(response.headers["Content-Security-Policy"])
+                body = response.read().decode()
+            meta = directives(CSP_META.findall(body)[0])
+            header.pop("frame-ancestors")
+            assert meta == header, page  # the browser enforces both: the meta is never stricter
+            if page != "embed-example.html":
+                assert ALLOW_META.findall(body) == [LOCAL]
+                assert "ws://127.0.0.1:9000" in meta["connect-src"]
+            else:
+                assert "connect-src" not in meta
+        with urllib.request.urlopen(local.url) as response:  # "/" is index.html
+            assert ALLOW_META.findall(response.read().decode()) == [LOCAL]
     finally:
         for server in (plain, local):
             server.shutdown()
@@ -132,6 +200,8 @@ def test_peerjs_client_is_vendored_version_named_and_cached_on_first_use(built):
         tags = re.findall(r'<script src="\./static/net\.js" data-peerjs="\./([^"]+)" defer></script>', html)
         assert tags == [f"{built.peerjs_dir}/peerjs.min.js"], page
         assert '<meta name="cribbage-signal" content="">' in html  # the site config: not set
+        assert '<meta name="cribbage-signal-allow" content="">' in html  # a link may name no other
+        assert '<meta name="cribbage-ice-servers" content="">' in html  # no STUN/TURN of our own
 
 
 def test_vendoring_refuses_a_peerjs_other_than_the_pinned_one(tmp_path):

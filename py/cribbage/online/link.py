@@ -624,6 +624,13 @@ class Link:
             self._start_round(now)
         self._after()
 
+    def stop(self, text: str) -> None:
+        """Stop for good, for a reason of this page's own (its room link names a signalling server it
+        does not trust): the final state ``refused``, saying ``text``; nothing is sent."""
+        if self._closed is None:
+            self._close("refused", text)
+        self._after()
+
     def disconnected(self, now: float) -> None:
         """The channel closed (or the transport gave up on it)."""
         self._reset_connection()
