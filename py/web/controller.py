@@ -463,7 +463,7 @@ class Controller:
                 sel.append(code)
                 if len(sel) > 2:
                     del sel[0]
-            if self.ui.hint and not set(sel) <= set(self.ui.hint[1]):
+            if self.ui.hint and code not in self.ui.hint[1]:
                 self.ui.hint = None  # the player went their own way
             self.refresh()
             return
@@ -576,10 +576,9 @@ class Controller:
         if not view.legal_actions or view.phase not in (Phase.DISCARD, Phase.PLAY):
             return
         text, codes = self._hint(view)
-        # The hint marks its cards without selecting them (it never acts): tapping them as suggested
-        # selects them, as any tap does.
+        # The hint marks its cards and leaves the selection alone (it never acts): tapping the
+        # marked cards selects them, as any tap does.
         self.ui.hint = (text, codes)
-        self.ui.selected = [c for c in self.ui.selected if c in codes]
         self.refresh()
         self.host.announce("Hint: " + text)
 

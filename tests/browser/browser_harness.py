@@ -125,3 +125,13 @@ def axe_audit(page: Any, impacts: tuple[str, ...] = ("serious", "critical")) -> 
         for v in results["violations"]
         if v["impact"] in impacts
     ]
+
+
+# The page's durable store (static/store.js, IndexedDB): what the tests read and write in place of
+# localStorage. Writes resolve once they are on disk, so a reload right after sees them.
+STORE_GET = "k => { const v = window.cribbageStore.get(k); return v === undefined ? null : v; }"
+STORE_ALL = "() => Object.fromEntries(window.cribbageStore.keys().map(k => [k, window.cribbageStore.get(k)]))"
+STORE_SET = """async entries => { for (const [k, v] of Object.entries(entries)) window.cribbageStore.set(k, v);
+    await new Promise(r => window.cribbageStore.whenDurable(r)); }"""
+STORE_CLEAR = """async () => { for (const k of window.cribbageStore.keys()) window.cribbageStore.remove(k);
+    await new Promise(r => window.cribbageStore.whenDurable(r)); }"""

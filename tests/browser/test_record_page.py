@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_harness import axe_audit, wait_ready, watch_console
+from browser_harness import STORE_ALL, STORE_CLEAR, STORE_GET, STORE_SET, axe_audit, wait_ready, watch_console
 from test_table import Table
 
 from cribbage.match import Match
@@ -69,9 +69,8 @@ def test_finish_see_the_chart_export_clear_import_and_find_everything(
     table = Table(page, base_url, fast=True)
     table.open("?delay=0")
     saved = near_the_end()
-    page.evaluate("""save => { localStorage.setItem('cribbage.save.computer', save);
-        localStorage.setItem('cribbage.ui.computer', JSON.stringify({ack: 999}));
-        localStorage.setItem('cribbage.mode', 'computer'); }""", saved.to_json())
+    page.evaluate(STORE_SET, {"cribbage.save.computer": saved.to_json(),
+                              "cribbage.ui.computer": json.dumps({"ack": 999}), "cribbage.mode": "computer"})
     table.open("?delay=0")
     assert table.meta("phase") != "cut for deal"
     while table.step():
@@ -92,7 +91,7 @@ def test_finish_see_the_chart_export_clear_import_and_find_everything(
     page.reload()
     wait_ready(page)
     assert table.meta("phase") == "game over"
-    history = json.loads(page.evaluate(f"() => localStorage.getItem('{HISTORY_KEY}')"))
+    history = json.loads(page.evaluate(STORE_GET, HISTORY_KEY))
     assert len(history["records"]) == 1
     page.click("#btn-record-open")
     page.wait_for_selector("#dlg-record")
@@ -121,22 +120,22 @@ def test_finish_see_the_chart_export_clear_import_and_find_everything(
     download.save_as(exported)
     bundle = json.loads(exported.read_text())
     assert bundle["format"] == "cribbage-export" and HISTORY_KEY in bundle["data"]
-    stored = page.evaluate("() => Object.fromEntries(Object.keys(localStorage).map(k => [k, localStorage.getItem(k)]))")
+    stored = page.evaluate(STORE_ALL)
     assert bundle["data"] == {k: v for k, v in stored.items() if k.startswith("cribbage.")}
     # Cleared site data: a new match, no record...
-    page.evaluate("() => localStorage.clear()")
+    page.evaluate(STORE_CLEAR)
     table.open("?delay=0")
     assert table.meta("phase") == "cut for deal"
     open_record(page)
     assert page.locator("#dlg-record .match-link").count() == 0
     # ... a file that is not ours is refused, nothing stored changes ...
-    before = page.evaluate("() => JSON.stringify(Object.entries(localStorage).sort())")
+    before = page.evaluate(STORE_ALL)
     foreign = tmp_path / "other.json"
     foreign.write_text(json.dumps({"hello": "world"}))
     page.set_input_files("#import-file", str(foreign))
     page.wait_for_selector("#dlg-record .record-message.error")
     assert "not a cribbage export file" in page.inner_text("#dlg-record .record-message")
-    assert page.evaluate("() => JSON.stringify(Object.entries(localStorage).sort())") == before
+    assert page.evaluate(STORE_ALL) == before
     # ... and the export comes back: it asks before replacing the new match, then everything is there.
     page.set_input_files("#import-file", str(exported))
     page.wait_for_selector("#btn-import-confirm")
@@ -144,7 +143,7 @@ def test_finish_see_the_chart_export_clear_import_and_find_everything(
     page.click("#btn-import-confirm")
     page.wait_for_selector("#dlg-record .match-link")
     assert page.locator("#dlg-record .match-link .headline").first.inner_text() == headline
-    again = page.evaluate("() => Object.fromEntries(Object.keys(localStorage).map(k => [k, localStorage.getItem(k)]))")
+    again = page.evaluate(STORE_ALL)
     for key, value in bundle["data"].items():
         assert again[key] == value, key
     page.keyboard.press("Escape")

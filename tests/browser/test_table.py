@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 import pytest
-from browser_harness import axe_audit, wait_ready
+from browser_harness import STORE_ALL, STORE_GET, STORE_SET, axe_audit, wait_ready
 
 APP = "document.getElementById('app')"
 SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -233,7 +233,7 @@ def test_a_reload_continues_the_match(table: Table) -> None:
                 and page.locator(".pile [data-card]").count() > 0)
     hand, scores = table.hand(), table.scores()
     pile = page.eval_on_selector_all(".pile [data-card]", "e => e.map(x => x.dataset.card)")
-    saved = page.evaluate("() => localStorage.getItem('cribbage.save.computer')")
+    saved = page.evaluate(STORE_GET, "cribbage.save.computer")
     assert json.loads(saved)["actions"]
     page.reload()
     wait_ready(page)
@@ -243,18 +243,16 @@ def test_a_reload_continues_the_match(table: Table) -> None:
 
 def test_a_corrupt_save_is_set_aside_and_a_new_match_starts(table: Table) -> None:
     page = table.open().page
-    page.evaluate("() => { localStorage.setItem('cribbage.save.computer', '{\"format\": \"cribbage-match\", junk');"
-                  " localStorage.setItem('cribbage.mode', 'computer'); }")
+    page.evaluate(STORE_SET, {"cribbage.save.computer": '{"format": "cribbage-match", junk',
+                              "cribbage.mode": "computer"})
     page.reload()
     wait_ready(page)
     notice = page.inner_text(".notice")
     assert "could not be read" in notice and "new game has started" in notice
-    kept = page.evaluate("""() => Object.keys(localStorage)
-        .filter(k => k.startsWith('cribbage.save.computer.corrupt.'))
-        .map(k => localStorage.getItem(k))""")
+    kept = [v for k, v in page.evaluate(STORE_ALL).items() if k.startswith("cribbage.save.computer.corrupt.")]
     assert kept == ['{"format": "cribbage-match", junk']
     assert table.meta("phase") == "cut for deal"
-    json.loads(page.evaluate("() => localStorage.getItem('cribbage.save.computer')"))
+    json.loads(page.evaluate(STORE_GET, "cribbage.save.computer"))
     page.click("#btn-notice")
     assert page.locator(".notice").count() == 0
 
