@@ -5,7 +5,8 @@ room link; they play ``--hands`` hands with the real group (NIST P-256) through 
 (WebRTC on 127.0.0.1 only). Printed: a card laid shown on the other screen (median and p90 ms,
 from the confirming click in one page to the card in the other page's pile), the characters sent
 over the data channel per hand by both browsers together (ASCII: bytes), and the longest task of
-either page's main thread (the deal's big-integer work runs in slices between frames).
+either page's main thread (the deal's big-integer work runs in slices between frames), and the time
+from the cut of a later hand to both hands dealt on both screens (its pack was proven in advance).
 
 Run it inside a network namespace holding only ``lo`` (it re-runs itself there when it can):
 
@@ -114,6 +115,7 @@ def main() -> int:
                 page.wait_for_selector('#online[data-link="live"]', timeout=30_000)
                 page.evaluate(INSTRUMENT)
             latencies: list[float] = []
+            deals: list[float] = []
             sent_at_hand: dict[int, int] = {}
             shot = False
             first_long = 0.0
@@ -132,9 +134,21 @@ def main() -> int:
                     break
                 moved = False
                 for me, other in ((host, guest), (guest, host)):
+                    before = me.evaluate("() => document.getElementById('app').dataset.phase")
                     kind, t0 = me.evaluate(STEP)
                     if kind:
                         moved = True
+                    if kind == "cut" and before == "cut" and max(hands) >= 2:
+                        # The pone cut the pack of a later hand (both accepted it before): until both
+                        # pages show their six cards. The pack was shuffled and proven during the hand before.
+                        t_cut = time.monotonic()
+                        deadline = t_cut + 10
+                        while time.monotonic() < deadline:
+                            if all(pg.evaluate("() => document.getElementById('app').dataset.phase") == "discard"
+                                   for pg in pages):
+                                deals.append(1000 * (time.monotonic() - t_cut))
+                                break
+                            time.sleep(0.005)
                     if kind == "play":
                         deadline = time.monotonic() + 10
                         while time.monotonic() < deadline:
@@ -158,6 +172,9 @@ def main() -> int:
                 ordered = sorted(latencies)
                 print(f"  card laid -> shown on the other screen: median {statistics.median(ordered):.0f} ms, "
                       f"p90 {ordered[int(0.9 * (len(ordered) - 1))]:.0f} ms ({len(ordered)} cards)")
+            if deals:
+                print(f"  cut of a later hand -> both hands dealt on both screens: median "
+                      f"{statistics.median(deals):.0f} ms, max {max(deals):.0f} ms ({len(deals)} deals)")
             if per_hand:
                 print(f"  bytes sent per hand (both browsers): median {statistics.median(per_hand):,.0f} "
                       f"({', '.join(f'{b:,}' for b in per_hand)})")
