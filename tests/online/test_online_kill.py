@@ -14,6 +14,7 @@ the match to its end.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -236,3 +237,30 @@ def test_a_browser_killed_four_times_resumes_on_both_sides(profiles: Any, online
 def test_ten_kills_in_a_whole_match(profiles: Any, online_url: str) -> None:
     run(profiles, online_url, [DEAL, PLAY, SHOW, SUMMARY, PLAY, DEAL, SHOW, PLAY, SUMMARY, PLAY],
         to_the_end=True, limit_s=900)
+
+
+def test_a_browser_playing_the_computer_killed_mid_hand_resumes_its_save(profiles: Any, online_url: str) -> None:
+    """Saves against the computer go to the same durable store: a whole browser killed mid-play
+    (SIGKILL, nothing flushed) reopens on the same hand, cards and scores, with every action that
+    was on disk."""
+    me = profiles("solo")
+    url = online_url + "&mode=computer&delay=0&seed=31"
+    me.start(url)
+    deadline = time.monotonic() + 90
+    while not (look(me)["phase"] == "play" and me.page.locator(".pile [data-card]").count() >= 2):
+        assert time.monotonic() < deadline, look(me)
+        if not me.page.evaluate(STEP):
+            time.sleep(0.05)
+    me.page.evaluate("() => new Promise(r => window.cribbageStore.whenDurable(r))")
+    saved = json.loads(me.page.evaluate("k => window.cribbageStore.get(k)", "cribbage.save.computer"))
+    before = (look(me)["hand"], look(me)["phase"], me.page.inner_text(".scores"),
+              me.page.eval_on_selector_all(".hand-me [data-card]", "e => e.map(x => x.dataset.card)"),
+              me.page.eval_on_selector_all(".pile [data-card]", "e => e.map(x => x.dataset.card)"))
+    me.kill()
+    me.start(url)
+    after = (look(me)["hand"], look(me)["phase"], me.page.inner_text(".scores"),
+             me.page.eval_on_selector_all(".hand-me [data-card]", "e => e.map(x => x.dataset.card)"),
+             me.page.eval_on_selector_all(".pile [data-card]", "e => e.map(x => x.dataset.card)"))
+    assert after == before
+    again = json.loads(me.page.evaluate("k => window.cribbageStore.get(k)", "cribbage.save.computer"))
+    assert again["actions"][:len(saved["actions"])] == saved["actions"] and saved["actions"]
