@@ -659,19 +659,22 @@ class PeerSession:
         self._work_handle = None
         if self._closed:
             return
-        self._batch(lambda: self.game.step(SLICE_MS))
+        # Saved only if a piece of work finished (or something was sent): work in progress is not
+        # part of a save, so saving after every slice of a shuffle's proof would only cost time.
+        self._batch(lambda: self.game.step(SLICE_MS), quiet=True)
 
     def _batch(self, fn: Callable[[], object], quiet: bool = False) -> None:
         """Run ``fn`` then carry everything it set moving; save once; tell the listeners once.
 
-        ``quiet``: ``fn`` changes nothing worth saving by itself (the heartbeat): saved only if the
-        link then reported events or a payload was sent."""
+        ``quiet``: ``fn`` changes nothing worth saving by itself (the heartbeat, a slice of work): saved
+        only if the link then reported events, a payload was sent or a piece of work finished."""
         st = self.match.state
         before, scores = len(st.events), (st.scores[0], st.scores[1])
         state, number, failure, hand = self.net.state, self.game.match_number, self.game.failure, st.hand_number
         busy = self.busy
         question = self.game.new_match_offer
         said = (self.game.waiting_for(), self.game.verification)  # what the table tells the player
+        revision = self.game.revision
         if self._pumping:
             fn()
             self._again = True
@@ -684,7 +687,7 @@ class PeerSession:
             self._pumping = False
         if self._closed:
             return
-        if not quiet or heard or self._carried:
+        if not quiet or heard or self._carried or self.game.revision != revision:
             self._save()
         self._release_when_durable()
         if self.game.busy and self._work_handle is None:

@@ -202,6 +202,9 @@ class OnlineGame:
         self._early: list[dict[str, Any]] = []
         """Payloads of the next match that came while this one settles."""
         self._outbox: list[dict[str, Any]] = []
+        self.revision = 0
+        """Counts finished pieces of work: a slice that finished none changed nothing worth saving
+        (work in progress is never saved; it starts again after a reload)."""
         self._fg: list[dict[str, Any]] = []
         self._bg: list[dict[str, Any]] = []
         self._fg_work: Work[None] | None = None
@@ -612,6 +615,7 @@ class OnlineGame:
                         next(self._fg_work)
                     except StopIteration:
                         self._fg_work = None
+                        self.revision += 1
                         if self._fg and self._fg[0] is job:  # (a new match replaces the queue)
                             self._fg.pop(0)
                 else:
@@ -622,6 +626,7 @@ class OnlineGame:
                         next(self._bg_work)
                     except StopIteration:
                         self._bg_work = None
+                        self.revision += 1
                         if self._bg and self._bg[0] is job:
                             self._bg.pop(0)
             except AuditFailure as exc:
