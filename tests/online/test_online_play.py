@@ -180,12 +180,7 @@ def test_two_browsers_play_a_whole_match_online(players: Any, online_url: str) -
 def test_a_whole_match_on_the_real_curve_every_pack_proven(players: Any, online_url: str) -> None:
     """No test flag: every key share, shuffle and decryption share of the match is proven on P-256."""
     started = time.monotonic()
-    ann = open_link(players, "ann", online_url + "&delay=0")
-    ann.page.click("#tool-menu")
-    ann.page.click("#new-mode-online")
-    ann.page.click("#btn-start")
-    ann.page.wait_for_selector("#room-link")
-    link = ann.page.input_value("#room-link")
+    ann, link = new_room(players, online_url, "&delay=0")
     assert "group=test" not in link
     bob = open_link(players, "bob", link)
     wait_live(ann, bob)
@@ -210,9 +205,9 @@ def test_a_whole_match_on_the_real_curve_every_pack_proven(players: Any, online_
         assert "has stopped" not in player.page.locator("body").inner_text()
 
 
-def new_room(players: Any, online_url: str) -> tuple[Player, str]:
+def new_room(players: Any, online_url: str, query: str = "&group=test&delay=0") -> tuple[Player, str]:
     """Ann opens a room from the menu; her page and its room link (with the ``#k=`` secret)."""
-    ann = open_link(players, "ann", online_url + "&group=test&delay=0")
+    ann = open_link(players, "ann", online_url + query)
     ann.page.click("#tool-menu")
     ann.page.click("#new-mode-online")
     ann.page.click("#btn-start")
