@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .errors import ProtocolError
 from .group import Element, Group, RandBelow
@@ -27,40 +28,35 @@ from .transcript import Transcript
 __all__ = ["DlogProof", "DleqProof", "prove_dlog", "verify_dlog", "prove_dleq", "verify_dleq"]
 
 
+_P = TypeVar("_P", bound="_CompactProof")
+
+
 @dataclass(frozen=True)
-class DlogProof:
+class _CompactProof:
+    """A proof sent as its challenge and response ``(c, s)``: the commitments are recomputed."""
+
+    group: Group = field(compare=False, repr=False)
+    challenge: int
+    response: int
+
+    def to_wire(self) -> list[str]:
+        """``[c, s]`` as scalar texts."""
+        return [self.group.scalar_text(self.challenge), self.group.scalar_text(self.response)]
+
+    @classmethod
+    def from_wire(cls: type[_P], group: Group, value: object, what: str) -> _P:
+        """Read a proof sent by the other browser; :class:`ProtocolError` unless two canonical scalars."""
+        return cls(group, *_decode_pair(group, value, what))
+
+
+@dataclass(frozen=True)
+class DlogProof(_CompactProof):
     """Schnorr: ``R = k·G``, ``c = H(transcript, G, y, R)``, ``s = k + c·x``; sent as ``(c, s)``."""
 
-    group: Group = field(compare=False, repr=False)
-    challenge: int
-    response: int
-
-    def to_wire(self) -> list[str]:
-        """``[c, s]`` as scalar texts."""
-        return [self.group.scalar_text(self.challenge), self.group.scalar_text(self.response)]
-
-    @classmethod
-    def from_wire(cls, group: Group, value: object, what: str) -> DlogProof:
-        """Read a proof sent by the other browser; :class:`ProtocolError` unless two canonical scalars."""
-        return cls(group, *_decode_pair(group, value, what))
-
 
 @dataclass(frozen=True)
-class DleqProof:
+class DleqProof(_CompactProof):
     """Chaum–Pedersen: ``R_i = k·B_i``, ``c = H(transcript, B_1, P_1, B_2, P_2, R_1, R_2)``, ``s = k + c·x``."""
-
-    group: Group = field(compare=False, repr=False)
-    challenge: int
-    response: int
-
-    def to_wire(self) -> list[str]:
-        """``[c, s]`` as scalar texts."""
-        return [self.group.scalar_text(self.challenge), self.group.scalar_text(self.response)]
-
-    @classmethod
-    def from_wire(cls, group: Group, value: object, what: str) -> DleqProof:
-        """Read a proof sent by the other browser; :class:`ProtocolError` unless two canonical scalars."""
-        return cls(group, *_decode_pair(group, value, what))
 
 
 def _decode_pair(group: Group, value: object, what: str) -> tuple[int, int]:
