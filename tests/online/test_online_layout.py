@@ -24,6 +24,8 @@ EMBED_SIZES = {
 }
 BOX = "(s) => { const e = document.querySelector(s); if (!e) return null; const r = e.getBoundingClientRect(); " \
       "return [r.left, r.top, r.right, r.bottom]; }"
+LONGER = "() => { const t = document.querySelector('.prompt-text'); const s = document.createElement('span'); " \
+         "s.className = 'test-longer'; s.textContent = ' The other browser has not answered yet; it may be busy.'; t.append(s); }"
 PRESS = "(s) => document.querySelector(s).dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}))"
 
 
@@ -58,6 +60,14 @@ def check_sizes(p: Player, sizes: dict[str, dict[str, int]], phase: str) -> None
             assert cards >= 1, where
             for i in range(cards):
                 inside(p.page, f".hand-me .hand-card:nth-child({i + 1})", where)
+            if size["width"] < size["height"]:
+                continue  # (portrait: the page scrolls; the longer prompt is issue 17's small-screen work)
+            # A prompt two lines longer than usual (a long message, a notice) still leaves the hand
+            # in view where the felt fits the window: the middle gives back its spare room first.
+            p.page.evaluate(LONGER)
+            inside(p.page, "#table .actions .btn-primary", where + ", longer prompt")
+            for i in range(cards):
+                inside(p.page, f".hand-me .hand-card:nth-child({i + 1})", where + ", longer prompt")
         except AssertionError:
             p.page.screenshot(path=f"/tmp/online-layout-{p.name}-{phase}-{size['width']}x{size['height']}.png")
             raise
