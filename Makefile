@@ -62,8 +62,8 @@ play: site
 	$(PY) py/tools/serve.py --port $(PORT) --dir dist --host $(HOST) --peerserver $(SIGNAL_PORT)
 
 test: site wheels
-	$(PY) -m pytest -m "not online"
-	$(PY) py/tools/netns.py -- $(PY) -m pytest -m "online and not slow"
+	$(PY) -m pytest -m "not online" --durations=15
+	$(PY) py/tools/netns.py -- $(PY) -m pytest -m "online and not slow" --durations=5
 
 bench: site
 	@for script in py/tools/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
