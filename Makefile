@@ -4,6 +4,7 @@
 #                PeerServer for online play on port $(SIGNAL_PORT) (HOST=0.0.0.0: also this network)
 #   make test    set everything up and run the whole pytest suite (engine, Pyodide, browser,
 #                online: a second run inside a network namespace holding only loopback)
+#   make test-slow  the long sweeps kept out of make test (thousands of random matches, all hands)
 #   make site    build dist/ (the published folder)
 #   make bench   run the on-demand benchmarks (py/tools/bench_*.py)
 #   make clean   remove build outputs and caches (make distclean: also .venv and node_modules)
@@ -27,10 +28,10 @@ SITE_STAMP := dist/build-info.json
 SITE_INPUTS := index.html package-lock.json py/tools/build_site.py py/tools/precompile_stdlib.mjs \
 	$(shell find static py/cribbage py/web -type f -not -path '*/__pycache__/*' 2>/dev/null)
 
-.PHONY: help setup play test site bench clean distclean wheels
+.PHONY: help setup play test test-slow site bench clean distclean wheels
 
 help:
-	@sed -n '3,9p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,10p' Makefile | sed 's/^# \{0,1\}//'
 
 $(VENV_STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -62,8 +63,12 @@ play: site
 	$(PY) py/tools/serve.py --port $(PORT) --dir dist --host $(HOST) --peerserver $(SIGNAL_PORT)
 
 test: site wheels
-	$(PY) -m pytest -m "not online" --durations=15
+	$(PY) -m pytest -m "not online and not slow" --durations=15
 	$(PY) py/tools/netns.py -- $(PY) -m pytest -m "online and not slow" --durations=5
+
+test-slow: site wheels  # the long sweeps kept out of `make test` (thousands of random matches, all hands, kills)
+	$(PY) -m pytest -m "slow and not online" --durations=10
+	$(PY) py/tools/netns.py -- $(PY) -m pytest -m "online and slow" --durations=5
 
 bench: site
 	@for script in py/tools/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done

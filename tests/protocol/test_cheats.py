@@ -553,7 +553,6 @@ def test_one_proven_hand_on_p256() -> None:
     assert len(a.source.packs[1]) >= 13
 
 
-@pytest.mark.slow
 def test_a_whole_match_on_p256() -> None:
     from peers import play_match
 
