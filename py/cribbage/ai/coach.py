@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from ..cards import DECK, Card, CardError
 from ..scoring import hand_points, score_play
-from ..state import GameState, Phase
+from ..state import Phase
 from ..view import SeatView
 from ..view import view as view_of
 from .discards import crib_ev, keeps, starters_for
@@ -344,7 +344,7 @@ class DecisionReview:
 def review_hand(match: Match, seat: int, hand_number: int) -> list[DecisionReview]:
     """Each real decision ``seat`` made in hand ``hand_number`` (its discard and every play with a
     choice), seen from its own view at the time, against the coach's best."""
-    state = GameState(match.seed)
+    state = match.new_state()
     out: list[DecisionReview] = []
     for action in list(match.actions):
         if (state.hand_number == hand_number and getattr(action, "seat", None) == seat
