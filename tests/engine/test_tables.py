@@ -342,13 +342,3 @@ def test_random_legal_play_at_every_table(rules, seed, declare_go):
     assert m.state.is_over
     loaded = Match.from_json(m.to_json())
     assert loaded.state.events == m.state.events and loaded.rules == rules
-
-
-@pytest.mark.parametrize("rules", TABLES, ids=lambda r: r.describe())
-def test_the_computer_plays_every_table_legally(rules):
-    from cribbage.ai.simulate import play_game
-    from cribbage.ai import make_player
-
-    names = ["expert", "greedy", "table", "medium"][: rules.players]
-    state = play_game([make_player(n, i) for i, n in enumerate(names)], 7, rules=rules)
-    assert state.is_over
