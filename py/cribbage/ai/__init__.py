@@ -34,6 +34,7 @@ from .coach import (
     review_hand,
 )
 from .players import ExpertPlayer, GreedyPlayer, RandomPlayer
+from .table import TablePlayer
 
 __all__ = [
     "Player",
@@ -62,7 +63,8 @@ class Player(Protocol):
 
 
 PLAYER_NAMES: tuple[str, ...] = ("random", "greedy", "easy", "medium", "expert")
-"""The players :func:`make_player` knows, weakest first."""
+"""The levels :func:`make_player` knows, weakest first (it also knows ``table``, the plain player
+every table gets where the coach's tables do not apply; the levels use it there themselves)."""
 
 # The weaker levels are the expert with calibrated mistakes (see BENCH.md for their strength).
 _LEVELS = {
@@ -73,12 +75,14 @@ _LEVELS = {
 
 
 def make_player(name: str, seed: int | None = None) -> Player:
-    """A player by name: ``random``, ``greedy``, ``easy``, ``medium`` or ``expert``."""
+    """A player by name: ``random``, ``greedy``, ``easy``, ``medium``, ``expert`` (or ``table``)."""
     key = name.strip().lower() if isinstance(name, str) else name
     if key == "random":
         return RandomPlayer(seed)
     if key == "greedy":
         return GreedyPlayer(seed)
+    if key == "table":
+        return TablePlayer(seed)
     if key in _LEVELS:
         return ExpertPlayer(seed, name=key, **_LEVELS[key])  # type: ignore[arg-type]
     raise ValueError(f"unknown player {name!r}: choose one of {', '.join(PLAYER_NAMES)}")

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field, replace
 from math import exp
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
+from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Pass, Play
 from ..cards import DECK, Card, CardError
 from ..scoring import hand_points, score_play
-from ..state import GameState, Phase
+from ..state import Phase
 from ..view import SeatView
 from ..view import view as view_of
 from .discards import crib_ev, keeps, starters_for
@@ -109,7 +109,8 @@ def analyze_discards(hand: Sequence[Card], dealer: bool, *, pegging: bool = True
     starters = starters_for(cards)
     out = []
     dists = []
-    for discard, keep in keeps(cards):
+    for pair, keep in keeps(cards):
+        discard = (pair[0], pair[1])
         dist: dict[int, float] = {}
         for s in starters:
             pts = hand_points(keep, s)
@@ -219,8 +220,16 @@ def analyze_plays(view: SeatView, *, samples: int = 64, rng: random.Random | Non
 
 
 def _my_scores(view: SeatView) -> tuple[int, int]:
-    """(this seat's score, the opponent's)."""
-    return (view.scores[view.seat], view.scores[1 - view.seat])
+    """(this seat's score, the opponent's), as in a game to 121: the endgame tables are for 121, and
+    a game to 61 is its last 60 points (both scores moved up by 60)."""
+    shift = 121 - view.rules.target
+    return (view.scores[view.seat] + shift, view.scores[1 - view.seat] + shift)
+
+
+def is_classic_deal(view: SeatView) -> bool:
+    """True at a two-player table dealing six cards each: what the coach's tables and searches are
+    made for (the target may be 61). Other tables get a plainer player (:mod:`.table`)."""
+    return view.rules.players == 2 and view.rules.hand_size == 6
 
 
 OPPONENT_MODEL = 0.0
@@ -283,7 +292,18 @@ def hint(view: SeatView) -> Hint:
         return Hint(type(first)(view.seat, depth), f"Cut {what} anywhere: every depth is as good as another "
                     f"(say {depth} cards).", [])
     if isinstance(first, Count):
-        return Hint(first, "Count your hand." if view.show_step < 2 else "Count the crib.", [])
+        what = "your hand" if view.show_step < view.rules.players else "the crib"
+        if view.rules.muggins:  # never a count's points before its claim
+            return Hint(None, f"Count {what} yourself and claim it: with muggins the coach does not count "
+                        "for you.", [])
+        return Hint(first, f"Count {what}.", [])
+    if isinstance(first, (Muggins, Pass)):
+        return Hint(None, "Call muggins if the claim missed points, or let it stand.", [])
+    if not is_classic_deal(view):
+        from .table import TablePlayer
+
+        return Hint(TablePlayer(0).choose(view), "A plain choice: the coach's tables are for two players "
+                    "dealt six cards each.", [])
     if isinstance(first, Discard):
         dealer = view.dealer == view.seat
         choices = analyze_discards(view.hand, dealer, scores=_my_scores(view))
@@ -344,7 +364,7 @@ class DecisionReview:
 def review_hand(match: Match, seat: int, hand_number: int) -> list[DecisionReview]:
     """Each real decision ``seat`` made in hand ``hand_number`` (its discard and every play with a
     choice), seen from its own view at the time, against the coach's best."""
-    state = GameState(match.seed)
+    state = match.new_state()
     out: list[DecisionReview] = []
     for action in list(match.actions):
         if (state.hand_number == hand_number and getattr(action, "seat", None) == seat

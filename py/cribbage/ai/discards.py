@@ -81,11 +81,12 @@ def hand_ev(keep: Sequence[Card], starters: Sequence[Card]) -> float:
     return total / len(starters)
 
 
-def keeps(hand: Sequence[Card]) -> list[tuple[tuple[Card, Card], tuple[Card, ...]]]:
-    """All 15 ways to split six cards: (discard pair, kept four), in hand order."""
+def keeps(hand: Sequence[Card]) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
+    """Every way to keep four: (cards laid away, kept four), in hand order. Six cards give the 15
+    splits of the classic game, five cards the five single discards of the other tables."""
     out = []
-    for pair in combinations(range(len(hand)), 2):
-        discard = (hand[pair[0]], hand[pair[1]])
+    for pair in combinations(range(len(hand)), len(hand) - 4):
+        discard = tuple(hand[i] for i in pair)
         keep = tuple(c for i, c in enumerate(hand) if i not in pair)
         out.append((discard, keep))
     return out

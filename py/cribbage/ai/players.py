@@ -13,9 +13,10 @@ from typing import Sequence
 
 from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from ..view import SeatView
-from .coach import analyze_discards, analyze_plays
+from .coach import _my_scores, analyze_discards, analyze_plays, is_classic_deal
 from .discards import hand_ev, keeps, starters_for
 from .pegging import peg_points
+from .table import TablePlayer, muggins_choice
 
 __all__ = ["RandomPlayer", "GreedyPlayer", "ExpertPlayer"]
 
@@ -35,6 +36,9 @@ class _Base:
         if isinstance(first, (CutForDeal, CutPack, CutStarter)):
             lo, hi = view.cut_depths
             return type(first)(view.seat, self.rng.randint(lo, hi))
+        special = muggins_choice(view)  # with muggins: count exactly, call exactly
+        if special is not None:
+            return special
         if isinstance(first, Count) or len(legal) == 1:
             return first
         if isinstance(first, Discard):
@@ -111,9 +115,11 @@ class ExpertPlayer(_Base):
         return self.rng.choices(range(len(top)), weights)[0]
 
     def discard(self, view: SeatView) -> Action:
+        if not is_classic_deal(view):  # the coach's tables are for two players dealt six
+            return TablePlayer(self.rng.randrange(2**32)).discard(view)
         dealer = view.dealer == view.seat
         choices = analyze_discards(view.hand, dealer, peg_weight=self.peg_weight,
-                                   scores=(view.scores[view.seat], view.scores[1 - view.seat]) if self.endgame else None)
+                                   scores=_my_scores(view) if self.endgame else None)
         if choices[0].win_chance is not None:
             values = [100.0 * (d.win_chance or 0.0) for d in choices]  # a percent weighs like a point
         elif self.crib_weight != 1.0:
@@ -126,6 +132,8 @@ class ExpertPlayer(_Base):
         return Discard(view.seat, choices[i].discard)
 
     def play(self, view: SeatView) -> Action:
+        if not is_classic_deal(view):
+            return TablePlayer(self.rng.randrange(2**32)).play(view)
         plays = analyze_plays(view, samples=self.samples, rng=self.rng, opponent_model=self.opponent_model,
                               endgame=self.endgame)
         # One choice per rank (suits do not matter in the play).

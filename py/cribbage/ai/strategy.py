@@ -265,8 +265,8 @@ def _crib_distribution(discards: Sequence[Card], starter: Card, unknown: Sequenc
 def endgame_play_values(view: SeatView, ps: PlayState, samples: int, rng: random.Random) -> dict[int, float] | None:
     """Chance of winning for each rank this seat may lay, or None when the game is not near its end."""
     me = view.seat
-    need0 = 121 - view.scores[me]
-    need1 = 121 - view.scores[1 - me]
+    need0 = view.rules.target - view.scores[me]
+    need1 = view.rules.target - view.scores[1 - me]
     if min(need0, need1) > ENDGAME_NEED or view.starter is None or len(view.kept) != 4:
         return None
     starter = view.starter
