@@ -86,7 +86,9 @@ def test_a_seats_figure_reads_only_what_that_seat_may_know() -> None:
     for dealer in dealer_hands:
         state = at_discard("7D 8C 2S KH 3C 9S", dealer)
         state.apply(Discard(1, tuple(parse_cards("2S KH"))))
-        figures.append(seat_chances(view(state, 1)))
+        got = seat_chances(view(state, 1))
+        assert got is not None
+        figures.append(got)
     assert figures[0] == figures[1]
     assert sum(figures[0]) == pytest.approx(1.0)
 
@@ -96,12 +98,29 @@ def test_the_pones_figure_moves_with_its_own_kept_hand() -> None:
     state_good.apply(Discard(1, tuple(parse_cards("3C 9S"))))  # keeps 5 5 5 J: at least 14
     state_poor = at_discard("5D 5C 5S JH 3C 9S", "AC 2D 4H 8S 10D QC")
     state_poor.apply(Discard(1, tuple(parse_cards("5S JH"))))  # keeps 5 5 3 9
-    good, poor = seat_chances(view(state_good, 1))[1], seat_chances(view(state_poor, 1))[1]
+    good, poor = _chance(view(state_good, 1), 1), _chance(view(state_poor, 1), 1)
     assert good > poor
     # Before laying away, the whole hand is still to come, unknown.
     fresh = at_discard("5D 5C 5S JH 3C 9S", "AC 2D 4H 8S 10D QC")
-    assert seat_chances(view(fresh, 1))[1] == pytest.approx(pone_chance(121, 121, whole_hand()))
-    assert seat_chances(view(fresh, 1))[1] == pytest.approx(win_chance(121, 121), abs=0.005)
+    assert _chance(view(fresh, 1), 1) == pytest.approx(pone_chance(121, 121, whole_hand()))
+    assert _chance(view(fresh, 1), 1) == pytest.approx(win_chance(121, 121), abs=0.005)
+
+
+def _chance(v: object, seat: int) -> float:
+    got = seat_chances(v)  # type: ignore[arg-type]
+    assert got is not None
+    return got[seat]
+
+
+def test_a_game_to_61_reads_its_own_target() -> None:
+    from cribbage.match import Match
+
+    short = Match(seed=5, humans=(), rules=Rules(target=61))
+    long = Match(seed=5, humans=())
+    assert short.view(0).rules.target == 61
+    # Before the cut for deal: even; a game to 61 at 0-0 is nearer its end than a game to 121.
+    assert seat_chances(short.view(0)) == seat_chances(long.view(0)) == (0.5, 0.5)
+    assert seat_chances(Match(seed=5, humans=(), rules=Rules(players=3)).view(0)) is None
 
 
 def test_only_two_player_six_card_tables_are_supported() -> None:
@@ -119,7 +138,7 @@ def test_every_view_of_a_whole_match_has_chances_that_add_up() -> None:
     while not match.state.is_over:
         seat = match.state.actors()[0]
         for s in (0, 1):
-            a, b = seat_chances(match.view(s))
+            a, b = _chance(match.view(s), 0), _chance(match.view(s), 1)
             assert 0.0 <= a <= 1.0 and a + b == pytest.approx(1.0)
         seen.add(str(match.state.phase))
         match.apply(players[seat].choose(match.view(seat)))

@@ -250,8 +250,12 @@ def outlook_for(view: "SeatView") -> Outlook | None:
                    hands["dealer"], _hist("crib"))
 
 
-def seat_chances(view: "SeatView", target: int = 121) -> tuple[float, float]:
-    """Each seat's chance of winning (seat 0, seat 1) as ``view.seat`` sees the game now."""
+def seat_chances(view: "SeatView") -> tuple[float, float] | None:
+    """Each seat's chance of winning (seat 0, seat 1) as ``view.seat`` sees the game now; None at a
+    table the model does not cover (:func:`supports`)."""
+    if not supports(view.rules):
+        return None
+    target = view.rules.target
     if view.winner is not None:
         return (1.0, 0.0) if view.winner == 0 else (0.0, 1.0)
     if view.dealer is None:
