@@ -289,14 +289,22 @@ def _lines_svg(lines: Sequence[tuple[str, int]], orientation: str, layout: Layou
         along = line_along(score, layout)
         x0, y0 = _xy(along, top, orientation, length)
         x1, y1 = _xy(along, bottom, orientation, length)
+        short = {"skunk": "S", "double skunk": "SS", "lurch": "L"}.get(name, "") + str(score)
+        text = ""
+        if orientation == "horizontal":
+            if score - 1 == layout.per_row:  # at the turn: upright, between the line and the end
+                mid = (top + bottom) / 2
+                text = (f'<text x="{_f(along + 5)}" y="{_f(mid)}" transform="rotate(90 {_f(along + 5)} {_f(mid)})" '
+                        f'text-anchor="middle">{short}</text>')
+            else:  # beside the line, on the bottom edge, clear of the numbers
+                text = f'<text x="{_f(along + 3)}" y="{_f(layout.width - 6)}">{short}</text>'
         out.append(f'<g class="board-line" data-line="{escape(name)}" data-score="{score}">'
                    f'<title>{escape(name.capitalize())} line: below {score}</title>'
                    f'<line x1="{_f(x0)}" y1="{_f(y0)}" x2="{_f(x1)}" y2="{_f(y1)}" stroke="#1d1d1d" '
                    'stroke-width="1.6" stroke-dasharray="4 2.5" stroke-opacity=".8"/>'
-                   f'<text x="{_f(x0)}" y="{_f(y0 - 1.5 if orientation == "horizontal" else y0)}" '
-                   'font-size="6" font-weight="700" fill="#1d1d1d" text-anchor="middle" '
-                   f'font-family="system-ui, sans-serif">{"S" if name == "skunk" else "SS" if name == "double skunk" else "L"}'
-                   f"{score}</text></g>")
+                   + (f'<g font-size="6" font-weight="700" fill="#1d1d1d" '
+                      f'font-family="system-ui, sans-serif">{text}</g>' if text else "")
+                   + "</g>")
     return "".join(out)
 
 
