@@ -264,28 +264,43 @@ def paper_board(paper: str, tracks: int) -> bytes:
         f"hole. Dashed lines: skunk below {rules.skunk_line}, double skunk below {rules.double_skunk_line}."),
         new_x="LMARGIN", new_y="NEXT")
     pdf.set_text_color(*INK)
+    # The board is cut in two halves across the middle (after the sixth group of five holes), the
+    # far half drawn under the near one, so the holes are twice the size a one-piece board allows.
     length, width = layout.length, layout.width
+    split = (board._along_index(29) + board._along_index(30)) / 2
+    lead = board.FIRST - 16  # room before the far half's first holes
+    span = max(split + 6, length - split + lead)
+    gap = 9.0
     area_w = pdf.epw
-    area_h = pdf.h - pdf.get_y() - 14
-    scale = min(area_w / length, area_h / width)
-    ox = pdf.l_margin + (area_w - length * scale) / 2
+    area_h = pdf.h - pdf.get_y() - 16
+    scale = min(area_w / span, (area_h - gap) / (2 * width))
+    ox = pdf.l_margin + (area_w - span * scale) / 2
     oy = pdf.get_y() + 4
+    oy2 = oy + width * scale + gap
 
     def xy(along: float, across: float) -> tuple[float, float]:
-        return ox + along * scale, oy + across * scale
+        if along <= split:
+            return ox + along * scale, oy + across * scale
+        return ox + (along - split + lead) * scale, oy2 + across * scale
 
     pdf.set_draw_color(120, 90, 60)
     pdf.set_line_width(0.5)
-    pdf.rect(ox, oy, length * scale, width * scale, round_corners=True, corner_radius=4)
+    pdf.rect(ox, oy, (split + 6) * scale, width * scale, round_corners=True, corner_radius=4)
+    pdf.rect(ox, oy2, (length - split + lead) * scale, width * scale, round_corners=True, corner_radius=4)
     last = board._along_index(layout.per_row - 1)
     for seat in range(tracks):
         outer, inner = layout.rows[seat]
         lo, hi = min(outer, inner) - 6.5, max(outer, inner) + 6.5
-        x0, y0 = xy(board.FIRST - 8, lo)
-        x1, y1 = xy(last + 8, hi)
         r, g, b = SEAT_RGB[seat]
         pdf.set_fill_color(r + (255 - r) * 4 // 5, g + (255 - g) * 4 // 5, b + (255 - b) * 4 // 5)
-        pdf.rect(x0, y0, x1 - x0, y1 - y0, style="F", round_corners=True, corner_radius=2)
+        for a0, a1 in ((board.FIRST - 8, split), (split + 1e-6, last + 8)):
+            x0, y0 = xy(a0, lo)
+            x1, y1 = xy(a1 if a1 != split else split, hi)
+            if a1 == split:
+                x1 = ox + (split + 3) * scale
+            if a0 > split:
+                x0 = ox + (lead + 2) * scale
+            pdf.rect(x0, y0, x1 - x0, y1 - y0, style="F", round_corners=True, corner_radius=2)
         # the turn at the far end
         pdf.set_draw_color(r, g, b)
         pdf.set_line_width(0.35)
@@ -293,6 +308,10 @@ def paper_board(paper: str, tracks: int) -> bytes:
         bx, by = xy(last + 4, inner)
         cx, cy = xy(last + 13, (outer + inner) / 2)
         pdf.bezier([(ax, ay), (cx, cy), (bx, by)])
+    pdf.set_text_color(*SOFT)
+    pdf.set_font("Helvetica", "I", 7.5)
+    pdf.set_xy(ox, oy + width * scale + 1)
+    pdf.cell((split + 6) * scale, 3.5, "The track goes on in the half below (holes 31-60 out, 61-90 back).", align="R")
     # Lines across the tracks (drawn under the holes).
     top = min(min(r) for r in layout.rows) - 7
     bottom = max(max(r) for r in layout.rows) + 7
@@ -306,8 +325,10 @@ def paper_board(paper: str, tracks: int) -> bytes:
         x1, y1 = xy(along, bottom)
         with pdf.local_context(dash_pattern={"dash": 1.4, "gap": 0.9}):
             pdf.line(x0, y0, x1, y1)
-        pdf.set_xy(x0 - 12, y1 + 0.5)
-        pdf.cell(24, 3, f"{name} {score}", align="C")
+        # named under the board, on the side of the line away from the board's end
+        at_turn = score - 1 == layout.per_row or along >= split - 1e-6 and along <= split + 1e-6
+        pdf.set_xy(x0 - 40 if at_turn else x0, y1 - (bottom - width) * scale + (4.6 if along <= split else 0.8))
+        pdf.cell(40, 3.2, f"{name} {score}", align="R" if at_turn else "L")
     # Holes: pure black, nothing else is.
     pdf.set_fill_color(*HOLE_RGB)
     for seat in range(tracks):
@@ -334,7 +355,7 @@ def paper_board(paper: str, tracks: int) -> bytes:
         label(board.GAME_ALONG, middle, str(layout.game_hole))
     pdf.set_text_color(*SOFT)
     pdf.set_font("Helvetica", "", 8)
-    pdf.set_xy(pdf.l_margin, oy + width * scale + 3)
+    pdf.set_xy(pdf.l_margin, oy2 + width * scale + 5)
     pdf.cell(0, 4, _latin("Start in the two holes at the left end of your track. Players (colours): "
                           + ", ".join(["red", "blue", "green"][:tracks]) + "."))
     if pdf.page_no() != 1:
