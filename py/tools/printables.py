@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import re
+from datetime import datetime, timezone
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -54,6 +55,8 @@ def _pdf(paper: str, landscape: bool = False) -> FPDF:
     pdf.set_auto_page_break(False)
     pdf.set_margins(12, 11, 12)
     pdf.set_creator("cribbage (py/tools/printables.py)")
+    # A fixed date: the same sources make the same bytes (the site's version is a hash of them).
+    pdf.set_creation_date(datetime(2026, 1, 1, tzinfo=timezone.utc))
     pdf.add_page()
     pdf.set_text_color(*INK)
     return pdf

@@ -114,3 +114,11 @@ def test_the_paper_board_has_121_holes_a_track_plus_two_start_holes(sheets: Path
     assert len(blobs) == tracks * (120 + 1 + 2)
     text = " ".join(text_of(pdf).split())
     assert "skunk 91" in text and "double skunk 61" in text and "121" in text
+
+
+def test_the_same_sources_make_the_same_bytes(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    printables.build_all(a)
+    printables.build_all(b)
+    for rel in printables.build_all(a):
+        assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
