@@ -256,3 +256,23 @@ def test_the_games_menu_and_rules_lead_to_the_scorekeeper_and_the_sheets(page, b
     page.click("#btn-scorekeeper") if page.locator("#btn-scorekeeper").is_visible() else page.goto(base_url + href[2:])
     wait_ready(page)
     assert app(page, "mode") == "score"
+
+
+def test_axe_finds_nothing_serious_on_the_scorekeepers_screens(audit_page, base_url):
+    from browser_harness import axe_audit
+
+    page = audit_page
+    open_scorekeeper(page, base_url, PHONE)
+    found = axe_audit(page)  # the setup
+    set_up(page, "3", ["Ann", "Bob", "Cy"])
+    page.click("#sk-peg-2-3")
+    found += axe_audit(page)  # the table
+    page.click("#sk-hand-1")
+    found += axe_audit(page)  # the pad
+    page.keyboard.press("Escape")
+    page.click("#sk-log")
+    found += axe_audit(page)
+    page.keyboard.press("Escape")
+    page.click("#sk-menu-btn")
+    found += axe_audit(page)
+    assert found == [], found
