@@ -277,7 +277,15 @@ class ScoreController:
                      " the series." if done and k.series_winner is not None else "")
         buttons = ""
         if not done:
-            buttons += _button("Next game", "sk-next-game", id_="sk-next-game", cls="btn btn-primary")
+            nxt = k.series.add(k.totals, k.first_dealer).next_first_dealer()
+            if nxt is None:  # the cut decides who deals the next game
+                buttons += '<span class="sk-cut">Cut for the next deal: who deals?</span>'
+                buttons += "".join(
+                    _button(f"{_esc(k.names[seat])} deals", "sk-next-game", id_=f"sk-next-game-{seat}",
+                            cls="btn btn-primary", data={"choice": seat}) for seat in range(k.rules.players))
+            else:
+                buttons += _button(f"Next game ({_esc(k.names[nxt])} deals)", "sk-next-game", id_="sk-next-game",
+                                   cls="btn btn-primary", data={"choice": nxt})
         buttons += _button("New game\u2026", "sk-setup", id_="sk-new-after", cls="btn")
         return (f'<div class="sk-over" role="alert" id="sk-over"><p><strong>{_esc(sentence)}</strong>{_esc(extra)}'
                 f'</p><div class="row">{buttons}</div></div>')
@@ -431,7 +439,9 @@ class ScoreController:
         self.message = said(k)
         if k.winner is not None:
             self.message += f" {k.result_sentence()}"
-            self.focus = "sk-next-game" if k.series_winner is None else "sk-new-after"
+            self.focus = "sk-new-after" if k.series_winner is not None else (
+                "sk-next-game" if k.series.add(k.totals, k.first_dealer).next_first_dealer() is not None
+                else "sk-next-game-0")
         self.save()
         self.refresh()
         self.host.announce(self.message)
@@ -629,10 +639,10 @@ class ScoreController:
         k = self.keeper
         if k is None or k.winner is None:
             return
+        choice = data.get("choice", "")
         try:
-            nxt = k.series.add(k.totals, k.first_dealer).next_first_dealer()
-            # When the cut decides (no loser to name), the deal passes on the left as a reminder
-            k.next_game(nxt if nxt is not None else k.rules.left_of(k.first_dealer))
+            # The series names the next first dealer (the loser), or the players cut and tap who.
+            k.next_game(int(choice) if choice.isdigit() else None)
         except ScoreError as refused:
             self.message, self.refused = str(refused), True
             self.refresh()

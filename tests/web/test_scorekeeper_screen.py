@@ -121,3 +121,24 @@ def test_a_won_game_names_the_skunk_and_the_next_game_starts_at_zero():
     c.click("sk-start", {"inputs": "{}"})
     assert host.frames[-1].meta["totals"] == "0,0" and c.keeper is not None
     assert c.keeper.series.series.first_to == 3
+
+
+def test_the_next_game_is_dealt_by_the_loser_or_by_whom_the_cut_names():
+    c, host, _ = started()
+    c.click("sk-setup", {})
+    c.click("sk-set", {"field": "series", "choice": "3", "inputs": "{}"})
+    c.click("sk-set", {"field": "skunks", "choice": "no", "inputs": "{}"})
+    c.click("sk-start", {"inputs": "{}"})
+    for _ in range(11):
+        c.click("sk-peg", {"side": "1", "points": "11"})
+    assert 'Next game (Ann deals)' in host.frames[-1].table  # the loser deals
+    c.click("sk-next-game", {"choice": "0"})
+    assert c.keeper is not None and c.keeper.first_dealer == 0 and host.frames[-1].meta["games"] == "0,1"
+    # Alternate dealing: the third game's dealer is cut for.
+    c.keeper.series = c.keeper.series.__class__(c.keeper.rules, c.keeper.series.series.__class__(
+        first_to=3, skunks=False, next_dealer="alternate"), c.keeper.series.games)
+    for _ in range(11):
+        c.click("sk-peg", {"side": "0", "points": "11"})
+    assert "Cut for the next deal" in host.frames[-1].table and 'id="sk-next-game-1"' in host.frames[-1].table
+    c.click("sk-next-game", {"choice": "1"})
+    assert c.keeper.first_dealer == 1 and c.keeper.totals == (0, 0)
