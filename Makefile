@@ -26,6 +26,7 @@ WHEELS_STAMP := .cache/wheels/.installed
 SITE_STAMP := dist/build-info.json
 # Everything the build reads: rebuild when any of it changes.
 SITE_INPUTS := index.html package-lock.json py/tools/build_site.py py/tools/precompile_stdlib.mjs \
+	py/tools/printables.py docs/RULES.md \
 	$(shell find static py/cribbage py/web -type f -not -path '*/__pycache__/*' 2>/dev/null)
 
 .PHONY: help setup play test test-slow site bench clean distclean wheels
@@ -35,7 +36,7 @@ help:
 
 $(VENV_STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet --disable-pip-version-check -e '.[test]'
+	$(PIP) install --quiet --disable-pip-version-check -e '.[test,build]'
 	@touch $@
 
 $(NPM_STAMP): package.json package-lock.json

@@ -33,6 +33,8 @@ __all__ = [
     "score_play",
     "hand_points",
     "rank_points",
+    "possible_totals",
+    "MAX_SHOW",
     "PLAY_LIMIT",
     "HEELS_POINTS",
     "GO_POINTS",
@@ -302,3 +304,45 @@ def hand_points(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
         if c.rank == Rank.JACK and c.suit is starter.suit:
             points += 1
     return points
+
+
+MAX_SHOW = 29
+"""The most a hand or crib can count: three fives and the jack, the fourth five turned up in the
+jack's suit."""
+_POSSIBLE: dict[bool, frozenset[int]] = {}
+
+
+def possible_totals(crib: bool = False) -> frozenset[int]:
+    """Every total a hand (or the crib) with a starter can count, derived from the scorer's own
+    tables: the rank points of every five-rank multiset (:func:`rank_points`), plus what the
+    suits can add to it by :func:`flush` and :func:`nobs`. The counts missing from 0-29 are the
+    ones no hand scores (19, 25, 26 and 27: a "nineteen hand" is slang for zero).
+
+    Built on first use (the rank table takes about a second); cached after that.
+    """
+    if crib in _POSSIBLE:
+        return _POSSIBLE[crib]
+    jack = int(Rank.JACK)
+    found: set[int] = set()
+    for key, points in rank_points().items():
+        ranks = [r for r in range(1, 14) for _ in range((key // RANK_KEY[r]) % 8)]
+        for starter in set(ranks):
+            hand = list(ranks)
+            hand.remove(starter)
+            jacks = hand.count(jack)
+            distinct = len(set(hand)) == 4
+            # No flush and no nobs: possible unless all four jacks are in the hand (one of them
+            # then has the starter's suit).
+            if jacks < 4:
+                found.add(points)
+            # His nobs, no flush: a jack of the starter's suit (the starter itself is not a jack).
+            if jacks and starter != jack:
+                found.add(points + 1)
+            # A four-card flush in a suit other than the starter's (no nobs then): hands only.
+            if distinct and not crib:
+                found.add(points + 4)
+            # Five of one suit: every hand jack is then of the starter's suit.
+            if distinct and starter not in hand:
+                found.add(points + 5 + jacks)
+    _POSSIBLE[crib] = frozenset(found)
+    return _POSSIBLE[crib]

@@ -619,6 +619,13 @@ def build(
         fill((static / "loader.mjs").read_text(), fields, "static/loader.mjs")
     )
 
+    # The printable sheets (PDF, fpdf2): rules, score sheets, paper boards, Letter and A4.
+    try:
+        import printables  # noqa: PLC0415 - needs fpdf2: pip install -e '.[build]' (make does)
+    except ImportError as error:
+        raise BuildError(f"the printable sheets need fpdf2 ({error}): pip install -e '.[build]'") from None
+    printed = printables.build_all(out)
+
     # Preload what is otherwise fetched only at the end of a chain: our Python after the
     # interpreter is up. Saves round trips. (JavaScript is not preloaded: modulepreload also
     # compiles it, which delayed the first paint by ~0.08 s and gained nothing measurable.)
@@ -646,6 +653,7 @@ def build(
     ]
     start += [source.removeprefix("./") for source in files]
     start.append("py/web/main.py")
+    start += printed  # small (a few kB each), and wanted offline at the table
     result.precache = sorted(p for p in set(start) if not any(fnmatch.fnmatch(p, g) for g in NOT_PRECACHED))
     for rel in result.precache:
         if not (out / rel).is_file():

@@ -1,4 +1,5 @@
-"""The cribbage board as an SVG string: a wooden board, two tracks of 121 holes, two pegs each.
+"""The cribbage board as an SVG string: a wooden board, two tracks of 121 holes, two pegs each
+(or, for the scorekeeper, three tracks, or tracks of 61 holes for a game to 61: :class:`Layout`).
 
 Each player's track runs out along the outer row (holes 1-60) and back along the inner row (61-120)
 to the game hole (121), in twelve groups of five per row, like a real two-track board. The front peg
@@ -11,10 +12,16 @@ for a horizontal board (narrow screens, above the table) or a vertical one (besi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
+from typing import Sequence
 
 __all__ = [
+    "Layout",
+    "LAYOUT",
+    "layout_for",
+    "TRACK_COLOURS",
     "HOLES",
     "GAME_HOLE",
     "PEG_COLOURS",
@@ -40,13 +47,65 @@ START_HOLES = (14.0, 26.0)
 GAME_ALONG = 20.0
 """The game hole, at the start end of the inner row."""
 # Across the board: seat 1's track on the top/left edge, seat 0's (the near player) on the bottom/right.
-ROWS = {1: (19.0, 37.0), 0: (101.0, 83.0)}
-"""Per seat: (outer row, inner row)."""
-LABEL_OUTER = {1: 8.5, 0: 111.5}
 LABEL_INNER = 60.0
 PEG_COLOURS = ("#e0452f", "#2d6fd2")
 """Seat 0 red, seat 1 blue (the name plates use the same colours)."""
 PEG_DARK = ("#8c1f10", "#173f80")
+TRACK_COLOURS = (*PEG_COLOURS, "#2f9d52")
+"""A third track (three players, in the scorekeeper) is green."""
+TRACK_DARK = (*PEG_DARK, "#17592d")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the tracks run. The game's board is :data:`LAYOUT`; :func:`layout_for` gives the
+    scorekeeper's (two or three tracks, a game to 121 or 61)."""
+
+    rows: tuple[tuple[float, float], ...] = ((101.0, 83.0), (19.0, 37.0))
+    """Per track: (outer row, inner row), across the board."""
+    holes: int = HOLES
+    """Holes on a track before the game hole: 120 (twice 60 along the board), or 60."""
+    width: float = WIDTH
+    outer_labels: tuple[float, ...] = (111.5, 8.5)
+    """Per track: where the outbound numbers stand across the board."""
+    inner_labels: tuple[float, ...] = (LABEL_INNER,)
+    """Where the inbound numbers (and the game hole's) stand: shared by the tracks beside them."""
+    brass: tuple[float, ...] = (LABEL_INNER,)
+    """Brass inlays between tracks (a pair of lines around each)."""
+    grain: tuple[float, ...] = (10, 27, 46, 60, 74, 93, 110)
+
+    @property
+    def per_row(self) -> int:
+        return self.holes // 2
+
+    @property
+    def length(self) -> float:
+        return _along_index(self.per_row - 1) + LENGTH - _along_index(59)
+
+    @property
+    def tracks(self) -> int:
+        return len(self.rows)
+
+    @property
+    def game_hole(self) -> int:
+        return self.holes + 1
+
+
+LAYOUT = Layout()
+"""The game's board: two tracks of 120 holes and a game hole."""
+
+
+def layout_for(tracks: int, target: int = GAME_HOLE) -> Layout:
+    """The board for ``tracks`` (2 or 3) tracks in a game to ``target`` (121 or 61): three tracks
+    make a wider board (seat 0 nearest, seat 1 farthest, seat 2 between), 61 a shorter one."""
+    holes = target - 1
+    if tracks == 2:
+        return LAYOUT if holes == HOLES else Layout(holes=holes)
+    if tracks != 3:
+        raise ValueError(f"a board has 2 or 3 tracks, not {tracks}")
+    return Layout(rows=((151.0, 133.0), (19.0, 37.0), (76.0, 94.0)), holes=holes, width=170.0,
+                  outer_labels=(161.5, 8.5, 56.5), inner_labels=(56.5, 113.5), brass=(113.5,),
+                  grain=(10, 27, 46, 66, 85, 104, 124, 143, 160))
 
 
 def _along_index(i: int) -> float:
@@ -54,56 +113,76 @@ def _along_index(i: int) -> float:
     return FIRST + i * PITCH + (i // 5) * GROUP_GAP
 
 
-def hole_position(score: int, seat: int, peg: int = 0) -> tuple[float, float]:
+def hole_position(score: int, seat: int, peg: int = 0, layout: Layout = LAYOUT) -> tuple[float, float]:
     """(along, across) of the hole for ``score`` on ``seat``'s track.
 
     Score 0 is a start hole (``peg`` 0 or 1 picks which of the two); 1-60 run out along the outer
-    row, 61-120 come back along the inner row, 121 and beyond is the game hole.
+    row, 61-120 come back along the inner row, 121 and beyond is the game hole (on a board for a
+    game to 61: 1-30 out, 31-60 back, 61 the game hole).
 
     >>> hole_position(1, 0)[0] == hole_position(120, 0)[0]
     True
     """
-    outer, inner = ROWS[seat]
+    outer, inner = layout.rows[seat]
+    half = layout.per_row
     if score <= 0:
         return START_HOLES[peg], outer
-    if score >= GAME_HOLE:
+    if score >= layout.game_hole:
         return GAME_ALONG, inner
-    if score <= 60:
+    if score <= half:
         return _along_index(score - 1), outer
-    return _along_index(120 - score), inner
+    return _along_index(layout.holes - score), inner
 
 
-def peg_positions(scores: tuple[int, int], previous: tuple[int, int]) -> dict[tuple[int, str], tuple[float, float]]:
+def peg_positions(scores: Sequence[int], previous: Sequence[int],
+                  layout: Layout = LAYOUT) -> dict[tuple[int, str], tuple[float, float]]:
     """Where each peg stands: {(seat, "front"|"back"): (along, across)}."""
     out: dict[tuple[int, str], tuple[float, float]] = {}
-    for seat in (0, 1):
+    for seat in range(layout.tracks):
         front, back = scores[seat], previous[seat]
-        out[(seat, "front")] = hole_position(front, seat, 0)
+        out[(seat, "front")] = hole_position(front, seat, 0, layout)
         # Before any score both pegs wait in the two start holes.
-        out[(seat, "back")] = hole_position(back, seat, 1 if back <= 0 else 0)
+        out[(seat, "back")] = hole_position(back, seat, 1 if back <= 0 else 0, layout)
     return out
 
 
-def board_size(orientation: str) -> tuple[float, float]:
+def line_along(score: int, layout: Layout = LAYOUT) -> float:
+    """Where a line "below ``score``" crosses the tracks: between the holes of ``score`` - 1 and
+    ``score`` (past the far end of the board when they are either side of the turn)."""
+    if score - 1 == layout.per_row:
+        return _along_index(layout.per_row - 1) + 9.0
+    a = hole_position(score - 1, 0, 0, layout)[0]
+    b = hole_position(score, 0, 0, layout)[0]
+    return (a + b) / 2
+
+
+def board_size(orientation: str, layout: Layout = LAYOUT) -> tuple[float, float]:
     """(width, height) of the board's viewBox."""
-    return (LENGTH, WIDTH) if orientation == "horizontal" else (WIDTH, LENGTH)
+    length = layout.length
+    return (length, layout.width) if orientation == "horizontal" else (layout.width, length)
 
 
-def _xy(along: float, across: float, orientation: str) -> tuple[float, float]:
+def _xy(along: float, across: float, orientation: str, length: float = LENGTH) -> tuple[float, float]:
     if orientation == "horizontal":
         return along, across
     # Vertical: the start end at the bottom, pegs travel upwards; seat 1 on the left.
-    return across, LENGTH - along
+    return across, length - along
 
 
 def _f(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".")
 
 
-@lru_cache(maxsize=4)
-def _static_board(orientation: str) -> str:
+@lru_cache(maxsize=16)
+def _static_board(orientation: str, layout: Layout = LAYOUT) -> str:
     """Everything but the pegs: wood, lanes, holes, numbers (cached: it never changes)."""
-    w, h = board_size(orientation)
+    w, h = board_size(orientation, layout)
+    length = layout.length
+    last = _along_index(layout.per_row - 1)  # the far end's holes
+
+    def xy(along: float, across: float) -> tuple[float, float]:
+        return _xy(along, across, orientation, length)
+
     vertical = orientation != "horizontal"
     parts: list[str] = []
     parts.append(
@@ -128,75 +207,109 @@ def _static_board(orientation: str) -> str:
     parts.append(f'<rect x="4" y="4" width="{_f(w - 8)}" height="{_f(h - 8)}" rx="13" fill="none" '
                  'stroke="url(#board-edge)" stroke-width="3"/>')
     # Wood grain: long gentle waves along the board.
-    for k, across in enumerate((10, 27, 46, 60, 74, 93, 110)):
+    for k, across in enumerate(layout.grain):
         d = []
         along = 8.0
         first = True
-        while along <= LENGTH - 8:
+        while along <= length - 8:
             wave = 1.6 * (1 if (int(along / 60) + k) % 2 else -1)
-            x, y = _xy(along, across + wave, orientation)
+            x, y = xy(along, across + wave)
             d.append(f"{'M' if first else 'L'}{_f(x)} {_f(y)}")
             first = False
             along += 60
         parts.append(f'<path d="{" ".join(d)}" fill="none" stroke="#6b3f1a" stroke-opacity=".18" '
                      'stroke-width="1.2" stroke-linecap="round"/>')
     # A lane per player, tinted with the peg colour, under its two rows.
-    for seat in (0, 1):
-        outer, inner = ROWS[seat]
+    for seat in range(layout.tracks):
+        outer, inner = layout.rows[seat]
         lo, hi = min(outer, inner) - 6.5, max(outer, inner) + 6.5
-        a0, a1 = FIRST - 8, _along_index(59) + 8
-        x0, y0 = _xy(a0, lo, orientation)
-        x1, y1 = _xy(a1, hi, orientation)
+        a0, a1 = FIRST - 8, last + 8
+        x0, y0 = xy(a0, lo)
+        x1, y1 = xy(a1, hi)
         parts.append(
             f'<rect class="lane lane-{seat}" x="{_f(min(x0, x1))}" y="{_f(min(y0, y1))}" '
-            f'width="{_f(abs(x1 - x0))}" height="{_f(abs(y1 - y0))}" rx="7" fill="{PEG_COLOURS[seat]}" '
+            f'width="{_f(abs(x1 - x0))}" height="{_f(abs(y1 - y0))}" rx="7" fill="{TRACK_COLOURS[seat]}" '
             'fill-opacity=".13"/>'
         )
         # The turn at the far end: a groove joining the outer row to the inner row.
-        ta, tb = _along_index(59) + 4, _along_index(59) + 13
-        p0 = _xy(ta, outer, orientation)
-        p1 = _xy(tb, (outer + inner) / 2, orientation)
-        p2 = _xy(ta, inner, orientation)
+        ta, tb = last + 4, last + 13
+        p0 = xy(ta, outer)
+        p1 = xy(tb, (outer + inner) / 2)
+        p2 = xy(ta, inner)
         parts.append(f'<path d="M{_f(p0[0])} {_f(p0[1])} Q{_f(p1[0])} {_f(p1[1])} {_f(p2[0])} {_f(p2[1])}" '
-                     f'fill="none" stroke="{PEG_DARK[seat]}" stroke-opacity=".45" stroke-width="1.4" '
+                     f'fill="none" stroke="{TRACK_DARK[seat]}" stroke-opacity=".45" stroke-width="1.4" '
                      'stroke-dasharray="2 2.5"/>')
-    # A brass inlay down the middle, between the two tracks.
-    for offset in (-7.0, 7.0):
-        p0 = _xy(FIRST - 10, LABEL_INNER + offset, orientation)
-        p1 = _xy(_along_index(59) + 14, LABEL_INNER + offset, orientation)
-        parts.append(f'<line x1="{_f(p0[0])}" y1="{_f(p0[1])}" x2="{_f(p1[0])}" y2="{_f(p1[1])}" '
-                     'stroke="#e2b96b" stroke-opacity=".55" stroke-width="1"/>')
+    # A brass inlay down the middle, between the tracks.
+    for middle in layout.brass:
+        for offset in (-7.0, 7.0):
+            p0 = xy(FIRST - 10, middle + offset)
+            p1 = xy(last + 14, middle + offset)
+            parts.append(f'<line x1="{_f(p0[0])}" y1="{_f(p0[1])}" x2="{_f(p1[0])}" y2="{_f(p1[1])}" '
+                         'stroke="#e2b96b" stroke-opacity=".55" stroke-width="1"/>')
     # Holes.
     holes: list[str] = []
-    for seat in (0, 1):
-        for score in range(0, GAME_HOLE + 1):
+    for seat in range(layout.tracks):
+        for score in range(0, layout.game_hole + 1):
             pegs = (0, 1) if score == 0 else (0,)
             for peg in pegs:
-                x, y = _xy(*hole_position(score, seat, peg), orientation)
-                r = 3.4 if score in (0, GAME_HOLE) else 2.6
+                x, y = xy(*hole_position(score, seat, peg, layout))
+                r = 3.4 if score in (0, layout.game_hole) else 2.6
                 holes.append(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{r}"/>')
     parts.append('<g class="holes" fill="#2a170a" stroke="#e7c18f" stroke-opacity=".55" stroke-width=".7">'
                  + "".join(holes) + "</g>")
-    # Numbers every ten holes: outbound (10-60) outside each track, inbound (70-120) in the middle.
+    # Numbers every ten holes: outbound outside each track, inbound in the middle.
+    half = layout.per_row
     labels: list[str] = []
-    for n in range(10, 61, 10):
+    for n in range(10, half + 1, 10):
         along = _along_index(n - 1)
-        for seat in (0, 1):
-            x, y = _xy(along, LABEL_OUTER[seat], orientation)
+        for seat in range(layout.tracks):
+            x, y = xy(along, layout.outer_labels[seat])
             labels.append(f'<text x="{_f(x)}" y="{_f(y)}">{n}</text>')
-    for n in range(70, 121, 10):
-        x, y = _xy(_along_index(120 - n), LABEL_INNER, orientation)
-        labels.append(f'<text x="{_f(x)}" y="{_f(y)}">{n}</text>')
-    gx, gy = _xy(GAME_ALONG, LABEL_INNER, orientation)
-    labels.append(f'<text x="{_f(gx)}" y="{_f(gy)}">121</text>')
+    for middle in layout.inner_labels:
+        for n in range(half + 10, layout.holes + 1, 10):
+            x, y = xy(_along_index(layout.holes - n), middle)
+            labels.append(f'<text x="{_f(x)}" y="{_f(y)}">{n}</text>')
+        gx, gy = xy(GAME_ALONG, middle)
+        labels.append(f'<text x="{_f(gx)}" y="{_f(gy)}">{layout.game_hole}</text>')
     parts.append('<g class="board-numbers" fill="#3d220b" fill-opacity=".75" font-size="7" font-weight="600" '
                  'text-anchor="middle" dominant-baseline="central" font-family="system-ui, sans-serif">'
                  + "".join(labels) + "</g>")
     return "".join(parts)
 
 
+def _lines_svg(lines: Sequence[tuple[str, int]], orientation: str, layout: Layout) -> str:
+    """A line across every track below each score in ``lines`` (("skunk", 91)...), with its name."""
+    if not lines:
+        return ""
+    out: list[str] = []
+    length = layout.length
+    top = min(min(r) for r in layout.rows) - 7
+    bottom = max(max(r) for r in layout.rows) + 7
+    for name, score in lines:
+        along = line_along(score, layout)
+        x0, y0 = _xy(along, top, orientation, length)
+        x1, y1 = _xy(along, bottom, orientation, length)
+        short = {"skunk": "S", "double skunk": "SS", "lurch": "L"}.get(name, "") + str(score)
+        text = ""
+        if orientation == "horizontal":
+            if score - 1 == layout.per_row:  # at the turn: upright, between the line and the end
+                mid = (top + bottom) / 2
+                text = (f'<text x="{_f(along + 5)}" y="{_f(mid)}" transform="rotate(90 {_f(along + 5)} {_f(mid)})" '
+                        f'text-anchor="middle">{short}</text>')
+            else:  # beside the line, on the bottom edge, clear of the numbers
+                text = f'<text x="{_f(along + 3)}" y="{_f(layout.width - 6)}">{short}</text>'
+        out.append(f'<g class="board-line" data-line="{escape(name)}" data-score="{score}">'
+                   f'<title>{escape(name.capitalize())} line: below {score}</title>'
+                   f'<line x1="{_f(x0)}" y1="{_f(y0)}" x2="{_f(x1)}" y2="{_f(y1)}" stroke="#1d1d1d" '
+                   'stroke-width="1.6" stroke-dasharray="4 2.5" stroke-opacity=".8"/>'
+                   + (f'<g font-size="6" font-weight="700" fill="#1d1d1d" '
+                      f'font-family="system-ui, sans-serif">{text}</g>' if text else "")
+                   + "</g>")
+    return "".join(out)
+
+
 def _peg(x: float, y: float, seat: int, which: str, score: int, title: str, moved: bool) -> str:
-    colour, dark = PEG_COLOURS[seat], PEG_DARK[seat]
+    colour, dark = TRACK_COLOURS[seat], TRACK_DARK[seat]
     cls = f"peg peg-{seat} peg-{which}" + (" peg-moved" if moved else "")
     r = 5.2 if which == "front" else 4.5
     opacity = "1" if which == "front" else ".72"
@@ -211,34 +324,41 @@ def _peg(x: float, y: float, seat: int, which: str, score: int, title: str, move
 
 
 def board_svg(
-    scores: tuple[int, int],
-    previous: tuple[int, int],
-    names: tuple[str, str] = ("You", "Computer"),
+    scores: Sequence[int],
+    previous: Sequence[int],
+    names: Sequence[str] = ("You", "Computer"),
     orientation: str = "horizontal",
-    moved: tuple[bool, bool] = (False, False),
+    moved: Sequence[bool] = (False, False),
+    layout: Layout = LAYOUT,
+    lines: Sequence[tuple[str, int]] = (),
 ) -> str:
-    """The whole board with the four pegs, as an ``<svg>`` string.
+    """The whole board with two pegs a track, as an ``<svg>`` string.
 
     ``moved`` marks a seat whose front peg just advanced (the stylesheet gives it a short pop,
-    unless the player prefers reduced motion).
+    unless the player prefers reduced motion). ``lines`` are drawn across the tracks (the
+    scorekeeper's skunk lines: ``(("skunk", 91), ("double skunk", 61))``).
     """
     if orientation not in ("horizontal", "vertical"):
         raise ValueError(f"unknown orientation {orientation!r}")
-    w, h = board_size(orientation)
+    w, h = board_size(orientation, layout)
+    length = layout.length
+    game = layout.game_hole
     pegs: list[str] = []
-    positions = peg_positions(scores, previous)
-    for seat in (0, 1):
-        front = min(scores[seat], GAME_HOLE)
-        back = min(previous[seat], GAME_HOLE)
+    positions = peg_positions(scores, previous, layout)
+    for seat in range(layout.tracks):
+        front = min(scores[seat], game)
+        back = min(previous[seat], game)
         name = names[seat]
-        bx, by = _xy(*positions[(seat, "back")], orientation)
+        bx, by = _xy(*positions[(seat, "back")], orientation, length)
         pegs.append(_peg(bx, by, seat, "back", back, f"{name}: back peg at {previous[seat]}", False))
-        fx, fy = _xy(*positions[(seat, "front")], orientation)
+        fx, fy = _xy(*positions[(seat, "front")], orientation, length)
         pegs.append(_peg(fx, fy, seat, "front", front, f"{name}: {scores[seat]}", moved[seat]))
-    label = f"Cribbage board. {names[0]} {scores[0]}, {names[1]} {scores[1]}, game is 121."
+    said = ", ".join(f"{names[s]} {scores[s]}" for s in range(layout.tracks))
+    label = f"Cribbage board. {said}, game is {game}."
     return (
         f'<svg class="board board-{orientation}" viewBox="0 0 {_f(w)} {_f(h)}" role="img" '
         f'aria-label="{escape(label)}" preserveAspectRatio="xMidYMid meet">'
-        + _static_board(orientation)
+        + _static_board(orientation, layout)
+        + _lines_svg(lines, orientation, layout)
         + '<g class="pegs">' + "".join(pegs) + "</g></svg>"
     )

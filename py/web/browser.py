@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from pyscript import document, window  # type: ignore[import-not-found]  # the page's JS objects: Any
 from pyscript.ffi import create_proxy, to_js  # type: ignore[import-not-found]
@@ -35,7 +35,8 @@ if TYPE_CHECKING:  # imported on first use: online play and the record screens a
 WIDE_QUERY = ("(min-width: 960px) and (min-height: 600px), "
               "(min-width: 640px) and (max-height: 599px) and (min-aspect-ratio: 4/3)")
 """Where the board stands upright beside the table rather than above it."""
-DATA_KEYS = ("index", "depth", "step", "mode", "level", "delay", "hand", "record")
+DATA_KEYS = ("index", "depth", "step", "mode", "level", "delay", "hand", "record",
+             "side", "points", "kind", "field", "choice")
 """The data-* attributes a control may pass along with its data-action."""
 
 
@@ -382,7 +383,15 @@ def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
                      link_query=query, group=group, wall=lambda: float(window.Date.now()) / 1000.0, refusal=refusal)
 
 
-def _on_click(controller: Controller, host: BrowserHost, event: Any) -> None:
+class Routed(Protocol):
+    """What the page's click and key handlers drive: the game's controller or the scorekeeper's."""
+
+    def click(self, action: str, data: dict[str, str] | None = None) -> None: ...
+    def key(self, key: str, ctrl: bool = False, shift: bool = False, alt: bool = False,
+            target_action: str | None = None) -> bool: ...
+
+
+def _on_click(controller: Routed, host: BrowserHost, event: Any) -> None:
     target = _nn(event.target)
     if target is None or not hasattr(target, "closest"):
         return
@@ -395,6 +404,9 @@ def _on_click(controller: Controller, host: BrowserHost, event: Any) -> None:
     if action == "copy-link":
         _copy(element)
         return
+    if action == "print":
+        window.print()
+        return
     data = {}
     for key in DATA_KEYS:
         value = _text(element.getAttribute(f"data-{key}"))
@@ -406,6 +418,14 @@ def _on_click(controller: Controller, host: BrowserHost, event: Any) -> None:
     if source:
         field = _nn(document.getElementById(source))
         data["value"] = str(field.value) if field is not None else ""
+    inputs = _text(element.getAttribute("data-inputs"))  # text fields a control takes along (names)
+    if inputs:
+        values = {}
+        for name in inputs.split():
+            field = _nn(document.getElementById(name))
+            if field is not None:
+                values[name] = str(field.value)
+        data["inputs"] = json.dumps(values)
     host.timed(lambda: controller.click(action, data))
 
 
@@ -422,7 +442,7 @@ def _copy(element: Any) -> None:
         element.textContent = "Select and copy"
 
 
-def _on_key(controller: Controller, host: BrowserHost, event: Any) -> None:
+def _on_key(controller: Routed, host: BrowserHost, event: Any) -> None:
     if event.defaultPrevented or event.isComposing:
         return
     target = _nn(event.target)
@@ -471,8 +491,12 @@ def _on_change(controller: Controller, host: BrowserHost, event: Any) -> None:
     file.text().then(create_once_callable(loaded), create_once_callable(failed))
 
 
-def start() -> Controller:
-    """Wire the page and draw the table."""
+def start() -> Routed:
+    """Wire the page and draw the table (or the scorekeeper, for ``?mode=score``)."""
+    if _params().get("mode") == "score":
+        from web.scorekeeper_browser import start_scorekeeper  # only the scorekeeper's page needs it
+
+        return start_scorekeeper(_embedded())
     sprites = _nn(document.getElementById("sprites"))
     if sprites is not None:
         sprites.innerHTML = sprite_svg()

@@ -922,6 +922,8 @@ def _menu(scene: Scene) -> str:
            'id="btn-restart">Restart (same deals)\u2026</button></div>' if mode_of(scene.mode).restart else "")
         + '<h3>Rules</h3><div class="row"><button type="button" class="btn" data-action="rules" id="btn-rules">'
         "How to play and score</button></div>"
+        + '<h3>Playing with real cards?</h3><div class="row"><a class="btn" href="./?mode=score" id="btn-scorekeeper">'
+        "Scorekeeper</a></div>"
         + keys
     )
     return _dialog("Menu", body, "dlg-menu")
@@ -950,6 +952,9 @@ def _rules(scene: Scene) -> str:
         f'<h3>Worked example: a hand</h3><div class="panel-cards">{minis}</div>'
         f'<ul class="items">{_items_html(scored.items)}</ul>'
         f"<p><strong>{scored.total} points.</strong> {esc(rules.COUNT_EXAMPLE_NOTE)}</p>")
+    parts.append('<h3>Print</h3><div class="row rules-print"><button type="button" class="btn" data-action="print" '
+                 'id="btn-print-rules">Print these rules</button></div><p>Sheets to print (PDF):</p>'
+                 + rules.printables_html())
     return _dialog("Rules", '<div class="rules">' + "".join(parts) + "</div>", "dlg-rules", wide=True)
 
 

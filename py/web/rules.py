@@ -6,7 +6,8 @@ escaped HTML. The examples are checked against the engine by ``tests/web/test_ne
 
 from __future__ import annotations
 
-__all__ = ["SECTIONS", "PLAY_EXAMPLE", "PLAY_EXAMPLE_INTRO", "COUNT_EXAMPLE", "COUNT_EXAMPLE_NOTE"]
+__all__ = ["SECTIONS", "PLAY_EXAMPLE", "PLAY_EXAMPLE_INTRO", "COUNT_EXAMPLE", "COUNT_EXAMPLE_NOTE", "PRINTABLES",
+           "PAPERS", "printable_path", "printables_html"]
 
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("How to play", (
@@ -58,3 +59,31 @@ COUNT_EXAMPLE: tuple[tuple[str, str], ...] = (
 COUNT_EXAMPLE_NOTE = ("Two fifteens (each five with the jack) 4, the pair of fives 2, two runs 3-4-5 6, "
                       "four spades 4: 16. The same cards as the crib count 12: four spades without a "
                       "spade starter are no flush in the crib.")
+
+PRINTABLES: tuple[tuple[str, str], ...] = (
+    ("rules", "Rule sheet"),
+    ("score-2", "Score sheet, 2 players"),
+    ("score-3", "Score sheet, 3 players"),
+    ("score-teams", "Score sheet, 2 teams"),
+    ("board-2", "Paper board, 2 players"),
+    ("board-3", "Paper board, 3 players"),
+)
+"""The printable sheets the build makes (``py/tools/printables.py``): (key, title)."""
+PAPERS: tuple[tuple[str, str], ...] = (("letter", "Letter"), ("a4", "A4"))
+"""Each sheet in both paper sizes: (key, name)."""
+
+
+def printable_path(key: str, paper: str) -> str:
+    """Where the build writes a sheet, relative to the site: ``print/rules-a4.pdf``."""
+    return f"print/{key}-{paper}.pdf"
+
+
+def printables_html() -> str:
+    """A list of the printable sheets with a link per paper size (the Rules dialog, the scorekeeper)."""
+    items = []
+    for key, title in PRINTABLES:
+        links = " \u00b7 ".join(
+            f'<a href="./{printable_path(key, paper)}" download id="print-{key}-{paper}">{name}</a>'
+            for paper, name in PAPERS)
+        items.append(f"<li>{title}: {links}</li>")
+    return '<ul class="printables">' + "".join(items) + "</ul>"

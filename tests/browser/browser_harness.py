@@ -39,6 +39,8 @@ BUILD_INPUTS = (
     "package-lock.json",
     "py/tools/build_site.py",
     "py/tools/precompile_stdlib.mjs",
+    "py/tools/printables.py",
+    "docs/RULES.md",
 )
 
 

@@ -63,3 +63,37 @@ def test_orientations_are_transposed() -> None:
     assert (hw, hh) == (vh, vw)
     with pytest.raises(ValueError):
         board_svg((0, 0), (0, 0), orientation="diagonal")
+
+
+# --- the scorekeeper's boards: three tracks, a game to 61, lines across -------------------------
+
+from web.board import layout_for, line_along  # noqa: E402
+
+
+@pytest.mark.parametrize("tracks,target", [(2, 121), (3, 121), (2, 61), (3, 61)])
+def test_the_scorekeepers_boards_have_a_hole_for_every_score_on_every_track(tracks: int, target: int) -> None:
+    layout = layout_for(tracks, target)
+    assert layout.tracks == tracks and layout.game_hole == target
+    seen = {hole_position(s, t, 0, layout) for t in range(tracks) for s in range(1, target + 1)}
+    seen |= {hole_position(0, t, p, layout) for t in range(tracks) for p in (0, 1)}
+    assert len(seen) == tracks * (target + 2)
+    root = parse(board_svg([0] * tracks, [0] * tracks, [f"P{i}" for i in range(tracks)], "horizontal",
+                           [False] * tracks, layout, (("skunk", 91),) if target == 121 else (("skunk", 31),)))
+    holes = root.findall(f".//{SVG}g[@class='holes']/{SVG}circle")
+    assert len(holes) == tracks * (target - 1 + 1 + 2)  # 120 (or 60) a track, the game hole, two start holes
+    assert len(root.findall(f".//{SVG}g[@data-peg]")) == 2 * tracks
+    assert len(root.findall(f".//{SVG}g[@class='board-line']")) == 1
+    w, h = (float(v) for v in root.get("viewBox", "").split()[2:])
+    for t in range(tracks):
+        for s in range(0, target + 1):
+            along, across = hole_position(s, t, 0, layout)
+            assert 0 < along < w and 0 < across < h
+
+
+def test_a_line_falls_between_the_holes_either_side_of_it() -> None:
+    layout = layout_for(2, 121)
+    a, b = hole_position(90, 0, 0, layout)[0], hole_position(91, 0, 0, layout)[0]
+    assert min(a, b) < line_along(91, layout) < max(a, b)
+    assert line_along(61, layout) > hole_position(60, 0, 0, layout)[0]  # at the turn
+    short = layout_for(3, 61)
+    assert line_along(31, short) > hole_position(30, 0, 0, short)[0]
