@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from typing import Any
 
 import pytest
@@ -118,7 +117,6 @@ def table(page: Any, base_url: str) -> Table:
 
 
 def test_a_whole_match_against_the_computer(table: Table) -> None:
-    started = time.perf_counter()
     table.fast = True  # the other tests click like a player; this one makes a few hundred moves
     table.open("?seed=2024&delay=0&level=easy")
     assert table.meta("phase") == "cut for deal"
@@ -137,10 +135,8 @@ def test_a_whole_match_against_the_computer(table: Table) -> None:
         "rows => rows.map(r => [r.className, +r.querySelector('.pts').textContent])")
     totals = [sum(p for cls, p in rows if cls == f"seat-{s}") for s in (0, 1)]
     assert totals == [you, computer]
-    # No click, key or computer move blocked the page for long (the expert's first discard,
-    # which builds its tables, is the slowest).
-    assert int(table.meta("handlerMs")) < 2500
-    assert time.perf_counter() - started < 60
+    # How long each tap and the computer's moves take is measured by py/tools/bench_taps.py, not
+    # here (a timed assertion fails on a busy machine, not on a slow page).
 
 
 def test_previews_before_confirming_and_a_hint(table: Table) -> None:
