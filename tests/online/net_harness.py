@@ -133,3 +133,20 @@ def median(values: list[float]) -> float:
 
 def sleep_ms(ms: float) -> None:
     time.sleep(ms / 1000)
+
+
+class Stall:
+    """Fails a loop that has made no progress for ``limit`` seconds: a hang, however busy the
+    machine (a cap on the whole loop's time fails on a loaded machine, not on a stuck page)."""
+
+    def __init__(self, limit: float = 90.0) -> None:
+        self.limit = limit
+        self.last: object = None
+        self.since = time.monotonic()
+
+    def check(self, state: object, what: object = "") -> None:
+        now = time.monotonic()
+        if state != self.last:
+            self.last, self.since = state, now
+            return
+        assert now - self.since < self.limit, f"no progress for {self.limit:.0f} s: {state} {what}"
