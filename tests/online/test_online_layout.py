@@ -97,7 +97,9 @@ def test_the_online_table_fits_every_claimed_size_and_the_panel_folds(players: A
                     wait_live(ann, bob, timeout_ms=40_000)
                     bob.page.wait_for_function("() => document.getElementById('app').dataset.turn === 'me'")
                 if s["phase"] == "discard":
+                    p.page.wait_for_selector("#hand-1")  # (a reclaimed seat draws its hand a moment later)
                     p.page.evaluate(PRESS, "#hand-0")
+                    p.page.wait_for_selector("#hand-1")
                     p.page.evaluate(PRESS, "#hand-1")  # the discard preview drawn, "To crib" enabled
                 check_sizes(p, sizes[p.name], s["phase"])
                 checked[p.name].add(s["phase"])
