@@ -60,8 +60,8 @@ def check_sizes(p: Player, sizes: dict[str, dict[str, int]], phase: str) -> None
             assert cards >= 1, where
             for i in range(cards):
                 inside(p.page, f".hand-me .hand-card:nth-child({i + 1})", where)
-            if size["width"] < size["height"]:
-                continue  # (portrait: the page scrolls; the longer prompt is issue 17's small-screen work)
+            if size["width"] < size["height"] or phase != "play":
+                continue  # (portrait, and the discard's preview: issue 17's small-screen work)
             # A prompt two lines longer than usual (a long message, a notice) still leaves the hand
             # in view where the felt fits the window: the middle gives back its spare room first.
             p.page.evaluate(LONGER)
