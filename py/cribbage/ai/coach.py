@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from ..cards import DECK, Card, CardError
+from ..rules import Rules
 from ..scoring import hand_points, score_play
 from ..state import GameState, Phase
 from ..view import SeatView
 from ..view import view as view_of
-from .discards import crib_ev, keeps, starters_for
+from .discards import crib1_ev, crib_ev, crib_sign, keeps, starters_for
 from .pegging import evaluate_plays, peg_points, play_state_from_view
-from .strategy import endgame_discard_values, endgame_play_values, peg_ev_of_keep
+from .strategy import endgame_discard_values, endgame_play_values, peg_ev_of_keep, target_of
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -31,6 +32,7 @@ __all__ = [
     "Hint",
     "DecisionReview",
     "analyze_discards",
+    "analyze_one_card_discards",
     "analyze_plays",
     "hint",
     "review_hand",
@@ -51,29 +53,39 @@ def _ranks(cards: Sequence[Card]) -> str:
 
 @dataclass(frozen=True)
 class DiscardChoice:
-    """One way to lay away two of six cards, with its expected value."""
+    """One way to lay away two of six cards (or one of five), with its expected value."""
 
-    discard: tuple[Card, Card]
-    """The two cards laid away to the crib."""
+    discard: tuple[Card, ...]
+    """The cards laid away to the crib (two of six, or one of five)."""
     keep: tuple[Card, ...]
     """The four cards kept for the show."""
     hand_ev: float
-    """Exact expected show of the kept four over the 46 starters this seat cannot see."""
+    """Exact expected show of the kept four over the starters this seat cannot see (46 or 47)."""
     crib_ev: float
-    """Expected crib points of the two cards, always positive (the crib is the dealer's)."""
+    """Expected points of the crib they go to, always positive (whoever's crib it is)."""
     net: float
-    """hand_ev + crib_ev as dealer, hand_ev - crib_ev as pone, plus ``peg_ev``."""
+    """hand_ev + crib_ev when the crib is your side's, hand_ev - crib_ev when it is an opponent's, plus
+    ``peg_ev``."""
     peg_ev: float = 0.0
     """A small estimate of the kept four's pegging value relative to an average keep (0 if not used)."""
     dealer: bool = False
     """True if the crib is this seat's own."""
     win_chance: float | None = None
     """Near the end of the game (scores given): the chance of winning with this discard, 0..1."""
+    role: str = ""
+    """Whose crib (``own``, ``partner``, ``opponent``); empty for the two-player game, where ``dealer``
+    says it."""
+
+    @property
+    def crib_counts_for_you(self) -> bool:
+        """True when the crib is your side's (your own or your partner's)."""
+        return self.role in ("own", "partner") if self.role else self.dealer
 
     def describe(self) -> str:
         """``Lay away 5♥ 6♥ to your crib: keep 5♣ 5♦ J♠ Q♠ — hand 8.9 + crib 6.1 = 15.0``."""
-        whose = "your crib" if self.dealer else "the dealer's crib"
-        sign = "+" if self.dealer else "−"
+        whose = {"own": "your crib", "partner": "your partner's crib", "opponent": "the dealer's crib",
+                 "": "your crib" if self.dealer else "the dealer's crib"}[self.role]
+        sign = "+" if self.crib_counts_for_you else "−"
         peg = f" {'+' if self.peg_ev >= 0 else '−'} pegging {abs(self.peg_ev):.1f}" if self.peg_ev else ""
         win = f"; {100 * self.win_chance:.0f}% to win the game" if self.win_chance is not None else ""
         return (f"Lay away {describe_cards(self.discard)} to {whose}: keep {describe_cards(self.keep)} — "
@@ -90,22 +102,35 @@ class DiscardChoice:
             "net": round(self.net, 3),
             "dealer": self.dealer,
             "win_chance": None if self.win_chance is None else round(self.win_chance, 4),
+            **({"role": self.role} if self.role else {}),
         }
 
 
 def analyze_discards(hand: Sequence[Card], dealer: bool, *, pegging: bool = True,
                      peg_weight: float | None = None,
-                     scores: tuple[int, int] | None = None) -> list[DiscardChoice]:
-    """All 15 discards of six cards, best first.
+                     scores: tuple[int, int] | None = None, rules: Rules | None = None,
+                     role: str | None = None, target: int = 121) -> list[DiscardChoice]:
+    """All 15 discards of six cards (or the 5 of five cards), best first.
 
     ``hand_ev`` is exact over the 46 unseen starters; ``crib_ev`` comes from the crib table; with
     ``pegging`` a small pegging term (``peg_ev``, scaled by ``peg_weight``, by default
     ``strategy.PEG_WEIGHT``) is added to ``net``. Given ``scores`` (yours, the opponent's) near the
-    end of the game, each choice also gets ``win_chance`` and they are ranked by it.
+    end of the game (``target``: 121 or 61), each choice also gets ``win_chance`` and they are
+    ranked by it.
+
+    Five cards are a table where each player lays away one (``rules``: three players, four in
+    partnerships, or two with two cards from the pack; default three players): see
+    :func:`analyze_one_card_discards`; ``role`` (``own``, ``partner``, ``opponent``) says whose crib
+    it is (default from ``dealer``: ``own`` or ``opponent``).
     """
     cards = tuple(hand)
+    if len(cards) == 5:
+        if rules is not None and rules.discards != 1:
+            raise CardError(f"at this table ({rules.describe()}) six cards are dealt, not five")
+        table = rules if rules is not None else Rules(players=3)
+        return analyze_one_card_discards(cards, table, role or ("own" if dealer else "opponent"))
     if len(cards) != 6 or len(set(cards)) != 6:
-        raise CardError("analyze_discards needs six different cards")
+        raise CardError("analyze_discards needs six different cards (or five at a table where one is laid away)")
     starters = starters_for(cards)
     out = []
     dists = []
@@ -121,11 +146,37 @@ def analyze_discards(hand: Sequence[Card], dealer: bool, *, pegging: bool = True
         net = (h + c if dealer else h - c) + p
         out.append(DiscardChoice(discard, keep, h, c, net, p, dealer))
     if scores is not None:
-        wins = endgame_discard_values(dists, [d.crib_ev for d in out], dealer, scores)
+        wins = endgame_discard_values(dists, [d.crib_ev for d in out], dealer, scores, target)
         if wins is not None:
             out = [replace(d, win_chance=w) for d, w in zip(out, wins)]
             out.sort(key=lambda d: (-round(d.win_chance or 0.0, 9), -d.net))
             return out
+    out.sort(key=lambda d: -d.net)
+    return out
+
+
+def analyze_one_card_discards(hand: Sequence[Card], rules: Rules, role: str) -> list[DiscardChoice]:
+    """The 5 ways to lay away one of five cards, best first, at a table where each player lays away
+    one (``rules.discards == 1``).
+
+    ``hand_ev`` is exact over the 47 starters this seat cannot see; ``crib_ev`` is the one-card crib
+    table's value of the card for ``role`` (``own``: you deal; ``partner``: your partner deals, the
+    crib is your side's; ``opponent``: anyone else deals); ``net`` adds it for your side's crib and
+    subtracts it for an opponent's. The pegging term and the chance of winning are two-player only
+    (see :func:`cribbage.ai.supports`).
+    """
+    cards = tuple(hand)
+    if len(cards) != 5 or len(set(cards)) != 5:
+        raise CardError("a table where one card is laid away needs five different cards")
+    if role == "partner" and not rules.partners:
+        raise ValueError("only four players in partnerships lay away to a partner's crib")
+    sign = crib_sign(role)
+    starters = starters_for(cards)
+    out = []
+    for discard, keep in keeps(cards):
+        h = sum(hand_points(keep, s) for s in starters) / len(starters)
+        c = crib1_ev(discard[0], rules, role)
+        out.append(DiscardChoice(discard, keep, h, c, h + sign * c, 0.0, role == "own", role=role))
     out.sort(key=lambda d: -d.net)
     return out
 
@@ -286,7 +337,7 @@ def hint(view: SeatView) -> Hint:
         return Hint(first, "Count your hand." if view.show_step < 2 else "Count the crib.", [])
     if isinstance(first, Discard):
         dealer = view.dealer == view.seat
-        choices = analyze_discards(view.hand, dealer, scores=_my_scores(view))
+        choices = analyze_discards(view.hand, dealer, scores=_my_scores(view), target=target_of(view))
         best = choices[0]
         return Hint(Discard(view.seat, best.discard), best.describe(), choices)
     plays = analyze_plays(view)

@@ -16,6 +16,7 @@ from ..view import SeatView
 from .coach import analyze_discards, analyze_plays
 from .discards import hand_ev, keeps, starters_for
 from .pegging import peg_points
+from .strategy import target_of
 
 __all__ = ["RandomPlayer", "GreedyPlayer", "ExpertPlayer"]
 
@@ -113,7 +114,8 @@ class ExpertPlayer(_Base):
     def discard(self, view: SeatView) -> Action:
         dealer = view.dealer == view.seat
         choices = analyze_discards(view.hand, dealer, peg_weight=self.peg_weight,
-                                   scores=(view.scores[view.seat], view.scores[1 - view.seat]) if self.endgame else None)
+                                   scores=(view.scores[view.seat], view.scores[1 - view.seat]) if self.endgame else None,
+                                   target=target_of(view))
         if choices[0].win_chance is not None:
             values = [100.0 * (d.win_chance or 0.0) for d in choices]  # a percent weighs like a point
         elif self.crib_weight != 1.0:
