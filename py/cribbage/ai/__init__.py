@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from ..actions import Action
+from ..rules import Rules
 from ..view import SeatView
 from .coach import (
     DecisionReview,
@@ -47,7 +48,32 @@ __all__ = [
     "analyze_plays",
     "hint",
     "review_hand",
+    "supports",
+    "PARTS",
 ]
+
+PARTS: dict[str, str] = {
+    "discard": "the discard analysis and the players' discards (six cards, or five where one is laid away)",
+    "play": "the play search and the players' plays (two players exactly; three or four by a search "
+            "over the hidden hands, cribbage.ai.table_play)",
+    "endgame": "the chance of winning near the target (discards and plays) and the win table: two "
+               "players with six cards, to 121 or 61",
+    "peg_table": "the pegging term of a discard (peg_values.json): two players with six cards",
+    "review": "the coach's review of a finished hand (review_hand): two players with six cards",
+}
+"""The parts of the computer and the coach :func:`supports` answers for, with what each covers."""
+
+
+def supports(rules: Rules, part: str) -> bool:
+    """Whether ``part`` (a key of :data:`PARTS`) works at the table ``rules``, so a caller can offer it
+    or leave it out. Discards and plays work at every table; what was made from two-player six-card
+    games (the win table, the pegging table, the review's replay) says so."""
+    if part not in PARTS:
+        raise ValueError(f"unknown part {part!r}: one of {', '.join(PARTS)}")
+    two_six = rules.players == 2 and rules.discards == 2
+    if part in ("discard", "play"):
+        return True
+    return two_six
 
 
 @runtime_checkable

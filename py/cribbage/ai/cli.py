@@ -1,6 +1,8 @@
 """The ``analyze`` and ``simulate`` commands, registered on the main command line's subparsers.
 
-``cribbage analyze [--dealer|--pone] [--json] C C C C C C`` ranks the 15 discards of six cards.
+``cribbage analyze [--dealer|--pone|--partner] [--table NAME] [--json] C C C C C C`` ranks the 15
+discards of six cards, or the 5 of five cards (``--table three``, the default for five cards,
+``partners`` or ``five-card``).
 ``cribbage simulate --players A,B --games N --seed S [--json]`` plays duplicate games.
 Each handler returns the exit status: 0 on success, 2 for input that cannot be used.
 """
@@ -19,15 +21,23 @@ __all__ = ["add_subcommands", "cmd_analyze", "cmd_simulate"]
 
 def add_subcommands(subparsers: Any) -> None:
     """Register ``analyze`` and ``simulate`` on an ``argparse`` subparsers object."""
-    p = subparsers.add_parser("analyze", help="rank the 15 ways to lay away two of six cards",
-                              description="Rank the 15 discards of a six-card hand: expected hand, crib and net.")
+    p = subparsers.add_parser("analyze", help="rank the ways to lay away two of six cards (or one of five)",
+                              description="Rank the 15 discards of a six-card hand (or the 5 of a five-card hand "
+                                          "at a table where one card is laid away): expected hand, crib and net.")
     role = p.add_mutually_exclusive_group()
-    role.add_argument("--dealer", dest="dealer", action="store_true", default=True,
+    role.add_argument("--dealer", dest="role", action="store_const", const="own", default="own",
                       help="the crib is yours (default)")
-    role.add_argument("--pone", dest="dealer", action="store_false", help="the crib is the opponent's")
+    role.add_argument("--pone", dest="role", action="store_const", const="opponent",
+                      help="the crib is an opponent's (the dealer's)")
+    role.add_argument("--partner", dest="role", action="store_const", const="partner",
+                      help="the crib is your partner's (four players)")
+    p.add_argument("--table", default=None, choices=("classic", "three", "partners", "five-card"),
+                   help="the table: classic (six cards, the default for six), three (three players, the "
+                        "default for five cards), partners (four players), five-card (two players, two cards "
+                        "from the pack to the crib)")
     p.add_argument("--json", action="store_true", help="print a JSON list")
     p.add_argument("--no-pegging", action="store_true", help="leave out the small pegging term")
-    p.add_argument("cards", nargs="*", metavar="CARD", help="six cards, e.g. 5H 5C 6D JS QS 9C")
+    p.add_argument("cards", nargs="*", metavar="CARD", help="six cards, e.g. 5H 5C 6D JS QS 9C (or five)")
     p.set_defaults(func=cmd_analyze, handler=cmd_analyze)
 
     s = subparsers.add_parser("simulate", help="play duplicate games between two computer players",
@@ -62,6 +72,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 
 def _analyze(args: argparse.Namespace) -> int:
+    from ..rules import PRESETS
     from .coach import analyze_discards
 
     try:
@@ -69,17 +80,32 @@ def _analyze(args: argparse.Namespace) -> int:
     except CardError as exc:
         print(f"cribbage analyze: {exc}", file=sys.stderr)
         return 2
-    if len(cards) != 6:
-        print(f"cribbage analyze: give six different cards, not {len(cards)} (e.g. 5H 5C 6D JS QS 9C)",
-              file=sys.stderr)
+    table = getattr(args, "table", None) or ("three" if len(cards) == 5 else "classic")
+    rules = PRESETS[table]
+    want = rules.hand_size
+    if len(cards) != want:
+        example = "5H 5C 6D JS QS 9C" if want == 6 else "5H 5C 6D JS QS"
+        print(f"cribbage analyze: give {'six' if want == 6 else 'five'} different cards for "
+              f"{rules.describe()}, not {len(cards)} (e.g. {example})", file=sys.stderr)
         return 2
-    choices = analyze_discards(cards, args.dealer, pegging=not getattr(args, "no_pegging", False))
+    role_name = getattr(args, "role", "own")
+    if role_name == "partner" and not rules.partners:
+        print("cribbage analyze: --partner is for four players in partnerships (--table partners)", file=sys.stderr)
+        return 2
+    dealer = role_name == "own"
+    choices = analyze_discards(cards, dealer, pegging=not getattr(args, "no_pegging", False), rules=rules,
+                               role=role_name if want == 5 else None)
     if args.json:
         print(json.dumps([c.to_json() for c in choices], ensure_ascii=False))
         return 0
-    role = "dealer (your crib)" if args.dealer else "pone (the dealer's crib)"
-    print(f"{' '.join(c.pretty for c in cards)} as {role}:")
-    sign = "+" if args.dealer else "-"
+    if want == 6:
+        role = "dealer (your crib)" if dealer else "pone (the dealer's crib)"
+    else:
+        role = {"own": "dealer (your crib)", "partner": "the dealer's partner (your side's crib)",
+                "opponent": "not the dealer (an opponent's crib)"}[role_name]
+    where = "" if rules.is_classic else f", {rules.describe()}"
+    print(f"{' '.join(c.pretty for c in cards)} as {role}{where}:")
+    sign = "+" if role_name != "opponent" else "-"
     peg = any(c.peg_ev for c in choices)  # the pegging term is off by default (see BENCH.md)
     print(f"  {'discard':<9} {'keep':<13} {'hand':>6} {sign}{'crib':>5}{' ' + 'peg'.rjust(6) if peg else ''} "
           f"{'net':>6}")

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from ..view import SeatView
 
 __all__ = ["peg_ev_of_keep", "peg_value", "endgame_play_values", "endgame_discard_values", "win_chance",
-           "ENDGAME_NEED", "ENDGAME_DISCARD_NEED", "supports", "target_of"]
+           "ENDGAME_NEED", "ENDGAME_DISCARD_NEED", "supports", "target_of", "rules_of"]
 
 ENDGAME_NEED = 40
 """The play is searched for the chance of winning once either player needs this many points or fewer."""
@@ -54,10 +54,15 @@ def supports(rules: Rules) -> bool:
     return rules.players == 2 and rules.discards == 2
 
 
+def rules_of(view: SeatView) -> Rules:
+    """The rules of this view's game (the classic game for a view that carries none)."""
+    rules = getattr(view, "rules", None)
+    return rules if isinstance(rules, Rules) else Rules()
+
+
 def target_of(view: SeatView) -> int:
     """The score that wins this view's game: its rules' target (121 for a view without rules)."""
-    rules = getattr(view, "rules", None)
-    return rules.target if isinstance(rules, Rules) else 121
+    return rules_of(view).target
 
 
 @lru_cache(maxsize=1)
@@ -111,6 +116,8 @@ def endgame_discard_values(hand_dists: Sequence[dict[int, float]], crib_evs: Seq
     ``target`` is the game's (121 or 61): only the distances to it matter.
     """
     need_me, need_opp = target - scores[0], target - scores[1]
+    if len(hand_dists) != 15:  # one card laid away: the win table is for six-card deals (supports())
+        return None
     if min(need_me, need_opp) > ENDGAME_DISCARD_NEED:
         return None
     hist = _histograms()
@@ -294,7 +301,8 @@ def endgame_play_values(view: SeatView, ps: PlayState, samples: int, rng: random
     goal = target_of(view) if target is None else target
     need0 = goal - view.scores[me]
     need1 = goal - view.scores[1 - me]
-    if min(need0, need1) > ENDGAME_NEED or view.starter is None or len(view.kept) != 4:
+    if (min(need0, need1) > ENDGAME_NEED or view.starter is None or len(view.kept) != 4
+            or not supports(rules_of(view))):
         return None
     starter = view.starter
     dealer = view.dealer == me
