@@ -76,7 +76,9 @@ def test_whose_crib_by_seat():
 
 def test_analyze_discards_takes_five_cards_and_refuses_them_at_a_six_card_table():
     hand = parse_cards("5H 5C 6D JS QS")
-    assert analyze_discards(hand, True) == analyze_one_card_discards(hand, THREE, "own")
+    assert analyze_discards(hand, True, rules=THREE) == analyze_one_card_discards(hand, THREE, "own")
+    with pytest.raises(CardError):
+        analyze_discards(hand, True)  # five cards need a table's rules
     assert analyze_discards(hand, False, rules=PARTNERS, role="partner")[0].role == "partner"
     with pytest.raises(CardError):
         analyze_discards(hand, True, rules=Rules())
@@ -85,7 +87,9 @@ def test_analyze_discards_takes_five_cards_and_refuses_them_at_a_six_card_table(
 
 
 def test_the_analyze_command_ranks_five_cards(capsys):
-    assert cli_main(["analyze", "5H", "5C", "6D", "JS", "QS"]) == 0
+    assert cli_main(["analyze", "5H", "5C", "6D", "JS", "QS"]) == 2  # which table?
+    assert "--table" in capsys.readouterr().err
+    assert cli_main(["analyze", "--table", "three", "5H", "5C", "6D", "JS", "QS"]) == 0
     out = capsys.readouterr().out
     assert "three players" in out and out.count("\n") == 7
     assert cli_main(["analyze", "--table", "partners", "--partner", "--json", "5H", "5C", "6D", "JS", "QS"]) == 0
@@ -93,7 +97,7 @@ def test_the_analyze_command_ranks_five_cards(capsys):
     assert len(rows) == 5 and all(r["role"] == "partner" for r in rows)
     assert cli_main(["analyze", "--table", "five-card", "--pone", "5H", "5C", "6D", "JS", "QS"]) == 0
     assert "two cards from the pack" in capsys.readouterr().out
-    assert cli_main(["analyze", "--partner", "5H", "5C", "6D", "JS", "QS"]) == 2
+    assert cli_main(["analyze", "--table", "three", "--partner", "5H", "5C", "6D", "JS", "QS"]) == 2
     assert cli_main(["analyze", "--table", "three", "5H", "5C", "6D", "JS", "QS", "9C"]) == 2
     assert "five different cards" in capsys.readouterr().err
 

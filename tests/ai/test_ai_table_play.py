@@ -108,3 +108,18 @@ def test_a_fifteen_now_is_seen_as_points():
     got = evaluate_table_plays(tp, rng=random.Random(0))
     assert got[5][0] == 2
     assert got[5][1] > got[2][1]
+
+
+def test_the_coach_ranks_every_card_that_fits_with_its_note():
+    from cribbage.ai.coach import analyze_table_plays
+
+    hand = tuple(parse_cards("5H 2C KD"))
+    tail = parse_cards("TS 9H")
+    unseen = tuple(c for c in DECK if c not in hand and c not in tail)
+    tp = TablePlay(2, PARTNERS, hand, unseen, (3, 3, 3, 2), tail=(10, 9), last=1)
+    plays = analyze_table_plays(tp, tail)
+    assert {p.card for p in plays} == set(hand)  # 19: every card fits
+    assert [p.ev for p in plays] == sorted((p.ev for p in plays), reverse=True)
+    assert analyze_table_plays(tp, tail) == plays  # the same hint every time it is asked
+    with pytest.raises(ValueError):
+        analyze_table_plays(tp, parse_cards("TS"))

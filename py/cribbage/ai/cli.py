@@ -1,8 +1,7 @@
 """The ``analyze`` and ``simulate`` commands, registered on the main command line's subparsers.
 
 ``cribbage analyze [--dealer|--pone|--partner] [--table NAME] [--json] C C C C C C`` ranks the 15
-discards of six cards, or the 5 of five cards (``--table three``, the default for five cards,
-``partners`` or ``five-card``).
+discards of six cards, or the 5 of five cards (``--table three``, ``partners`` or ``five-card``).
 ``cribbage simulate --players A,B --games N --seed S [--json]`` plays duplicate games.
 Each handler returns the exit status: 0 on success, 2 for input that cannot be used.
 """
@@ -32,9 +31,9 @@ def add_subcommands(subparsers: Any) -> None:
     role.add_argument("--partner", dest="role", action="store_const", const="partner",
                       help="the crib is your partner's (four players)")
     p.add_argument("--table", default=None, choices=("classic", "three", "partners", "five-card"),
-                   help="the table: classic (six cards, the default for six), three (three players, the "
-                        "default for five cards), partners (four players), five-card (two players, two cards "
-                        "from the pack to the crib)")
+                   help="the table: classic (six cards, the default), three (three players), partners (four "
+                        "players), five-card (two players, two cards from the pack to the crib); five cards "
+                        "need one of the last three")
     p.add_argument("--json", action="store_true", help="print a JSON list")
     p.add_argument("--no-pegging", action="store_true", help="leave out the small pegging term")
     p.add_argument("cards", nargs="*", metavar="CARD", help="six cards, e.g. 5H 5C 6D JS QS 9C (or five)")
@@ -80,8 +79,12 @@ def _analyze(args: argparse.Namespace) -> int:
     except CardError as exc:
         print(f"cribbage analyze: {exc}", file=sys.stderr)
         return 2
-    table = getattr(args, "table", None) or ("three" if len(cards) == 5 else "classic")
-    rules = PRESETS[table]
+    table = getattr(args, "table", None)
+    if table is None and len(cards) == 5:
+        print("cribbage analyze: five cards are dealt at several tables: name it with --table three, "
+              "--table partners or --table five-card", file=sys.stderr)
+        return 2
+    rules = PRESETS[table or "classic"]
     want = rules.hand_size
     if len(cards) != want:
         example = "5H 5C 6D JS QS 9C" if want == 6 else "5H 5C 6D JS QS"

@@ -21,6 +21,8 @@ from ..view import SeatView
 from ..view import view as view_of
 from .discards import crib1_ev, crib_ev, crib_sign, keeps, starters_for
 from .pegging import evaluate_plays, peg_points, play_state_from_view
+from .table_play import BUDGET as TABLE_BUDGET
+from .table_play import TablePlay, evaluate_table_plays
 from .strategy import endgame_discard_values, endgame_play_values, peg_ev_of_keep, target_of
 
 if TYPE_CHECKING:
@@ -34,6 +36,7 @@ __all__ = [
     "analyze_discards",
     "analyze_one_card_discards",
     "analyze_plays",
+    "analyze_table_plays",
     "hint",
     "review_hand",
     "describe_cards",
@@ -118,17 +121,18 @@ def analyze_discards(hand: Sequence[Card], dealer: bool, *, pegging: bool = True
     end of the game (``target``: 121 or 61), each choice also gets ``win_chance`` and they are
     ranked by it.
 
-    Five cards are a table where each player lays away one (``rules``: three players, four in
-    partnerships, or two with two cards from the pack; default three players): see
+    Five cards need ``rules`` of a table where each player lays away one (three players, four in
+    partnerships, or two with two cards from the pack): see
     :func:`analyze_one_card_discards`; ``role`` (``own``, ``partner``, ``opponent``) says whose crib
     it is (default from ``dealer``: ``own`` or ``opponent``).
     """
     cards = tuple(hand)
     if len(cards) == 5:
-        if rules is not None and rules.discards != 1:
-            raise CardError(f"at this table ({rules.describe()}) six cards are dealt, not five")
-        table = rules if rules is not None else Rules(players=3)
-        return analyze_one_card_discards(cards, table, role or ("own" if dealer else "opponent"))
+        if rules is None or rules.discards != 1:
+            where = "the classic game" if rules is None else f"this table ({rules.describe()})"
+            raise CardError(f"at {where} six cards are dealt, not five: give the rules of a table where one "
+                            "card is laid away")
+        return analyze_one_card_discards(cards, rules, role or ("own" if dealer else "opponent"))
     if len(cards) != 6 or len(set(cards)) != 6:
         raise CardError("analyze_discards needs six different cards (or five at a table where one is laid away)")
     starters = starters_for(cards)
@@ -265,6 +269,26 @@ def analyze_plays(view: SeatView, *, samples: int = 64, rng: random.Random | Non
         out.append(PlayChoice(a.card, pts, 100.0 * ev if as_win else ev,
                               _play_note(tail_cards, a.card, pts, view.count), as_win))
     # Best first; among equal values lay the higher card first only if it scores, else keep order.
+    out.sort(key=lambda p: (-round(p.ev, 6), -p.points))
+    return out
+
+
+def analyze_table_plays(tp: TablePlay, tail_cards: Sequence[Card] = (), *, samples: int = 48,
+                        budget: int = TABLE_BUDGET, rng: random.Random | None = None) -> list[PlayChoice]:
+    """Every card the deciding seat may lay now at a table of three or four (``tp``: what it knows;
+    ``tail_cards``: the current count's cards), best first, with the expected net pegging of its side
+    (its side's points minus the mean of the other sides' over the rest of the play, inside the
+    search's horizon: :mod:`cribbage.ai.table_play`). Empty when no card fits (say Go)."""
+    count = sum(c.value for c in tail_cards)
+    if tuple(int(c.rank) for c in tail_cards) != tp.tail:
+        raise ValueError("the count's cards do not match the position's ranks")
+    values = evaluate_table_plays(tp, samples=samples, budget=budget, rng=rng or random.Random(repr(tp)))
+    out = []
+    for card in tp.hand:
+        if card.value > 31 - count:
+            continue
+        pts, ev = values[int(card.rank)]
+        out.append(PlayChoice(card, pts, ev, _play_note(tail_cards, card, pts, count)))
     out.sort(key=lambda p: (-round(p.ev, 6), -p.points))
     return out
 
