@@ -39,7 +39,7 @@ __all__ = ["TablePlay", "evaluate_table_plays", "deal_hidden", "TableSearch", "E
 
 EXACT_CARDS = 8
 """With this many cards or fewer left in all hands, each sample is searched to the end of the play."""
-BUDGET = 24_000
+BUDGET = 9_000
 """Default search nodes a decision (all samples together); see BENCH.md for its time inside Pyodide."""
 
 
