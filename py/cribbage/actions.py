@@ -1,8 +1,9 @@
 """The actions a player takes, as small frozen values that print and parse themselves.
 
 A match is its seed plus the list of these actions, so each has a short text form used in saves and
-on the command line: ``"discard 0 5H 6D"``, ``"play 1 TD"``, ``"go 0"``, ``"starter 1 17"``.
-Seats are 0 and 1. A cut's ``depth`` is how many cards are lifted off the top of the pack.
+on the command line: ``"discard 0 5H 6D"``, ``"play 1 TD"``, ``"go 0"``, ``"starter 1 17"``; with
+muggins ``"count 2 12"`` (a claim), ``"muggins 0"`` and ``"pass 1"``. Seats are 0 to 3 (0 and 1 at the
+classic table). A cut's ``depth`` is how many cards are lifted off the top of the pack.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ __all__ = [
     "Play",
     "Go",
     "Count",
+    "Muggins",
+    "Pass",
     "Action",
     "parse_action",
     "ActionError",
@@ -59,11 +62,11 @@ class CutPack:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """Lay two cards away, face down, into the dealer's crib."""
+    """Lay cards away, face down, into the dealer's crib (two at the classic table, else one)."""
 
     seat: int
     cards: tuple[Card, ...]
-    """The two cards; empty for a discard this browser may not see (online: the opponent's)."""
+    """The cards laid away; empty for a discard this browser may not see (online: the opponent's)."""
 
     def __str__(self) -> str:
         if not self.cards:
@@ -105,15 +108,38 @@ class Go:
 
 @dataclass(frozen=True, slots=True)
 class Count:
-    """In the show, count the next hand (pone's, then dealer's, then the crib) and peg it."""
+    """In the show, count the next hand (from the dealer's left round to the dealer, then the crib)
+    and peg it. With muggins the player says what it holds: ``claim`` (None without muggins)."""
+
+    seat: int
+    claim: int | None = None
+    """The points claimed (muggins only: the engine does not count for the player)."""
+
+    def __str__(self) -> str:
+        return f"count {self.seat}" if self.claim is None else f"count {self.seat} {self.claim}"
+
+
+@dataclass(frozen=True, slots=True)
+class Muggins:
+    """With muggins, just after a claim: take the points it missed (nothing if it missed none)."""
 
     seat: int
 
     def __str__(self) -> str:
-        return f"count {self.seat}"
+        return f"muggins {self.seat}"
 
 
-Action = Union[CutForDeal, CutPack, Discard, CutStarter, Play, Go, Count]
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """With muggins, just after a claim: let it stand without calling muggins."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"pass {self.seat}"
+
+
+Action = Union[CutForDeal, CutPack, Discard, CutStarter, Play, Go, Count, Muggins, Pass]
 
 
 def parse_action(text: str) -> Action:
@@ -124,8 +150,8 @@ def parse_action(text: str) -> Action:
     if len(parts) < 2:
         raise ActionError(f"not an action: {text!r}")
     verb, seat_text, rest = parts[0].lower(), parts[1], parts[2:]
-    if seat_text not in ("0", "1"):
-        raise ActionError(f"not an action: {text!r} (seat must be 0 or 1)")
+    if seat_text not in ("0", "1", "2", "3"):
+        raise ActionError(f"not an action: {text!r} (seat must be 0 to 3)")
     seat = int(seat_text)
     try:
         if verb in ("cutdeal", "cut", "starter") and len(rest) == 1 and rest[0].isdigit():
@@ -133,8 +159,8 @@ def parse_action(text: str) -> Action:
             if verb == "cutdeal":
                 return CutForDeal(seat, depth)
             return CutPack(seat, depth) if verb == "cut" else CutStarter(seat, depth)
-        if verb == "discard" and len(rest) == 2:
-            return Discard(seat, (parse_card(rest[0]), parse_card(rest[1])))
+        if verb == "discard" and len(rest) in (1, 2) and rest != [HIDDEN]:
+            return Discard(seat, tuple(parse_card(r) for r in rest))
         if verb == "discard" and rest == [HIDDEN]:
             return Discard(seat, ())
         if verb == "play" and len(rest) == 1:
@@ -143,6 +169,12 @@ def parse_action(text: str) -> Action:
             return Go(seat)
         if verb == "count" and not rest:
             return Count(seat)
+        if verb == "count" and len(rest) == 1 and rest[0].isdigit() and len(rest[0]) <= 2:
+            return Count(seat, int(rest[0]))
+        if verb == "muggins" and not rest:
+            return Muggins(seat)
+        if verb == "pass" and not rest:
+            return Pass(seat)
     except CardError as exc:
         raise ActionError(f"not an action: {text!r} ({exc})") from exc
     raise ActionError(f"not an action: {text!r}")

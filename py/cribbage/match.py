@@ -1,6 +1,10 @@
 """The match record: a seed plus the list of actions, with undo/redo, restart and saves.
 
-Replaying the actions from the seed reproduces every state on any Python. Undo and redo step through
+Replaying the actions from the seed reproduces every state on any Python. Every state of a match is
+built by :meth:`Match.new_state`, from the match's own rules and its said-aloud Go, so an undo, a
+restart, a reload, the coach and the record replay the match by the rules it was played by. A save
+names the rules only when they are not the classic game and said-aloud Go only when it is on, so every
+save made before either existed loads (and saves again) unchanged. Undo and redo step through
 real actions: when some seats are played by the computer, one undo also takes back the computer's
 replies, back to the human's previous decision. Saves are versioned JSON with a checksum; a save that
 is corrupt, truncated, tampered with or from a future version is refused with a clear
@@ -15,6 +19,7 @@ from typing import Any, Iterable, Sequence
 
 from .actions import Action, ActionError, parse_action
 from .deal import PackSource
+from .rules import CLASSIC, Rules, RulesError
 from .state import GameState, IllegalActionError
 from .view import SeatView, view
 
@@ -36,22 +41,37 @@ class Match:
 
     def __init__(self, seed: int, humans: Iterable[int] = (0, 1), names: Sequence[str] = ("North", "South"),
                  options: dict[str, Any] | None = None, *, source: PackSource | None = None,
-                 declare_go: bool = False) -> None:
+                 declare_go: bool = False, rules: Rules = CLASSIC) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
             raise ValueError(f"a seed is an integer from 0 to {MAX_SEED}")
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules value, not {rules!r}")
         self.seed = seed
+        self.rules = rules
+        """The table this match is played at (classic two-player by default)."""
         self.humans: frozenset[int] = frozenset(humans)
         """Seats played by people; the others are the computer's (their replies undo together)."""
-        self.names: tuple[str, str] = (str(names[0]), str(names[1]))
+        if not self.humans <= set(range(rules.players)):
+            raise ValueError(f"a human seat is one of 0 to {rules.players - 1}")
+        names = list(names)
+        if len(names) < rules.players:  # the default pair, or too few: number the rest
+            names += [f"Player {i + 1}" for i in range(len(names), rules.players)]
+        self.names: tuple[str, ...] = tuple(str(n) for n in names[: rules.players])
         self.options: dict[str, Any] = dict(options or {})
         """Free-form settings kept with the save (e.g. the computer's level)."""
         self.source = source
         """Online: the packs the mental-poker deal opens (None: shuffled from the seed)."""
         self.declare_go = declare_go
-        self.state = GameState(seed, source=source, declare_go=declare_go)
+        """Every Go is the player's own action (online; see :class:`~cribbage.state.GameState`)."""
+        self.state = self.new_state()
         self.actions: list[Action] = []
         self.undone: list[Action] = []
         """Actions taken back, most recently undone last; redo re-applies them."""
+
+    def new_state(self) -> GameState:
+        """A fresh state of this match: its seed (or online packs), its rules, its said-aloud Go.
+        The one place a match's states are made (replay, restart, reload, coach, record)."""
+        return GameState(self.seed, source=self.source, declare_go=self.declare_go, rules=self.rules)
 
     # --- playing ---------------------------------------------------------------------------------
 
@@ -126,7 +146,7 @@ class Match:
     def restart(self) -> None:
         """Start the same match again from the seed: the same deals."""
         self._need_seed("restart")
-        self.state = GameState(self.seed)
+        self.state = self.new_state()
         self.actions = []
         self.undone = []
 
@@ -136,7 +156,7 @@ class Match:
 
     def _replay(self, actions: Sequence[Action]) -> None:
         self._need_seed("take back moves")
-        state = GameState(self.seed)
+        state = self.new_state()
         for action in actions:
             state.apply(action)
         self.state = state
@@ -157,6 +177,11 @@ class Match:
             "actions": [str(a) for a in self.actions],
             "undone": [str(a) for a in self.undone],
         }
+        # Written only when they differ from the classic game, so older saves keep their checksums.
+        if not self.rules.is_classic:
+            body["rules"] = self.rules.to_json()
+        if self.declare_go:
+            body["declare_go"] = True
         body["checksum"] = _checksum(body)
         return body
 
@@ -195,22 +220,30 @@ class Match:
             options = data.get("options", {})
             texts = data["actions"]
             undone_texts = data.get("undone", [])
-            if not (isinstance(humans, list) and all(h in (0, 1) for h in humans)):
+            try:
+                rules = Rules.from_json(data.get("rules"))
+            except RulesError as exc:
+                raise SaveError(f"this save's rules cannot be used: {exc}") from exc
+            declare_go = data.get("declare_go", False)
+            if type(declare_go) is not bool:
+                raise SaveError("the save's said-aloud Go setting is invalid")
+            if not (isinstance(humans, list) and all(type(h) is int and 0 <= h < rules.players for h in humans)):
                 raise SaveError("the save's list of human seats is invalid")
-            if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names)):
+            if not (isinstance(names, list) and len(names) == rules.players
+                    and all(isinstance(n, str) for n in names)):
                 raise SaveError("the save's player names are invalid")
             if not isinstance(options, dict):
                 raise SaveError("the save's options are invalid")
             if not isinstance(texts, list) or not isinstance(undone_texts, list):
                 raise SaveError("the save's action list is invalid")
-            match = cls(seed, humans, names, options)
+            match = cls(seed, humans, names, options, declare_go=declare_go, rules=rules)
             for text in texts:
                 action = parse_action(text)
                 match.state.apply(action)
                 match.actions.append(action)
             match.undone = [parse_action(t) for t in undone_texts]
             # The undone actions must replay from here, or redo would fail later.
-            probe = GameState(seed)
+            probe = match.new_state()
             for action in match.actions:
                 probe.apply(action)
             for action in reversed(match.undone):

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .actions import Action, Discard, Play, parse_action
+from .rules import CLASSIC, Rules, RulesError
 from .state import Event, GameState, other
 
 if TYPE_CHECKING:
@@ -51,9 +52,10 @@ EXPERT_DEALER: Mapping[str, float] = {"pegging": 3.5, "hand": 8.0, "crib": 4.7}
 EXPERT_PONE: Mapping[str, float] = {"pegging": 2.0, "hand": 8.1}
 """Published expert averages a hand as pone (≈ 10.1 in all)."""
 SKUNK_LINE = 91
-"""A loser below 91 is skunked (information only: this game has no skunk bonus)."""
+"""A loser below 91 is skunked in a game to 121 (information only: this game has no skunk bonus;
+a record reads the line from its rules: 31 in a game to 61)."""
 DOUBLE_SKUNK_LINE = 61
-"""A loser below 61 is double-skunked (counted apart from single skunks)."""
+"""A loser below 61 is double-skunked in a game to 121 (counted apart from single skunks)."""
 HISTORY_LIMIT = 500
 """Full records kept; older ones are folded into the summary."""
 HISTORY_KEY = "cribbage.history"
@@ -118,9 +120,10 @@ def _list(value: Any, what: str) -> list[Any]:
     return value
 
 
-def _pair(value: Any, what: str) -> list[Any]:
+def _pair(value: Any, what: str, n: int = 2) -> list[Any]:
+    """A list with one entry a seat (or a side): ``n`` of them (2 to 4 when ``n`` is 0: any table)."""
     items = _list(value, what)
-    if len(items) != 2:
+    if len(items) != n and not (n == 0 and 2 <= len(items) <= 4):
         raise RecordError(f"{what} does not have one entry for each seat")
     return items
 
@@ -176,10 +179,10 @@ class HandRecord:
 
     number: int
     dealer: int
-    points: tuple[dict[str, int], dict[str, int]]
+    points: tuple[dict[str, int], ...]
     """Per seat: ``{"pegging": 3, "hand": 8, "crib": 0, "heels": 0}`` (every source present; stored as
     a list in the order of :data:`SOURCES`)."""
-    shows: tuple[int | None, int | None]
+    shows: tuple[int | None, ...]
     """Each seat's hand count (0 is a count); None if the match ended before it."""
     crib: int | None
     """The dealer's crib count; None if the match ended before it."""
@@ -191,8 +194,8 @@ class HandRecord:
 
     @property
     def pone(self) -> int:
-        """The non-dealer."""
-        return other(self.dealer)
+        """The non-dealer (more players: the dealer's left)."""
+        return (self.dealer + 1) % len(self.points)
 
     def to_json(self) -> dict[str, Any]:
         """Plain data."""
@@ -204,18 +207,19 @@ class HandRecord:
     def from_json(cls, data: Any) -> HandRecord:
         """Read one, checking every field."""
         d = _dict(data, "a hand")
+        raw_points = _pair(d.get("points"), "a hand's points", 0)
         dealer = _int(d, "dealer")
-        if dealer not in (0, 1):
+        if dealer >= len(raw_points):
             raise RecordError("a hand's dealer is not a seat")
         points = []
-        for p in _pair(d.get("points"), "a hand's points"):
+        for p in raw_points:
             values = _list(p, "a hand's points")
             if len(values) != len(SOURCES):
                 raise RecordError("a hand's points do not give every source")
             points.append({s: _int({s: v}, s) for s, v in zip(SOURCES, values)})
-        shows = _pair(d.get("shows"), "a hand's shows")
-        return cls(_int(d, "number", 1), dealer, (points[0], points[1]),
-                   (_opt_int(shows[0], "a show"), _opt_int(shows[1], "a show")), _opt_int(d.get("crib"), "a crib"))
+        shows = _pair(d.get("shows"), "a hand's shows", len(points))
+        return cls(_int(d, "number", 1), dealer, tuple(points),
+                   tuple(_opt_int(sh, "a show") for sh in shows), _opt_int(d.get("crib"), "a crib"))
 
 
 @dataclass(frozen=True)
@@ -271,31 +275,43 @@ class MatchRecord:
     """``computer`` or ``hotseat``."""
     level: str | None
     """The computer's level (``easy``, ``medium``, ``expert``); None in hot-seat."""
-    names: tuple[str, str]
+    names: tuple[str, ...]
+    """One name a seat."""
     humans: tuple[int, ...]
     winner: int
-    scores: tuple[int, int]
+    """The winning side (a seat for two or three players, a partnership 0 or 1 for four)."""
+    scores: tuple[int, ...]
+    """Each side's final score."""
     seed: int
     actions: tuple[str, ...]
     """Every action in text form: seed + actions replay the match (:func:`replay`)."""
     hands: tuple[HandRecord, ...]
-    best_hand: tuple[Best | None, Best | None]
-    best_crib: tuple[Best | None, Best | None]
-    coach: tuple[CoachTotals | None, CoachTotals | None] | None = None
+    best_hand: tuple[Best | None, ...]
+    best_crib: tuple[Best | None, ...]
+    coach: tuple[CoachTotals | None, ...] | None = None
     """Per seat (humans only); None until :func:`coach_totals` has been run."""
+    rules: Rules = CLASSIC
+    """The table it was played at (not written for the classic game, so classic ids stay the same)."""
+
+    def won(self, seat: int) -> bool:
+        """True if ``seat``'s side won."""
+        return self.rules.side_of(seat) == self.winner
 
     @property
     def loser(self) -> int:
-        """The seat that lost."""
-        return other(self.winner)
+        """The side that lost (with three players, the lowest score)."""
+        if self.rules.sides == 2:
+            return 1 - self.winner
+        return min((s for s in range(self.rules.sides) if s != self.winner), key=lambda s: self.scores[s])
 
     @property
     def skunk(self) -> str | None:
-        """``double`` (loser below 61), ``single`` (below 91) or None."""
+        """``double`` (loser below 61 in a game to 121), ``single`` (below 91; below 31 to 61) or None."""
         lost = self.scores[self.loser]
-        if lost < DOUBLE_SKUNK_LINE:
+        double = self.rules.double_skunk_line
+        if double is not None and lost < double:
             return "double"
-        if lost < SKUNK_LINE:
+        if lost < self.rules.skunk_line:
             return "single"
         return None
 
@@ -303,6 +319,10 @@ class MatchRecord:
         """``You won 121 to 98 against the computer (expert)`` or ``Ann beat Bob 121 to 87``."""
         w, lo = self.winner, self.loser
         tail = " (double skunk)" if self.skunk == "double" else " (skunk)" if self.skunk == "single" else ""
+        if self.rules.sides > 2 or self.rules.partners:
+            who = " and ".join(self.names[s] for s in self.rules.seats_of(w))
+            rest = " and ".join(str(self.scores[s]) for s in range(self.rules.sides) if s != w)
+            return f"{who} won {self.scores[w]} to {rest} ({self.rules.describe()}){tail}"
         if self.mode == "hotseat":
             return f"{self.names[w]} beat {self.names[lo]} {self.scores[w]} to {self.scores[lo]}{tail}"
         human = self.humans[0] if self.humans else 0
@@ -310,7 +330,7 @@ class MatchRecord:
         return (f"{self.names[human]} {verb} {self.scores[human]} to {self.scores[other(human)]} against the "
                 f"computer ({self.level or 'unknown level'}){tail}")
 
-    def with_coach(self, coach: tuple[CoachTotals | None, CoachTotals | None]) -> MatchRecord:
+    def with_coach(self, coach: tuple[CoachTotals | None, ...]) -> MatchRecord:
         """This record with the coach's totals filled in (the id does not change)."""
         return replace(self, coach=coach)
 
@@ -324,6 +344,7 @@ class MatchRecord:
             "best_hand": [b.to_json() if b else None for b in self.best_hand],
             "best_crib": [b.to_json() if b else None for b in self.best_crib],
             "coach": None if self.coach is None else [c.to_json() if c else None for c in self.coach],
+            **({} if self.rules.is_classic else {"rules": self.rules.to_json()}),
         }
 
     @classmethod
@@ -333,23 +354,28 @@ class MatchRecord:
         version = _int(d, "version")
         if version > RECORD_VERSION:
             raise RecordError(f"a match record was made by a newer version of the game (version {version})")
+        try:
+            rules = Rules.from_json(d.get("rules"))
+        except RulesError as exc:
+            raise RecordError(f"a match record's rules cannot be used: {exc}") from exc
+        n = rules.players
         mode = _str(d, "mode")
         if mode not in ("computer", "hotseat"):
             raise RecordError(f"unknown mode {mode!r} in a match record")
         level = d.get("level")
         if level is not None and not isinstance(level, str):
             raise RecordError("a match record's level is not text")
-        names = _pair(d.get("names"), "a match record's names")
+        names = _pair(d.get("names"), "a match record's names", n)
         if not all(isinstance(n, str) for n in names):
             raise RecordError("a match record's names are not text")
         humans = _list(d.get("humans"), "a match record's human seats")
-        if any(h not in (0, 1) or isinstance(h, bool) for h in humans) or len(set(humans)) != len(humans):
+        if any(h not in range(n) or isinstance(h, bool) for h in humans) or len(set(humans)) != len(humans):
             raise RecordError("a match record's human seats are invalid")
-        scores = _pair(d.get("scores"), "a match record's scores")
+        scores = _pair(d.get("scores"), "a match record's scores", rules.sides)
         if not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in scores):
             raise RecordError("a match record's scores are invalid")
         winner = _int(d, "winner")
-        if winner not in (0, 1):
+        if winner not in range(rules.sides):
             raise RecordError("a match record's winner is not a seat")
         actions = _list(d.get("actions"), "a match record's actions")
         if not all(isinstance(a, str) for a in actions):
@@ -357,23 +383,28 @@ class MatchRecord:
         coach_raw = d.get("coach")
         coach = None
         if coach_raw is not None:
-            pair = _pair(coach_raw, "a match record's coach totals")
-            coach = (CoachTotals.from_json(pair[0]), CoachTotals.from_json(pair[1]))
-        bh = _pair(d.get("best_hand"), "a match record's best hands")
-        bc = _pair(d.get("best_crib"), "a match record's best cribs")
+            pair = _pair(coach_raw, "a match record's coach totals", n)
+            coach = tuple(CoachTotals.from_json(c) for c in pair)
+        bh = _pair(d.get("best_hand"), "a match record's best hands", n)
+        bc = _pair(d.get("best_crib"), "a match record's best cribs", n)
+        hands = tuple(HandRecord.from_json(h) for h in _list(d.get("hands"), "a match record's hands"))
+        if any(len(h.points) != n for h in hands):
+            raise RecordError("a match record's hands do not have one entry for each seat")
         record = cls(
-            _str(d, "id"), _int(d, "played_at"), mode, level, (names[0], names[1]), tuple(humans), winner,
-            (scores[0], scores[1]), _int(d, "seed"), tuple(actions),
-            tuple(HandRecord.from_json(h) for h in _list(d.get("hands"), "a match record's hands")),
-            (Best.from_json(bh[0]), Best.from_json(bh[1])), (Best.from_json(bc[0]), Best.from_json(bc[1])), coach)
-        if record.id != _record_id(record.seed, record.names, record.humans, record.actions):
+            _str(d, "id"), _int(d, "played_at"), mode, level, tuple(names), tuple(humans), winner,
+            tuple(scores), _int(d, "seed"), tuple(actions), hands,
+            tuple(Best.from_json(b) for b in bh), tuple(Best.from_json(b) for b in bc), coach, rules)
+        if record.id != _record_id(record.seed, record.names, record.humans, record.actions, record.rules):
             raise RecordError("a match record has been altered (its id does not match)")
         return record
 
 
-def _record_id(seed: int, names: Sequence[str], humans: Sequence[int], actions: Sequence[str]) -> str:
-    return _digest({"seed": seed, "names": list(names), "humans": list(humans),
-                    "actions": list(actions)}, 16)
+def _record_id(seed: int, names: Sequence[str], humans: Sequence[int], actions: Sequence[str],
+               rules: Rules = CLASSIC) -> str:
+    body: dict[str, Any] = {"seed": seed, "names": list(names), "humans": list(humans), "actions": list(actions)}
+    if not rules.is_classic:  # classic ids stay exactly as they were before the rule book
+        body["rules"] = rules.to_json()
+    return _digest(body, 16)
 
 
 def record_match(match: Match, played_at: int) -> MatchRecord:
@@ -392,43 +423,45 @@ def record_state(state: GameState, *, played_at: int, seed: int, actions: Iterab
         raise RecordError("the match is not over yet: only finished matches are recorded")
     if not isinstance(played_at, int) or isinstance(played_at, bool) or played_at < 0:
         raise RecordError("the time a match was played is milliseconds since 1970")
-    mode = "hotseat" if len(set(humans)) == 2 else "computer"
+    rules = state.rules
+    n = rules.players
+    mode = "hotseat" if len(set(humans)) >= 2 else "computer"
     texts = tuple(str(a) for a in actions)
     dealers: dict[int, int] = {}
     shows: dict[int, list[int | None]] = {}
     cribs: dict[int, int] = {}
-    best_hand: list[Best | None] = [None, None]
-    best_crib: list[Best | None] = [None, None]
+    best_hand: list[Best | None] = [None] * n
+    best_crib: list[Best | None] = [None] * n
     for e in state.events:
         if e.kind == "deal" and e.hand not in dealers and e.seat is not None:
             dealers[e.hand] = e.seat  # the first deal line of a hand names the dealer
         elif e.kind in ("show hand", "show crib") and e.seat is not None:
             best = Best(e.points, tuple(c.code for c in e.cards))
             if e.kind == "show hand":
-                shows.setdefault(e.hand, [None, None])[e.seat] = e.points
+                shows.setdefault(e.hand, [None] * n)[e.seat] = e.points
                 best_hand[e.seat] = _better(best_hand[e.seat], best)
             else:
                 cribs[e.hand] = e.points
                 best_crib[e.seat] = _better(best_crib[e.seat], best)
     hands = []
     for number, totals in enumerate(state.hand_scores, 1):
-        points = tuple({s: totals.get(f"{s}{seat}", 0) for s in SOURCES} for seat in (0, 1))
-        sh = shows.get(number, [None, None])
-        hands.append(HandRecord(number, dealers[number], (points[0], points[1]), (sh[0], sh[1]),
-                                cribs.get(number)))
-    names2 = (str(names[0]), str(names[1]))
+        points = tuple({s: totals.get(f"{s}{seat}", 0) for s in SOURCES} for seat in range(n))
+        sh = shows.get(number, [None] * n)
+        hands.append(HandRecord(number, dealers[number], points, tuple(sh), cribs.get(number)))
+    names2 = tuple(str(names[i]) for i in range(n))
     hum = tuple(sorted(set(humans)))
     return MatchRecord(
-        _record_id(seed, names2, hum, texts), played_at, mode, None if mode == "hotseat" else level,
-        names2, hum, state.winner, (state.scores[0], state.scores[1]), seed, texts, tuple(hands),
-        (best_hand[0], best_hand[1]), (best_crib[0], best_crib[1]))
+        _record_id(seed, names2, hum, texts, rules), played_at, mode, None if mode == "hotseat" else level,
+        names2, hum, state.winner, tuple(state.scores), seed, texts, tuple(hands),
+        tuple(best_hand), tuple(best_crib), rules=rules)
 
 
 def replay(record: MatchRecord) -> Match:
     """The match again from its seed and actions (for the chart, the score sheet, the coach)."""
     from .match import Match
 
-    match = Match(record.seed, record.humans, record.names, {"level": record.level} if record.level else {})
+    match = Match(record.seed, record.humans, record.names, {"level": record.level} if record.level else {},
+                  rules=record.rules)
     try:
         for text in record.actions:
             match.apply(parse_action(text))
@@ -438,7 +471,7 @@ def replay(record: MatchRecord) -> Match:
 
 
 def coach_totals(match: Match, seats: Iterable[int] | None = None,
-                 samples: int = 64) -> tuple[CoachTotals | None, CoachTotals | None]:
+                 samples: int = 64) -> tuple[CoachTotals | None, ...]:
     """The coach's view of each seat's decisions (default: the human seats). Slow: seconds a match.
 
     Discards are valued as the coach's discard analysis (hand + crib + pegging estimate), plays by its
@@ -464,7 +497,7 @@ class CoachRun:
         self.actions = list(match.actions)
         self.index = 0
         """The next action to look at."""
-        self.state = GameState(match.seed)
+        self.state = match.new_state()
 
     @property
     def done(self) -> bool:
@@ -492,10 +525,9 @@ class CoachRun:
                     acc[3] += round(1000 * max(0.0, plays[0].ev - chosen_p.ev))
         self.state.apply(action)
 
-    def result(self) -> tuple[CoachTotals | None, CoachTotals | None]:
+    def result(self) -> tuple[CoachTotals | None, ...]:
         """The totals per seat (None for a seat not reviewed)."""
-        out = [CoachTotals(*self.acc[s]) if s in self.acc else None for s in (0, 1)]
-        return (out[0], out[1])
+        return tuple(CoachTotals(*self.acc[s]) if s in self.acc else None for s in range(self.state.rules.players))
 
 
 # --- the race to 121 ----------------------------------------------------------------------------
@@ -509,7 +541,7 @@ class RaceStep:
     seat: int
     source: str
     points: int
-    scores: tuple[int, int]
+    scores: tuple[int, ...]
 
 
 def race(events: Iterable[Event]) -> list[RaceStep]:
@@ -575,7 +607,7 @@ class SideTotals:
                 self.cribs[h.crib] = self.cribs.get(h.crib, 0) + 1
         self.best_hand = _better(self.best_hand, record.best_hand[seat])
         self.best_crib = _better(self.best_crib, record.best_crib[seat])
-        if record.loser == seat:
+        if record.loser == record.rules.side_of(seat) and not record.won(seat):
             if record.skunk == "double":
                 self.double_skunked += 1
             elif record.skunk == "single":
@@ -653,12 +685,18 @@ class GroupStats:
     """The other side: the computer at this level, or the hot-seat player's opponents."""
     trend: list[TrendPoint] = field(default_factory=list)
     """The coach's averages match by match (full records only, oldest first; not kept when folded)."""
+    rules: str = ""
+    """The table's description (``Rules.describe``) for any table but the classic one (empty):
+    statistics are grouped by rules, and the published figures are shown for the classic game only."""
 
     @property
     def label(self) -> str:
-        """``vs computer (expert)`` or ``hot-seat: Ann``."""
+        """``vs computer (expert)`` or ``hot-seat: Ann`` (``…, three players`` for another table)."""
         kind, _, rest = self.key.partition(":")
-        return f"vs computer ({rest})" if kind == "computer" else f"hot-seat: {rest}"
+        if self.rules:
+            rest = rest[: -len(_rules_suffix(self.rules))]
+        label = f"vs computer ({rest})" if kind == "computer" else f"hot-seat: {rest}"
+        return f"{label}, {self.rules}" if self.rules else label
 
     @property
     def win_rate(self) -> float | None:
@@ -668,9 +706,10 @@ class GroupStats:
     def add(self, record: MatchRecord, seat: int) -> None:
         """Add one match as played by ``seat``."""
         self.matches += 1
-        self.wins += record.winner == seat
+        self.wins += record.won(seat)
         self.player.add(record, seat)
-        self.opponent.add(record, other(seat))
+        # The other side: the opponent, or (more players) the player on the left.
+        self.opponent.add(record, record.rules.left_of(seat))
         coach = record.coach[seat] if record.coach else None
         if coach is not None:
             self.trend.append(TrendPoint(record.played_at, coach.per_discard, coach.per_play))
@@ -686,24 +725,32 @@ class GroupStats:
     def to_json(self) -> dict[str, Any]:
         """Plain data (without the trend: a folded summary keeps totals only)."""
         return {"key": self.key, "matches": self.matches, "wins": self.wins, "player": self.player.to_json(),
-                "opponent": self.opponent.to_json()}
+                "opponent": self.opponent.to_json(), **({"rules": self.rules} if self.rules else {})}
 
     @classmethod
     def from_json(cls, data: Any) -> GroupStats:
         """Read one."""
         d = _dict(data, "a group's statistics")
+        rules = d.get("rules", "")
+        if not isinstance(rules, str):
+            raise RecordError("a group's rules are not text")
         g = cls(_str(d, "key"), _int(d, "matches"), _int(d, "wins"), SideTotals.from_json(d.get("player")),
-                SideTotals.from_json(d.get("opponent")))
+                SideTotals.from_json(d.get("opponent")), rules=rules)
         if g.wins > g.matches:
             raise RecordError("a group's statistics have more wins than matches")
         return g
 
 
+def _rules_suffix(rules: str) -> str:
+    return f" · {rules}"
+
+
 def _groups_of(record: MatchRecord) -> list[tuple[str, int]]:
-    """(group key, seat) for each human of a match."""
+    """(group key, seat) for each human of a match; another table than the classic one groups apart."""
+    tail = "" if record.rules.is_classic else _rules_suffix(record.rules.describe())
     if record.mode == "hotseat":
-        return [(f"hotseat:{record.names[s]}", s) for s in (0, 1)]
-    return [(f"computer:{record.level or 'unknown'}", s) for s in record.humans]
+        return [(f"hotseat:{record.names[s]}{tail}", s) for s in record.humans]
+    return [(f"computer:{record.level or 'unknown'}{tail}", s) for s in record.humans]
 
 
 @dataclass
@@ -724,13 +771,16 @@ class Stats:
         """Add one match to every group it belongs to."""
         self.matches += 1
         for key, seat in _groups_of(record):
-            self.group(key).add(record, seat)
+            group = self.group(key)
+            group.rules = "" if record.rules.is_classic else record.rules.describe()
+            group.add(record, seat)
 
     def merge(self, o: Stats) -> None:
         """Add other statistics."""
         self.matches += o.matches
         for key, g in o.groups.items():
             self.group(key).merge(g)
+            self.groups[key].rules = g.rules
 
     def sorted_groups(self) -> list[GroupStats]:
         """Levels (easy, medium, expert, others) then hot-seat players by name."""
@@ -807,14 +857,19 @@ def format_stats(stats: Stats) -> str:
         out.append(f"  {'points a hand':<24}" + " ".join(f"{s:>7}" for s in SOURCES) + f" {'total':>7}")
         out += _side_lines(you, g.player)
         out += _side_lines(opp, g.opponent)
-        for role, fig in (("dealer", EXPERT_DEALER), ("pone", EXPERT_PONE)):
+        # The published expert figures are for the classic two-player game only.
+        for role, fig in () if g.rules else (("dealer", EXPERT_DEALER), ("pone", EXPERT_PONE)):
             cells = " ".join(_avg(fig.get(s), 7) for s in SOURCES)
             out.append(f"  {'expert as ' + role:<24}{cells} {_avg(sum(fig.values()), 7)}  (published)")
         out.append(f"  best hand {_best(g.player.best_hand)}; best crib {_best(g.player.best_crib)}")
         out.append(f"  29s {g.player.count_of(29)}, 28s {g.player.count_of(28)}, 24s {g.player.count_of(24)}")
-        out.append(f"  lost below {SKUNK_LINE} (skunk): {you} {g.player.skunked}, {opp} {g.opponent.skunked}; "
-                   f"below {DOUBLE_SKUNK_LINE} (double skunk): {you} {g.player.double_skunked}, "
-                   f"{opp} {g.opponent.double_skunked} (information only)")
+        if " to 61" in g.rules:
+            out.append(f"  lost below 31 (skunk): {you} {g.player.skunked}, {opp} {g.opponent.skunked} "
+                       "(information only)")
+        else:
+            out.append(f"  lost below {SKUNK_LINE} (skunk): {you} {g.player.skunked}, {opp} {g.opponent.skunked}; "
+                       f"below {DOUBLE_SKUNK_LINE} (double skunk): {you} {g.player.double_skunked}, "
+                       f"{opp} {g.opponent.double_skunked} (information only)")
         c = g.player.coach
         if g.player.coached:
             out.append(f"  coach ({_plural(g.player.coached, 'match', 'matches')} reviewed): {_avg(c.per_discard, 1).strip()} points "

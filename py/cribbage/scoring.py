@@ -61,6 +61,10 @@ class ScoreKind(str, Enum):
     GO = "go"
     LAST_CARD = "last card"
     THIRTY_ONE = "thirty-one"
+    CLAIM = "claim"
+    """With muggins: the points a player claimed for a hand or crib (its combinations stay unsaid)."""
+    MUGGINS = "muggins"
+    """With muggins: points a claim missed, taken by the other side."""
 
     def __str__(self) -> str:
         return self.value

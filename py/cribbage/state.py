@@ -1,8 +1,15 @@
 """The match as a state machine: every phase of RULES.md, the legal actions, and applying them.
 
-Phases, in order: cutting for first deal (ties recut) → each hand: the pone cuts the shuffled pack →
-the deal → both discards → the pone cuts for the starter (his heels) → the play → the show (pone,
-dealer, crib) → the deal passes. The game ends the moment anyone reaches 121.
+Phases, in order: cutting for first deal (ties recut) → each hand: the pack is cut → the deal →
+every discard → the player on the dealer's left cuts for the starter (his heels) → the play → the
+show (from the dealer's left round to the dealer, then the crib) → the deal passes left. The game
+ends the moment a side reaches the target.
+
+Every table of the rule book (:class:`~cribbage.rules.Rules`: two, three or four players in
+partnerships, 121 or 61, two cards from the pack to the crib, muggins, cutting again on tens) is this
+one machine: per-seat lists have one entry a player, scores one a side (a seat, or a partnership),
+and every "who is next" is ``rules.left_of``. With two players all of it reads exactly as the
+classic game did (the frozen corpus in ``tests/engine/corpus`` proves it).
 
 The state is pure: it never asks anyone anything. ``legal_actions()`` lists exactly what may be done
 now; ``apply()`` refuses anything else with an :class:`IllegalActionError` a player can read.
@@ -17,12 +24,14 @@ from enum import Enum
 from itertools import combinations
 from typing import Iterable, Sequence
 
-from .actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
+from .actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Pass, Play
 from .cards import DECK, Card, Rank, format_cards
 from .deal import PACK_SIZE, PackSource, SeededPacks
+from .rules import CLASSIC, CRIB_SIZE, Rules
 from .scoring import (
     GO_POINTS,
     HEELS_POINTS,
+    HandScore,
     LAST_CARD_POINTS,
     PLAY_LIMIT,
     ScoreItem,
@@ -31,14 +40,18 @@ from .scoring import (
     score_play,
 )
 
-__all__ = ["Phase", "Event", "GameState", "IllegalActionError", "WINNING_SCORE", "MIN_CUT", "other"]
+__all__ = ["Phase", "Event", "GameState", "IllegalActionError", "WINNING_SCORE", "MIN_CUT", "other",
+           "MAX_CLAIM", "Claim"]
 
 WINNING_SCORE = 121
-"""The first player to reach or pass 121 wins at that moment."""
+"""The classic target: the first player to reach or pass 121 wins at that moment (``rules.target``)."""
 MIN_CUT = 4
 """A cut leaves at least four cards in each packet (lifted part and the rest)."""
 HAND_SIZE = 6
-"""Six cards dealt to each player."""
+"""Six cards dealt to each player at the classic table (``rules.hand_size``)."""
+MAX_CLAIM = 29
+"""The most a hand or crib can hold: the highest claim a player may make with muggins."""
+_NUMBER_WORDS = {1: "one card", 2: "two cards"}
 
 
 class IllegalActionError(ValueError):
@@ -61,8 +74,22 @@ class Phase(str, Enum):
 
 
 def other(seat: int) -> int:
-    """The opponent's seat."""
+    """The opponent's seat at a two-player table (online play, two-player tools)."""
     return 1 - seat
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """With muggins: a count just claimed, open to a call of muggins until the other side lets it
+    stand. ``actual`` is the truth and never reaches a view before the claim is settled."""
+
+    seat: int
+    what: str
+    """``hand`` or ``crib``."""
+    claimed: int
+    actual: int
+    cards: tuple[Card, ...]
+    """The four cards and the starter."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +111,8 @@ class Event:
     """Every scoring combination of this event."""
     points: int = 0
     """Points pegged by this event (the sum of ``items``)."""
-    scores: tuple[int, int] = (0, 0)
-    """Both scores after the event."""
+    scores: tuple[int, ...] = (0, 0)
+    """Every side's score after the event (a side is a player, or a partnership)."""
     count: int = 0
     """The count of the play at the event: after a card is laid, when Go is said, at a go point."""
 
@@ -94,7 +121,8 @@ class Event:
         """Where the points came from: ``pegging``, ``heels``, ``hand`` or ``crib`` (None if none)."""
         if not self.points:
             return None
-        return {"show hand": "hand", "show crib": "crib", "heels": "heels"}.get(self.kind, "pegging")
+        return {"show hand": "hand", "show crib": "crib", "heels": "heels",
+                "muggins": "muggins"}.get(self.kind, "pegging")
 
     def to_json(self) -> dict[str, object]:
         """Plain data for the web table and ``--json`` output."""
@@ -113,51 +141,65 @@ class Event:
 
 
 class GameState:
-    """A whole two-player match, from the cut for deal to 121.
+    """A whole match, from the cut for deal to the target, at any table of the rule book.
 
     Create it from a seed; all chance (every shuffle) is drawn from that seed in a fixed order, so
-    the same seed and the same actions give the same match on every Python. Online, ``source`` is
-    an :class:`~cribbage.deal.OpenedPacks` that the mental-poker deal fills slot by slot: a seat
-    whose cards this state does not know is a *hidden seat* (its hand is a count, :attr:`unseen`),
-    and ``declare_go=True`` makes every Go a player's own action (see :meth:`_settle_play`).
+    the same seed and the same actions give the same match on every Python. ``rules`` is the table
+    (classic two-player by default). Online, ``source`` is an :class:`~cribbage.deal.OpenedPacks`
+    that the mental-poker deal fills slot by slot: a seat whose cards this state does not know is a
+    *hidden seat* (its hand is a count, :attr:`unseen`), and ``declare_go=True`` makes every Go a
+    player's own action (see :meth:`_settle_play`).
     """
 
     def __init__(self, seed: int = 0, stacked: Iterable[Sequence[Card]] | None = None, *,
-                 source: PackSource | None = None, declare_go: bool = False) -> None:
+                 source: PackSource | None = None, declare_go: bool = False, rules: Rules = CLASSIC) -> None:
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules value, not {rules!r}")
         self.seed = seed
+        self.rules = rules
+        """The table: players, partners, target, the deal's shape, muggins, recut on tens."""
         self.source: PackSource = source if source is not None else SeededPacks(seed, stacked)
         """Where each shuffled pack's cards come from (the seed, or the online deal)."""
         self.declare_go = declare_go
         """True online: a player who holds cards but cannot play always says Go themselves, so both
         browsers' action lists agree without either knowing the other's hand."""
+        n = rules.players
         self.phase = Phase.CUT_FOR_DEAL
-        self.scores = [0, 0]
-        self.previous_scores = [0, 0]
-        """The back pegs: each player's total before their latest score."""
+        self.scores = [0] * rules.sides
+        """Each side's total (a side is a seat, or a partnership: ``rules.side_of``)."""
+        self.previous_scores = [0] * rules.sides
+        """The back pegs: each side's total before its latest score."""
         self.dealer: int | None = None
         self.hand_number = 0
         self.winner: int | None = None
+        """The side that reached the target (for two or three players, a seat)."""
         self.events: list[Event] = []
         # Cutting for deal.
-        self.cut_cards: list[Card | None] = [None, None]
+        self.cut_cards: list[Card | None] = [None] * n
+        self.cutting: tuple[int, ...] = tuple(range(n))
+        """The seats (still) cutting for deal, in order: everyone, then those tied for the lowest."""
         # The hand in progress. ``_pack`` is secret: the undealt slots of the pack, in order.
         self._pack: list[int] = []
-        self.hand_slots: list[tuple[int, ...]] = [(), ()]
+        self.hand_slots: list[tuple[int, ...]] = [()] * n
         """The slots of the pack dealt to each seat this hand (public: positions, not cards)."""
-        self.hands: list[list[Card]] = [[], []]
-        """Cards each seat still holds (six after the deal, four after discarding, fewer in play);
+        self.crib_slots: tuple[int, ...] = ()
+        """The slots dealt from the pack straight to the crib (``rules.crib_from_pack`` of them)."""
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        """Cards each seat still holds (as dealt, then four after discarding, fewer in play);
         empty for a hidden seat, whose cards are counted in :attr:`unseen`."""
-        self.unseen = [0, 0]
+        self.unseen = [0] * n
         """Cards each seat holds that this state does not know (online: the opponent's hand)."""
+        self.crib_pack: tuple[Card, ...] = ()
+        """The crib's cards dealt from the pack, face down (known to this state, never to a view)."""
         self.crib_unseen = 0
         """Cards of the crib this state does not know (online: the opponent's discards)."""
         self.crib_counted = False
         """True once the crib has been counted: only then is it turned face up."""
         self.passed: set[int] = set()
         """Seats that have said Go in this count."""
-        self.kept: list[tuple[Card, ...]] = [(), ()]
+        self.kept: list[tuple[Card, ...]] = [()] * n
         """The four cards each seat kept for the show."""
-        self.discards: list[tuple[Card, ...] | None] = [None, None]
+        self.discards: list[tuple[Card, ...] | None] = [None] * n
         self.crib: list[Card] = []
         self.starter: Card | None = None
         self.pile: list[tuple[int, Card]] = []
@@ -166,11 +208,17 @@ class GameState:
         """Finished counts of this hand's play, each in order laid."""
         self.to_play = 0
         self.go_said: int | None = None
+        """The first seat to say Go in this count."""
         self.last_layer: int | None = None
         self.show_step = 0
-        """0: pone's hand next, 1: dealer's hand, 2: the crib, 3: done."""
+        """The show: 0 to players-1 the hands in ``rules.show_order(dealer)`` (two players: 0 pone,
+        1 dealer), then ``players`` the crib, ``players + 1`` done."""
         self.play_over = False
         """True once every card of this hand's play is laid (the hands are then public)."""
+        self.claim: Claim | None = None
+        """With muggins: the claim just made, until it is let stand or muggins is called."""
+        self.let_stand: set[int] = set()
+        """With muggins: seats that have let the pending claim stand."""
         self.hand_scores: list[dict[str, int]] = []
         """Per hand: points by source for each seat (``pegging0``, ``hand1``...)."""
         self._shuffle_pack()
@@ -178,9 +226,20 @@ class GameState:
     # --- public queries ------------------------------------------------------------------------
 
     @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return self.rules.players
+
+    @property
     def pone(self) -> int | None:
-        """The non-dealer, who cuts, leads and counts first."""
-        return None if self.dealer is None else other(self.dealer)
+        """The player on the dealer's left, who cuts for the starter, leads and counts first (with
+        two players, the non-dealer)."""
+        return None if self.dealer is None else self.rules.left_of(self.dealer)
+
+    @property
+    def cutter(self) -> int | None:
+        """Who cuts the pack before the deal: the player on the dealer's right (the pone, for two)."""
+        return None if self.dealer is None else (self.dealer - 1) % self.rules.players
 
     @property
     def count(self) -> int:
@@ -189,8 +248,30 @@ class GameState:
 
     @property
     def pack_size(self) -> int:
-        """Cards in the pack that is cut now (52 or 51 for the deal, 52 for the pack, 40 for the starter)."""
+        """Cards in the pack that is cut now (52 or fewer for the deal, 52 for the pack, the rest for the starter)."""
         return len(self._pack)
+
+    @property
+    def crib_turned(self) -> bool:
+        """True once the crib lies face up: counted, or (with muggins) turned for its owner to count."""
+        return self.crib_counted or (self.rules.muggins and self.phase is Phase.SHOW
+                                     and self.show_step == self.rules.players and not self.crib_unseen)
+
+    @property
+    def show_seat(self) -> int | None:
+        """Whose count is next in the show (the dealer for the crib); None outside the show."""
+        if self.phase is not Phase.SHOW or self.dealer is None:
+            return None
+        order = self.rules.show_order(self.dealer)
+        return order[self.show_step] if self.show_step < len(order) else self.dealer
+
+    def side_scores(self) -> tuple[int, ...]:
+        """Every side's score, as events carry them."""
+        return tuple(self.scores)
+
+    def seat_score(self, seat: int) -> int:
+        """The score of ``seat``'s side."""
+        return self.scores[self.rules.side_of(seat)]
 
     def hand_size(self, seat: int) -> int:
         """How many cards ``seat`` holds, known or not."""
@@ -204,21 +285,27 @@ class GameState:
         """The slot a cut at ``depth`` turns up now (cut for deal, cut for the starter)."""
         return self._pack[depth]
 
-    def deal_slots(self, depth: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The slots each seat (index 0, 1) receives if the pone cuts the pack at ``depth``."""
+    def deal_slots(self, depth: int) -> tuple[tuple[int, ...], ...]:
+        """The slots each seat (by index) receives if the pack is cut at ``depth``: one at a time,
+        clockwise from the dealer's left (the crib's cards from the pack come after)."""
+        return self._deal(depth)[0]
+
+    def _deal(self, depth: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
         pack = self._pack[depth:] + self._pack[:depth]
         pone = self.pone if self.pone is not None else 0
-        dealt: list[list[int]] = [[], []]
-        for i in range(2 * HAND_SIZE):
-            dealt[pone if i % 2 == 0 else other(pone)].append(pack[i])
-        return tuple(dealt[0]), tuple(dealt[1])
+        order = self.rules.order_from(pone)
+        n = self.rules.players
+        dealt: list[list[int]] = [[] for _ in range(n)]
+        for i in range(n * self.rules.hand_size):
+            dealt[order[i % n]].append(pack[i])
+        first = n * self.rules.hand_size
+        return tuple(tuple(d) for d in dealt), tuple(pack[first:first + self.rules.crib_from_pack])
 
     def known_cards(self) -> set[Card]:
         """Every card of this hand whose place this state knows: hands, discards, crib, starter, laid."""
-        known: set[Card] = set(self.hands[0]) | set(self.hands[1]) | set(self.crib)
-        known |= set(self.kept[0]) | set(self.kept[1])
-        for d in self.discards:
-            known |= set(d or ())
+        known: set[Card] = set(self.crib) | set(self.crib_pack)
+        for seat in range(self.rules.players):
+            known |= set(self.hands[seat]) | set(self.kept[seat]) | set(self.discards[seat] or ())
         if self.starter is not None:
             known.add(self.starter)
         known |= {c for _, c in self.pile}
@@ -237,22 +324,38 @@ class GameState:
 
     @property
     def is_over(self) -> bool:
-        """True once someone has reached 121."""
+        """True once a side has reached the target."""
         return self.phase is Phase.GAME_OVER
 
+    @property
+    def winning_seats(self) -> tuple[int, ...]:
+        """The seats of the winning side (empty while the game goes on)."""
+        return () if self.winner is None else self.rules.seats_of(self.winner)
+
     def actors(self) -> list[int]:
-        """The seats that may act now (both while discarding)."""
+        """The seats that may act now (everyone still to discard while discarding)."""
         if self.phase is Phase.CUT_FOR_DEAL:
-            return [0 if self.cut_cards[0] is None else 1]
+            return [next(s for s in self.cutting if self.cut_cards[s] is None)]
         if self.phase is Phase.DISCARD:
-            return [s for s in (0, 1) if self.discards[s] is None]
-        if self.phase in (Phase.CUT_PACK, Phase.CUT_STARTER):
+            return [s for s in range(self.rules.players) if self.discards[s] is None]
+        if self.phase is Phase.CUT_PACK:
+            return [self.cutter]  # type: ignore[list-item]
+        if self.phase is Phase.CUT_STARTER:
             return [self.pone]  # type: ignore[list-item]
         if self.phase is Phase.PLAY:
             return [self.to_play]
         if self.phase is Phase.SHOW:
-            return [self.pone if self.show_step == 0 else self.dealer]  # type: ignore[list-item]
+            if self.claim is not None:
+                return [s for s in self._callers() if s not in self.let_stand]
+            return [self.show_seat]  # type: ignore[list-item]
         return []
+
+    def _callers(self) -> list[int]:
+        """With a claim pending: the seats of the other sides, who may call muggins on it."""
+        assert self.claim is not None
+        side = self.rules.side_of(self.claim.seat)
+        return [s for s in self.rules.order_from(self.rules.left_of(self.claim.seat))
+                if self.rules.side_of(s) != side]
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action now (for one seat if given)."""
@@ -270,7 +373,7 @@ class GameState:
         if self.phase is Phase.DISCARD:
             if self.is_hidden(seat):
                 return [Discard(seat, ())]
-            return [Discard(seat, pair) for pair in combinations(self.hands[seat], 2)]
+            return [Discard(seat, cards) for cards in combinations(self.hands[seat], self.rules.discards)]
         if self.phase is Phase.CUT_STARTER:
             return [CutStarter(seat, d) for d in _cut_depths(len(self._pack))]
         if self.phase is Phase.PLAY:
@@ -282,6 +385,11 @@ class GameState:
             playable = self.playable(seat)
             return [Play(seat, c) for c in playable] if playable else [Go(seat)]
         if self.phase is Phase.SHOW:
+            if self.claim is not None:
+                return [Muggins(seat), Pass(seat)]
+            if self.rules.muggins:
+                # The true set: a claim up to what the count holds (a view offers every number).
+                return [Count(seat, k) for k in range(self._count_result().total + 1)]
             return [Count(seat)]
         return []
 
@@ -317,22 +425,29 @@ class GameState:
             self._go(action)
         elif isinstance(action, Count):
             self._count(action)
+        elif isinstance(action, Muggins):
+            self._muggins(action)
+        elif isinstance(action, Pass):
+            self._let_stand(action)
 
     def _check(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` with the reason if ``action`` is not legal now."""
         if not isinstance(action, _ALL_ACTIONS):
             raise IllegalActionError(f"that is not an action of the game: {action!r}")
         seat = action.seat
-        if type(seat) is not int or seat not in (0, 1):
+        if type(seat) is not int or not 0 <= seat < self.rules.players:
             raise IllegalActionError(f"there is no seat {seat!r}")
         if self.phase is Phase.GAME_OVER:
             raise IllegalActionError("the game is over")
         expected = _PHASE_ACTIONS[self.phase]
         if not isinstance(action, expected):
             raise IllegalActionError(f"that is not something to do now: it is time for the {self.phase}")
+        if self.phase is Phase.SHOW and (self.claim is not None) != isinstance(action, (Muggins, Pass)):
+            raise IllegalActionError("the claim just made stands or falls first: muggins or pass"
+                                     if self.claim is not None else "there is no claim to call muggins on")
         if seat not in self.actors():
             if self.phase is Phase.DISCARD:
-                raise IllegalActionError("you have already laid away your two cards")
+                raise IllegalActionError(f"you have already laid away your {_NUMBER_WORDS[self.rules.discards]}")
             raise IllegalActionError("it is not your turn")
         if isinstance(action, (CutForDeal, CutPack, CutStarter)):
             depths = _cut_depths(len(self._pack))
@@ -343,18 +458,18 @@ class GameState:
                 )
         elif isinstance(action, Discard):
             cards = action.cards
+            want = self.rules.discards
             if not isinstance(cards, tuple) or not all(isinstance(c, Card) for c in cards):
-                raise IllegalActionError(f"a discard names two cards, not {cards!r}")
+                raise IllegalActionError(f"a discard names {_NUMBER_WORDS[want]}, not {cards!r}")
             if self.is_hidden(seat):
                 if cards:
                     raise IllegalActionError("this browser cannot know the cards of that discard")
                 return
-            if len(cards) != 2:
-                raise IllegalActionError(f"lay away exactly two cards to the crib, not {len(cards)}")
-            a, b = cards
-            if a == b:
+            if len(cards) != want:
+                raise IllegalActionError(f"lay away exactly {_NUMBER_WORDS[want]} to the crib, not {len(cards)}")
+            if len(set(cards)) != len(cards):
                 raise IllegalActionError("choose two different cards for the crib")
-            for c in (a, b):
+            for c in cards:
                 if c not in self.hands[seat]:
                     raise IllegalActionError(f"you do not hold {c.pretty}")
         elif isinstance(action, Play):
@@ -376,8 +491,17 @@ class GameState:
                     f"you can still play ({format_cards(playable)}): Go is only for when no card fits"
                 )
         elif isinstance(action, Count):
-            if self.show_step == 2 and self.crib_unseen:
+            if self.show_step == self.rules.players and self.crib_unseen:
                 raise IllegalActionError("the crib has not been turned over yet")
+            claim = action.claim
+            if not self.rules.muggins:
+                if claim is not None:
+                    raise IllegalActionError("without muggins the count is made for you: just count")
+            elif type(claim) is not int or not 0 <= claim <= MAX_CLAIM:
+                raise IllegalActionError(f"say how many points it holds (0 to {MAX_CLAIM})")
+            elif claim > self._count_result().total:
+                what = "crib" if self.show_step == self.rules.players else "hand"
+                raise IllegalActionError(f"count again: your {what} does not hold {claim}")
 
     # --- phases ---------------------------------------------------------------------------------
 
@@ -388,54 +512,78 @@ class GameState:
     def _log(self, seat: int | None, kind: str, text: str, cards: Sequence[Card] = (),
              items: Sequence[ScoreItem] = ()) -> Event:
         event = Event(self.hand_number, seat, kind, text, tuple(cards), tuple(items),
-                      sum(i.points for i in items), (self.scores[0], self.scores[1]), self.count)
+                      sum(i.points for i in items), tuple(self.scores), self.count)
         self.events.append(event)
         return event
 
     def _peg(self, seat: int, kind: str, text: str, cards: Sequence[Card], items: Sequence[ScoreItem],
              source: str) -> None:
-        """Add points to ``seat`` and log them; end the game the moment 121 is reached."""
+        """Add points to ``seat``'s side and log them; end the game the moment the target is reached."""
         points = sum(i.points for i in items)
+        side = self.rules.side_of(seat)
         if points:
-            self.previous_scores[seat] = self.scores[seat]
-            self.scores[seat] += points
+            self.previous_scores[side] = self.scores[side]
+            self.scores[side] += points
             totals = self.hand_scores[-1] if self.hand_scores else None
             if totals is not None:
                 totals[f"{source}{seat}"] = totals.get(f"{source}{seat}", 0) + points
         self._log(seat, kind, text, cards, items)
-        if self.scores[seat] >= WINNING_SCORE and self.phase is not Phase.GAME_OVER:
-            self.winner = seat
+        if self.scores[side] >= self.rules.target and self.phase is not Phase.GAME_OVER:
+            self.winner = side
             self.phase = Phase.GAME_OVER
-            self._log(seat, "win", f"wins {self.scores[seat]} to {self.scores[other(seat)]}")
+            self.claim = None
+            rest = [self.scores[s] for s in range(self.rules.sides) if s != side]
+            against = " and ".join(str(r) for r in rest) if self.rules.sides > 2 else str(rest[0])
+            self._log(seat, "win", f"wins {self.scores[side]} to {against}")
 
     def _cut_for_deal(self, action: CutForDeal) -> None:
         card = self._card(self._pack[action.depth], "cut card")
         self._pack.pop(action.depth)
         self.cut_cards[action.seat] = card
         self._log(action.seat, "cut for deal", f"cuts {card.pretty}", [card])
-        first, second = self.cut_cards
-        if first is None or second is None:
+        if any(self.cut_cards[s] is None for s in self.cutting):
             return
-        if first.rank == second.rank:
-            self._log(None, "cut for deal", "equal ranks: the pack is reshuffled and both cut again")
-            self.cut_cards = [None, None]
+
+        def low(seat: int) -> int:
+            c = self.cut_cards[seat]
+            assert c is not None
+            return 10 if self.rules.recut_tens and c.value == 10 else int(c.rank)
+
+        lowest = min(low(s) for s in self.cutting)
+        tied = tuple(s for s in self.cutting if low(s) == lowest)
+        if len(tied) > 1:
+            tens = self.rules.recut_tens and lowest == 10
+            if self.rules.players == 2:
+                a, b = self.cut_cards
+                what = "equal ranks" if a is not None and b is not None and a.rank == b.rank else "two ten-cards"
+                self._log(None, "cut for deal", f"{what}: the pack is reshuffled and both cut again")
+            else:
+                self._log(None, "cut for deal", f"{'ten-cards' if tens else 'equal ranks'} tie for the lowest: "
+                          "the pack is reshuffled and they cut again")
+            self.cut_cards = [None] * self.rules.players
+            self.cutting = tied
             self._shuffle_pack()
             return
-        self.dealer = 0 if first.rank < second.rank else 1
-        self._log(self.dealer, "cut for deal", "cuts the lower card and deals first")
+        self.dealer = tied[0]
+        self._log(self.dealer, "cut for deal",
+                  "cuts the lower card and deals first" if self.rules.players == 2
+                  else "cuts the lowest card and deals first")
         self._start_hand()
 
     def _start_hand(self) -> None:
+        n = self.rules.players
         self.hand_number += 1
         self.phase = Phase.CUT_PACK
-        self.hands = [[], []]
-        self.hand_slots = [(), ()]
-        self.unseen = [0, 0]
+        self.hands = [[] for _ in range(n)]
+        self.hand_slots = [()] * n
+        self.crib_slots = ()
+        self.crib_pack = ()
+        self.unseen = [0] * n
         self.crib_unseen = 0
         self.crib_counted = False
         self.passed = set()
-        self.kept = [(), ()]
-        self.discards = [None, None]
+        self.kept = [()] * n
+        self.discards = [None] * n
         self.crib = []
         self.starter = None
         self.pile = []
@@ -444,43 +592,54 @@ class GameState:
         self.last_layer = None
         self.show_step = 0
         self.play_over = False
+        self.claim = None
+        self.let_stand = set()
         self.hand_scores.append({})
         self._shuffle_pack()
-        self._log(self.dealer, "deal", "shuffles; the pone cuts the pack")
+        self._log(self.dealer, "deal", "shuffles; the pone cuts the pack" if n == 2
+                  else "shuffles; the player on the dealer's right cuts the pack")
 
     def _cut_pack_and_deal(self, action: CutPack) -> None:
         d = action.depth
         pack = self._pack[d:] + self._pack[:d]
-        pone = action.seat
-        # Six cards each, one at a time, alternately, starting with the pone.
-        self.hand_slots = list(self.deal_slots(d))
-        for seat in (0, 1):
+        rules = self.rules
+        # One card at a time, clockwise from the dealer's left (with two players: alternately,
+        # starting with the pone); then the crib's cards from the pack, face down.
+        slots, crib_slots = self._deal(d)
+        self.hand_slots = list(slots)
+        self.crib_slots = crib_slots
+        for seat in range(rules.players):
             for slot in self.hand_slots[seat]:
                 card = self.source.card(slot)
                 if card is None:
                     self.unseen[seat] += 1  # a hidden seat: this browser may not see these cards
                 else:
                     self.hands[seat].append(card)
+        crib_pack = [self.source.card(slot) for slot in crib_slots]
+        self.crib_pack = tuple(c for c in crib_pack if c is not None)
+        self.crib_unseen += len(crib_pack) - len(self.crib_pack)
         for h in self.hands:
             h.sort(key=_display_order)
-        self._pack = pack[2 * HAND_SIZE:]
+        self._pack = pack[rules.dealt:]
         self.phase = Phase.DISCARD
-        self._log(pone, "deal", "cuts the pack; six cards each are dealt")
+        words = {5: "five", 6: "six"}[rules.hand_size]
+        tail = {0: "", 1: ", one to the crib", 2: ", two to the crib"}[rules.crib_from_pack]
+        self._log(action.seat, "deal", f"cuts the pack; {words} cards each are dealt{tail}")
 
     def _discard(self, action: Discard) -> None:
         seat = action.seat
-        if not action.cards:  # a hidden seat's discard: two unknown cards go face down
-            self.unseen[seat] -= 2
-            self.crib_unseen += 2
+        if not action.cards:  # a hidden seat's discard: unknown cards go face down
+            self.unseen[seat] -= self.rules.discards
+            self.crib_unseen += self.rules.discards
         for c in action.cards:
             self.hands[seat].remove(c)
         self.discards[seat] = tuple(action.cards)
         self.kept[seat] = tuple(self.hands[seat])
-        self._log(seat, "discard", "lays two cards away to the crib")
-        if self.discards[0] is not None and self.discards[1] is not None:
-            pone, dealer = self.pone, self.dealer
-            assert pone is not None and dealer is not None
-            self.crib = [*self.discards[pone], *self.discards[dealer]]  # type: ignore[misc]
+        self._log(seat, "discard", f"lays {'two cards' if self.rules.discards == 2 else 'a card'} away to the crib")
+        if all(d is not None for d in self.discards):
+            dealer = self.dealer
+            assert dealer is not None
+            self.crib = [*self.crib_pack, *(c for s in self.rules.show_order(dealer) for c in self.discards[s] or ())]
             self.phase = Phase.CUT_STARTER
 
     def _cut_starter(self, action: CutStarter) -> None:
@@ -495,7 +654,7 @@ class GameState:
             if self.is_over:
                 return
         self.phase = Phase.PLAY
-        self.to_play = other(dealer)
+        self.to_play = self.rules.left_of(dealer)
         self._settle_play()
 
     def _play(self, action: Play) -> None:
@@ -511,7 +670,7 @@ class GameState:
         self._peg(seat, "play", f"plays {card.pretty} ({count})", [card], items, "pegging")
         if self.is_over:
             return
-        if not self.hand_size(0) and not self.hand_size(1):
+        if not any(self.hand_size(s) for s in range(self.rules.players)):
             # The very last card: 1, unless it made 31 and so already scored 2.
             if count != PLAY_LIMIT:
                 item = ScoreItem(ScoreKind.LAST_CARD, (card,), LAST_CARD_POINTS)
@@ -523,7 +682,7 @@ class GameState:
         if count == PLAY_LIMIT:
             self._reset_count()
         else:
-            self.to_play = other(seat)
+            self.to_play = self.rules.left_of(seat)
         self._settle_play()
 
     def _go(self, action: Go) -> None:
@@ -531,7 +690,7 @@ class GameState:
             self.go_said = action.seat
         self.passed.add(action.seat)
         self._log(action.seat, "go", "says Go")
-        self.to_play = other(action.seat)
+        self.to_play = self.rules.left_of(action.seat)
         self._settle_play()
 
     def _may_play(self, seat: int) -> bool | None:
@@ -542,29 +701,40 @@ class GameState:
             return None
         return bool(self.playable(seat))
 
+    def _must_say_go(self, seat: int) -> bool:
+        """``seat`` holds cards, none fits, and it has not said Go: must it say so itself?
+
+        With ``declare_go`` always. Otherwise only while someone else may still play on: a Go
+        nobody could answer is settled by the engine (with two players: only the first Go of a
+        count is said; the player who plays on after it is never asked to say Go too)."""
+        if not self.hand_size(seat) or seat in self.passed:
+            return False
+        return self.declare_go or any(self.hand_size(q) and q not in self.passed
+                                      for q in range(self.rules.players) if q != seat)
+
+    def _acts(self, seat: int) -> bool:
+        """Has ``seat`` something to do in this count (lay a card, or say Go)?"""
+        may = self._may_play(seat)
+        return may is None or may or self._must_say_go(seat)
+
     def _settle_play(self) -> None:
-        """Move the turn on until someone must decide: skip empty hands, end counts nobody can add to.
+        """Move the turn on until someone must decide: skip empty hands and players who have said
+        Go, end counts nobody can add to.
 
         A hidden seat decides for itself (it lays a card or says Go). With ``declare_go`` every
         player who holds cards and cannot play says Go; otherwise the engine settles the go as soon
-        as neither can play, and Go is said only while the opponent may still play.
+        as nobody can play, and Go is said only while another player may still play. The go passes
+        round the table: the others play on in turn until nobody can; the last card laid scores it.
         """
         while self.phase is Phase.PLAY:
             p = self.to_play
-            o = other(p)
-            may = self._may_play(p)
-            if may is None or may:
-                return  # p must (or may) play a card
-            if self.declare_go:
-                if self.hand_size(p) and p not in self.passed:
-                    return  # p holds cards and none fits: p says Go
-            elif self.hand_size(p) and self.hand_size(o) and self.go_said is None:
-                return  # p holds cards, none fits, and the opponent may still play: p says Go
-            may = self._may_play(o)
-            if may is None or may or (self.declare_go and self.hand_size(o) and o not in self.passed):
-                self.to_play = o  # p is out or has said Go: the other plays on alone (or says Go)
+            if self._acts(p):
+                return  # p must (or may) play a card, or must say Go
+            nxt = next((q for q in self.rules.order_from(self.rules.left_of(p)) if self._acts(q)), None)
+            if nxt is not None:
+                self.to_play = nxt  # p is out or has said Go: the next who can plays on (or says Go)
                 return
-            # Neither can add to the count: the go to whoever laid the last card.
+            # Nobody can add to the count: the go to whoever laid the last card.
             last = self.last_layer
             assert last is not None and self.pile
             card = self.pile[-1][1]
@@ -575,14 +745,15 @@ class GameState:
             self._reset_count()
 
     def _reset_count(self) -> None:
-        """Start a new count; the player who did not lay the last card leads (if they have cards)."""
+        """Start a new count: the first player with cards on the left of whoever laid the last card
+        leads (with two players: the one who did not lay it, or else the one who did)."""
         self.played.append(self.pile)
         self.pile = []
         self.go_said = None
         self.passed = set()
         last = self.last_layer
         assert last is not None
-        self.to_play = other(last) if self.hand_size(other(last)) else last
+        self.to_play = next((s for s in self.rules.order_from(self.rules.left_of(last)) if self.hand_size(s)), last)
 
     def _end_play(self) -> None:
         self.played.append(self.pile)
@@ -590,20 +761,20 @@ class GameState:
         self.phase = Phase.SHOW
         self.show_step = 0
         self.play_over = True
-        for seat in (0, 1):
+        for seat in range(self.rules.players):
             if self.discards[seat] == ():
                 # A hidden seat laid all four of its kept cards: its hand is now known.
                 laid = [c for count in self.played for s, c in count if s == seat]
                 self.kept[seat] = tuple(sorted(laid, key=_display_order))
                 self.unseen[seat] = 0
-        self.hands = [list(self.kept[0]), list(self.kept[1])]
+        self.hands = [list(k) for k in self.kept]
 
     def reveal_crib(self, cards: Sequence[Card]) -> None:
-        """Turn over a crib holding cards this state does not know (online: both open their discards)."""
-        if self.phase is not Phase.SHOW or self.show_step != 2 or not self.crib_unseen:
+        """Turn over a crib holding cards this state does not know (online: all open their discards)."""
+        if self.phase is not Phase.SHOW or self.show_step != self.rules.players or not self.crib_unseen:
             raise IllegalActionError("there is no face-down crib to turn over now")
         cards = tuple(cards)
-        if len(cards) != 4 or not all(isinstance(c, Card) for c in cards) or len(set(cards)) != 4:
+        if len(cards) != CRIB_SIZE or not all(isinstance(c, Card) for c in cards) or len(set(cards)) != CRIB_SIZE:
             raise IllegalActionError("a crib is four different cards")
         missing = [c for c in self.crib if c not in cards]
         if missing:
@@ -612,33 +783,88 @@ class GameState:
         elsewhere = [c for c in new if c in self.known_cards()]
         if elsewhere:
             raise IllegalActionError(f"{format_cards(elsewhere)} cannot be in the crib: already elsewhere")
-        dealer, pone = self.dealer, self.pone
-        assert dealer is not None and pone is not None
-        for seat in (pone, dealer):
+        dealer = self.dealer
+        assert dealer is not None
+        pack_missing = len(self.crib_slots) - len(self.crib_pack)
+        if pack_missing:
+            self.crib_pack = (*self.crib_pack, *(new.pop(0) for _ in range(pack_missing)))
+        order = self.rules.show_order(dealer)
+        for seat in order:
             if self.discards[seat] == ():
-                self.discards[seat] = (new.pop(0), new.pop(0))
-        self.crib = [*(self.discards[pone] or ()), *(self.discards[dealer] or ())]
+                self.discards[seat] = tuple(new.pop(0) for _ in range(self.rules.discards))
+        self.crib = [*self.crib_pack, *(c for s in order for c in self.discards[s] or ())]
         self.crib_unseen = 0
+
+    def _count_result(self) -> HandScore:
+        """The count due now in the show: the next hand, or the crib."""
+        assert self.starter is not None
+        if self.show_step == self.rules.players:
+            return score_hand(self.crib, self.starter, crib=True)
+        seat = self.show_seat
+        assert seat is not None
+        return score_hand(self.kept[seat], self.starter)
 
     def _count(self, action: Count) -> None:
         assert self.starter is not None and self.dealer is not None
         seat = action.seat
-        if self.show_step == 2:
-            result = score_hand(self.crib, self.starter, crib=True)
-            kind, what = "show crib", "crib"
+        result = self._count_result()
+        crib = self.show_step == self.rules.players
+        kind, what = ("show crib", "crib") if crib else ("show hand", "hand")
+        if crib:
             self.crib_counted = True
-        else:
-            result = score_hand(self.kept[seat], self.starter)
-            kind, what = "show hand", "hand"
         cards = (*result.hand, self.starter)
+        if action.claim is not None:
+            # Muggins: the claim is pegged as said; what it holds stays unsaid until it stands.
+            item = ScoreItem(ScoreKind.CLAIM, cards, action.claim)
+            self._peg(seat, kind, f"counts {what} {format_cards(result.hand)} with {self.starter}: "
+                      f"claims {action.claim}", cards, [item] if action.claim else [], what)
+            if self.is_over:
+                return
+            self.claim = Claim(seat, what, action.claim, result.total, cards)
+            self.let_stand = set()
+            return
         self._peg(seat, kind, f"counts {what} {format_cards(result.hand)} with {self.starter}: "
                   f"{result.total}", cards, result.items, what)
         if self.is_over:
             return
+        self._next_count()
+
+    def _next_count(self) -> None:
         self.show_step += 1
-        if self.show_step == 3:
-            self.dealer = other(self.dealer)
+        if self.show_step == self.rules.players + 1:
+            assert self.dealer is not None
+            self.dealer = self.rules.left_of(self.dealer)
             self._start_hand()
+
+    def _muggins(self, action: Muggins) -> None:
+        claim = self.claim
+        assert claim is not None
+        missed = claim.actual - claim.claimed
+        self.claim = None
+        if missed > 0:
+            item = ScoreItem(ScoreKind.MUGGINS, claim.cards, missed)
+            self._peg(action.seat, "muggins", f"muggins: takes the {missed} the {claim.what} held beyond "
+                      f"its claim of {claim.claimed}", claim.cards, [item], "muggins")
+            if self.is_over:
+                return
+        else:
+            self._log(action.seat, "muggins", "calls muggins: nothing was missed")
+        self._settle_claim(claim)
+
+    def _let_stand(self, action: Pass) -> None:
+        claim = self.claim
+        assert claim is not None
+        self.let_stand.add(action.seat)
+        self._log(action.seat, "pass", "lets the claim stand")
+        if all(s in self.let_stand for s in self._callers()):
+            self.claim = None
+            self._settle_claim(claim)
+
+    def _settle_claim(self, claim: Claim) -> None:
+        """The claim stands or has been called: say what the count held, then go on with the show."""
+        self.let_stand = set()
+        self._log(claim.seat, "counted", f"the {claim.what} held {claim.actual}", claim.cards)
+        self._next_count()
 
     # --- previews -------------------------------------------------------------------------------
 
@@ -646,14 +872,14 @@ class GameState:
         """Everything laying ``card`` now would certainly score for ``seat``, by the rules of the play:
         fifteen, pairs, runs, 31, and a go or last card when the play settles them at once.
 
-        Points that hang on the opponent's unseen cards (a go they may or may not answer) are
-        not promised: the preview plays the card on a copy in which the opponent's hand is hidden.
+        Points that hang on the others' unseen cards (a go they may or may not answer) are
+        not promised: the preview plays the card on a copy in which the other hands are hidden.
         """
         trial = self._copy()
-        opp = other(seat)
-        if trial.hands[opp]:
-            trial.unseen[opp] += len(trial.hands[opp])
-            trial.hands[opp] = []
+        for opp in range(self.rules.players):
+            if opp != seat and trial.hands[opp]:
+                trial.unseen[opp] += len(trial.hands[opp])
+                trial.hands[opp] = []
         before = len(trial.events)
         trial.apply(Play(seat, card))
         return tuple(i for e in trial.events[before:] if e.seat == seat for i in e.items)
@@ -672,6 +898,7 @@ class GameState:
         c.pile = list(self.pile)
         c.played = [list(p) for p in self.played]
         c.passed = set(self.passed)
+        c.let_stand = set(self.let_stand)
         c.hand_scores = [dict(h) for h in self.hand_scores]
         return c
 
@@ -679,7 +906,7 @@ class GameState:
 
     def __repr__(self) -> str:
         # Deliberately shows no cards: a repr must never leak a hand or the pack.
-        return (f"<GameState hand {self.hand_number} {self.phase} scores {self.scores[0]}-{self.scores[1]} "
+        return (f"<GameState hand {self.hand_number} {self.phase} scores {'-'.join(map(str, self.scores))} "
                 f"dealer {self.dealer}>")
 
 
@@ -689,10 +916,10 @@ _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
     Phase.DISCARD: (Discard,),
     Phase.CUT_STARTER: (CutStarter,),
     Phase.PLAY: (Play, Go),
-    Phase.SHOW: (Count,),
+    Phase.SHOW: (Count, Muggins, Pass),
 }
 """Which kinds of action each phase takes."""
-_ALL_ACTIONS = (CutForDeal, CutPack, Discard, CutStarter, Play, Go, Count)
+_ALL_ACTIONS = (CutForDeal, CutPack, Discard, CutStarter, Play, Go, Count, Muggins, Pass)
 
 
 def _cut_depths(pack_size: int) -> range:

@@ -1,19 +1,27 @@
 """What one seat may know: the only thing a user interface or a computer player receives.
 
-A :class:`SeatView` holds that seat's own cards, the opponent's hand as a count (until the play is
-over and the hand has been laid on the table), the crib as a count until it is counted, the starter once
-cut, the cards of the play, both scores, the public event log and that seat's legal actions. The
-pack order, the random generator and the other hand never appear, not even in a repr.
+A :class:`SeatView` holds that seat's own cards, every other hand as a count (until the play is
+over and the hands have been laid on the table), the crib as a count until it is counted, the starter
+once cut, the cards of the play with who laid each, every side's score, the public event log and that
+seat's legal actions. The pack order, the random generator and the other hands never appear, not even
+in a repr. The rules of the table come with it, and per-seat tuples (``hand_counts``, ``discarded``,
+``shown``); the two-player names (``opponent_cards``, ``opponent_kept``, ``pone``…) stay, as shortcuts
+meaning the seat on the left.
+
+With muggins a count's points are never in a view before its claim is settled: a counting seat is
+offered every claim from 0 to 29 (a claim above what it holds is refused: count again), and the
+events say only what was claimed until the claim stands or muggins is called.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .actions import Action, Play
+from .actions import Action, Count, Play
 from .cards import Card
+from .rules import CLASSIC, Rules
 from .scoring import ScoreItem
-from .state import Event, GameState, Phase, _cut_depths, other
+from .state import MAX_CLAIM, Event, GameState, Phase, _cut_depths
 
 __all__ = ["SeatView", "view"]
 
@@ -23,31 +31,31 @@ class SeatView:
     """One seat's knowledge of the match at this moment."""
 
     seat: int
-    """Whose view this is (0 or 1)."""
+    """Whose view this is (0 to players - 1)."""
     phase: Phase
     """Cut for deal, cut, discard, starter, play, show or game over."""
     hand_number: int
     """1 for the first deal."""
     dealer: int | None
     """Seat of the dealer (None until the cut for deal is decided)."""
-    scores: tuple[int, int]
-    """Front pegs: each seat's total."""
-    previous_scores: tuple[int, int]
-    """Back pegs: each seat's total before its latest score."""
+    scores: tuple[int, ...]
+    """Front pegs: each side's total (a side is a seat, or a partnership: ``rules.side_of``)."""
+    previous_scores: tuple[int, ...]
+    """Back pegs: each side's total before its latest score."""
     winner: int | None
-    """The seat that reached 121, once it has."""
+    """The side that reached the target, once it has (a seat for two or three players)."""
     hand: tuple[Card, ...]
     """Cards this seat holds now."""
     kept: tuple[Card, ...]
     """The four cards this seat kept for the show (empty before discarding)."""
     discards: tuple[Card, ...]
-    """The two cards this seat laid away to the crib (empty before discarding)."""
+    """The cards this seat laid away to the crib (empty before discarding)."""
     opponent_cards: int
-    """How many cards the opponent holds."""
+    """How many cards the opponent (the seat on the left) holds."""
     opponent_discarded: bool
-    """True once the opponent has laid away to the crib."""
+    """True once the opponent (the seat on the left) has laid away to the crib."""
     opponent_kept: tuple[Card, ...]
-    """The opponent's four kept cards, once the play is over and they lie on the table."""
+    """The opponent's (the seat on the left's) four kept cards, once the play is over."""
     crib_size: int
     """Cards in the crib."""
     crib: tuple[Card, ...]
@@ -66,8 +74,8 @@ class SeatView:
     """Who has said Go in this count."""
     show_step: int
     """In the show: 0 pone's hand next, 1 dealer's hand, 2 crib."""
-    cut_cards: tuple[Card | None, Card | None]
-    """Cards shown so far while cutting for deal (None outside that phase)."""
+    cut_cards: tuple[Card | None, ...]
+    """Each seat's card shown so far while cutting for deal (None outside that phase)."""
     pack_size: int
     """Cards in the pack now being cut."""
     cut_depths: tuple[int, int]
@@ -79,6 +87,42 @@ class SeatView:
     play_outcomes: tuple[tuple[Card, tuple[ScoreItem, ...]], ...] = ()
     """In the play, for each card this seat may lay now: everything it would certainly score
     (the count's points, and a go or the last card when they follow at once)."""
+    rules: Rules = CLASSIC
+    """The table: players, partners, target, the deal's shape, muggins."""
+    hand_counts: tuple[int, ...] = ()
+    """How many cards each seat holds."""
+    discarded: tuple[bool, ...] = ()
+    """For each seat: True once it has laid away to the crib."""
+    shown: tuple[tuple[Card, ...], ...] = ()
+    """Each seat's four kept cards once the play is over and they lie on the table (this seat's
+    own always, once kept); empty tuples before."""
+    passed: tuple[int, ...] = ()
+    """Seats that have said Go in this count, in seat order."""
+    to_play: int | None = None
+    """In the play: whose turn it is."""
+    show_seat: int | None = None
+    """In the show: whose count is next (the dealer for the crib)."""
+    claim: tuple[int, int] | None = None
+    """With muggins: the claim awaiting muggins or a pass, as (seat, points claimed)."""
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return self.rules.players
+
+    @property
+    def side(self) -> int:
+        """This seat's side (score track)."""
+        return self.rules.side_of(self.seat)
+
+    @property
+    def my_score(self) -> int:
+        """This seat's side's score."""
+        return self.scores[self.side]
+
+    def score_of(self, seat: int) -> int:
+        """The score of ``seat``'s side."""
+        return self.scores[self.rules.side_of(seat)]
 
     def outcome(self, card: Card) -> tuple[ScoreItem, ...] | None:
         """What laying ``card`` would score now (None if it cannot be laid)."""
@@ -89,8 +133,8 @@ class SeatView:
 
     @property
     def pone(self) -> int | None:
-        """The non-dealer."""
-        return None if self.dealer is None else other(self.dealer)
+        """The non-dealer (more players: the dealer's left, who leads and counts first)."""
+        return None if self.dealer is None else self.rules.left_of(self.dealer)
 
     @property
     def my_turn(self) -> bool:
@@ -110,29 +154,36 @@ class SeatView:
         known |= {c for _, c in self.pile}
         known |= {c for count in self.played for _, c in count}
         known |= set(self.opponent_kept) | set(self.crib)
+        for cards in self.shown:
+            known |= set(cards)
         return known
 
     def __repr__(self) -> str:
         return (f"<SeatView seat {self.seat} hand {self.hand_number} {self.phase} "
-                f"scores {self.scores[0]}-{self.scores[1]} holding {' '.join(map(str, self.hand))}>")
+                f"scores {'-'.join(map(str, self.scores))} holding {' '.join(map(str, self.hand))}>")
 
 
 def view(state: GameState, seat: int) -> SeatView:
     """What ``seat`` may know of ``state``."""
-    if seat not in (0, 1):
+    rules = state.rules
+    if type(seat) is not int or not 0 <= seat < rules.players:
         raise ValueError(f"there is no seat {seat!r}")
-    opp = other(seat)
+    opp = rules.left_of(seat)
     in_show = state.play_over
     cutting = state.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_PACK, Phase.CUT_STARTER)
     depths = _cut_depths(state.pack_size)
     legal = tuple(state.legal_actions(seat))
+    if rules.muggins and any(isinstance(a, Count) for a in legal):
+        # The true legal claims end at what the count holds: offering them would say it.
+        legal = tuple(Count(seat, k) for k in range(MAX_CLAIM + 1))
+    seats = range(rules.players)
     return SeatView(
         seat=seat,
         phase=state.phase,
         hand_number=state.hand_number,
         dealer=state.dealer,
-        scores=(state.scores[0], state.scores[1]),
-        previous_scores=(state.previous_scores[0], state.previous_scores[1]),
+        scores=tuple(state.scores),
+        previous_scores=tuple(state.previous_scores),
         winner=state.winner,
         hand=tuple(state.hands[seat]),
         kept=tuple(state.kept[seat]),
@@ -140,9 +191,9 @@ def view(state: GameState, seat: int) -> SeatView:
         opponent_cards=state.hand_size(opp),
         opponent_discarded=state.discards[opp] is not None,
         opponent_kept=tuple(state.kept[opp]) if in_show else (),
-        crib_size=sum(2 for d in state.discards if d is not None),
+        crib_size=sum(rules.discards for d in state.discards if d is not None) + len(state.crib_slots),
         # The crib stays face down until it is counted (a game may end before it ever is).
-        crib=tuple(state.crib) if state.crib_counted else (),
+        crib=tuple(state.crib) if state.crib_turned else (),
         starter=state.starter,
         pile=tuple(state.pile),
         count=state.count,
@@ -151,11 +202,19 @@ def view(state: GameState, seat: int) -> SeatView:
         go_said=state.go_said,
         show_step=state.show_step,
         # Once the deal is decided the cut cards go back into the pack (the events still name them).
-        cut_cards=(state.cut_cards[0], state.cut_cards[1]) if state.phase is Phase.CUT_FOR_DEAL else (None, None),
+        cut_cards=tuple(state.cut_cards) if state.phase is Phase.CUT_FOR_DEAL else (None,) * rules.players,
         pack_size=state.pack_size if cutting else 0,
         cut_depths=(depths.start, depths.stop - 1) if cutting else (0, 0),
         events=tuple(state.events),
         legal_actions=legal,
         play_outcomes=tuple((a.card, state.play_outcome(seat, a.card)) for a in legal
                             if isinstance(a, Play) and not state.unseen[seat]),
+        rules=rules,
+        hand_counts=tuple(state.hand_size(s) for s in seats),
+        discarded=tuple(state.discards[s] is not None for s in seats),
+        shown=tuple(tuple(state.kept[s]) if in_show or s == seat else () for s in seats),
+        passed=tuple(sorted(state.passed)),
+        to_play=state.to_play if state.phase is Phase.PLAY else None,
+        show_seat=state.show_seat,
+        claim=None if state.claim is None else (state.claim.seat, state.claim.claimed),
     )

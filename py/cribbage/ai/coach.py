@@ -16,7 +16,7 @@ from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, G
 from ..cards import DECK, Card, CardError
 from ..rules import Rules
 from ..scoring import hand_points, score_play
-from ..state import GameState, Phase
+from ..state import Phase
 from ..view import SeatView
 from ..view import view as view_of
 from .discards import crib1_ev, crib_ev, crib_sign, keeps, starters_for
@@ -419,7 +419,7 @@ class DecisionReview:
 def review_hand(match: Match, seat: int, hand_number: int) -> list[DecisionReview]:
     """Each real decision ``seat`` made in hand ``hand_number`` (its discard and every play with a
     choice), seen from its own view at the time, against the coach's best."""
-    state = GameState(match.seed)
+    state = match.new_state()
     out: list[DecisionReview] = []
     for action in list(match.actions):
         if (state.hand_number == hand_number and getattr(action, "seat", None) == seat
