@@ -12,18 +12,18 @@ from dataclasses import dataclass, field, replace
 from math import exp
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
+from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Pass, Play
 from ..cards import DECK, Card, CardError
 from ..rules import Rules
 from ..scoring import hand_points, score_play
 from ..state import Phase
 from ..view import SeatView
 from ..view import view as view_of
-from .discards import crib1_ev, crib_ev, crib_sign, keeps, starters_for
+from .discards import crib1_ev, crib_ev, crib_role, crib_sign, keeps, starters_for
 from .pegging import evaluate_plays, peg_points, play_state_from_view
 from .table_play import BUDGET as TABLE_BUDGET
-from .table_play import TablePlay, evaluate_table_plays
-from .strategy import endgame_discard_values, endgame_play_values, peg_ev_of_keep, target_of
+from .table_play import TablePlay, evaluate_table_plays, table_play_from_view
+from .strategy import endgame_discard_values, endgame_play_values, peg_ev_of_keep, supports
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -37,6 +37,7 @@ __all__ = [
     "analyze_one_card_discards",
     "analyze_plays",
     "analyze_table_plays",
+    "discard_choices",
     "hint",
     "review_hand",
     "describe_cards",
@@ -249,8 +250,11 @@ def analyze_plays(view: SeatView, *, samples: int = 64, rng: random.Random | Non
     if len(legal) == 1 and isinstance(legal[0], Go):
         return [PlayChoice(None, 0, 0.0, "Go: no card keeps the count to 31")]
     rng = rng or random.Random(_view_seed(view))
-    ps = play_state_from_view(view)
     tail_cards = [c for _, c in view.pile]
+    if view.rules.players > 2:
+        # Several hidden hands: a search over samples of them (cribbage.ai.table_play), in points.
+        return analyze_table_plays(table_play_from_view(view), tail_cards, samples=samples, rng=rng)
+    ps = play_state_from_view(view)
     win = endgame_play_values(view, ps, samples, rng) if endgame else None
     if win is not None:
         values = win
@@ -293,9 +297,32 @@ def analyze_table_plays(tp: TablePlay, tail_cards: Sequence[Card] = (), *, sampl
     return out
 
 
+def counted_points(view: SeatView, seat: int) -> int | None:
+    """What the count now due in the show holds (``seat``'s hand, or the crib once turned), when this
+    view can see its cards (muggins: the claims are the players' own)."""
+    if view.starter is None:
+        return None
+    if view.show_step >= view.rules.players:
+        return hand_points(view.crib, view.starter, True) if len(view.crib) == 4 else None
+    cards = view.shown[seat] if view.shown and view.shown[seat] else (view.kept if seat == view.seat else ())
+    return hand_points(cards, view.starter) if len(cards) == 4 else None
+
+
 def _my_scores(view: SeatView) -> tuple[int, int]:
-    """(this seat's score, the opponent's)."""
+    """(this seat's score, the opponent's) at a two-player table."""
     return (view.scores[view.seat], view.scores[1 - view.seat])
+
+
+def discard_choices(view: SeatView, *, peg_weight: float | None = None, endgame: bool = True) -> list[DiscardChoice]:
+    """The ranked discards for this seat's view at any table: the 15 of six cards (with the chance
+    of winning near the target, two players), or the 5 of five cards for whoever's crib it is."""
+    rules = view.rules
+    dealer = view.dealer == view.seat
+    if rules.discards == 1:
+        assert view.dealer is not None
+        return analyze_discards(view.hand, dealer, rules=rules, role=crib_role(rules, view.seat, view.dealer))
+    scores = _my_scores(view) if endgame and supports(rules) else None
+    return analyze_discards(view.hand, dealer, peg_weight=peg_weight, scores=scores, target=rules.target)
 
 
 OPPONENT_MODEL = 0.0
@@ -357,11 +384,22 @@ def hint(view: SeatView) -> Hint:
         what = {CutForDeal: "for the deal", CutPack: "the pack", CutStarter: "for the starter"}[type(first)]
         return Hint(type(first)(view.seat, depth), f"Cut {what} anywhere: every depth is as good as another "
                     f"(say {depth} cards).", [])
+    if isinstance(first, Count) and first.claim is not None:  # muggins: say what it holds
+        points = counted_points(view, view.seat) or 0
+        what = "your hand" if view.show_step < view.rules.players else "the crib"
+        return Hint(Count(view.seat, points), f"Claim {points}: {what} holds {points}.", [])
+    if isinstance(first, (Muggins, Pass)):
+        if view.claim is not None:
+            seat, claimed = view.claim
+            actual = counted_points(view, seat)
+            if actual is not None and actual > claimed and any(isinstance(a, Muggins) for a in legal):
+                return Hint(Muggins(view.seat), f"Call muggins: the count holds {actual}, {actual - claimed} "
+                            f"more than the {claimed} claimed.", [])
+        return Hint(next((a for a in legal if isinstance(a, Pass)), first), "Let the claim stand: it missed nothing.", [])
     if isinstance(first, Count):
-        return Hint(first, "Count your hand." if view.show_step < 2 else "Count the crib.", [])
+        return Hint(first, "Count your hand." if view.show_step < view.rules.players else "Count the crib.", [])
     if isinstance(first, Discard):
-        dealer = view.dealer == view.seat
-        choices = analyze_discards(view.hand, dealer, scores=_my_scores(view), target=target_of(view))
+        choices = discard_choices(view)
         best = choices[0]
         return Hint(Discard(view.seat, best.discard), best.describe(), choices)
     plays = analyze_plays(view)
@@ -436,8 +474,7 @@ def review_hand(match: Match, seat: int, hand_number: int) -> list[DecisionRevie
 
 def _review_one(v: SeatView, action: Action) -> DecisionReview | None:
     if isinstance(action, Discard):
-        dealer = v.dealer == v.seat
-        choices = analyze_discards(v.hand, dealer)
+        choices = discard_choices(v, endgame=False)
         chosen = next(c for c in choices if set(c.discard) == set(action.cards))
         best = choices[0]
         text = (f"you kept {_ranks(chosen.keep)}: {chosen.net:.1f}; best {_ranks(best.keep)}: {best.net:.1f}"

@@ -11,12 +11,12 @@ import math
 import random
 from typing import Sequence
 
-from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
+from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Pass, Play
+from ..state import MAX_CLAIM
 from ..view import SeatView
-from .coach import analyze_discards, analyze_plays
+from .coach import analyze_plays, counted_points, discard_choices
 from .discards import hand_ev, keeps, starters_for
 from .pegging import peg_points
-from .strategy import target_of
 
 __all__ = ["RandomPlayer", "GreedyPlayer", "ExpertPlayer"]
 
@@ -36,11 +36,27 @@ class _Base:
         if isinstance(first, (CutForDeal, CutPack, CutStarter)):
             lo, hi = view.cut_depths
             return type(first)(view.seat, self.rng.randint(lo, hi))
+        if isinstance(first, Count) and first.claim is not None:
+            return Count(view.seat, min(MAX_CLAIM, counted_points(view, view.seat) or 0))
+        if isinstance(first, (Muggins, Pass)):
+            return self.muggins(view)
         if isinstance(first, Count) or len(legal) == 1:
             return first
         if isinstance(first, Discard):
             return self.discard(view)
         return self.play(view)
+
+    def muggins(self, view: SeatView) -> Action:
+        """With muggins, after another's claim: call muggins when it missed points, else let it stand."""
+        legal = view.legal_actions
+        if view.claim is not None:
+            seat, claimed = view.claim
+            actual = counted_points(view, seat)
+            if actual is not None and actual > claimed:
+                call = next((a for a in legal if isinstance(a, Muggins)), None)
+                if call is not None:
+                    return call
+        return next((a for a in legal if isinstance(a, Pass)), legal[0])
 
     def discard(self, view: SeatView) -> Action:
         raise NotImplementedError
@@ -112,14 +128,11 @@ class ExpertPlayer(_Base):
         return self.rng.choices(range(len(top)), weights)[0]
 
     def discard(self, view: SeatView) -> Action:
-        dealer = view.dealer == view.seat
-        choices = analyze_discards(view.hand, dealer, peg_weight=self.peg_weight,
-                                   scores=(view.scores[view.seat], view.scores[1 - view.seat]) if self.endgame else None,
-                                   target=target_of(view))
+        choices = discard_choices(view, peg_weight=self.peg_weight, endgame=self.endgame)
         if choices[0].win_chance is not None:
             values = [100.0 * (d.win_chance or 0.0) for d in choices]  # a percent weighs like a point
         elif self.crib_weight != 1.0:
-            sign = 1 if dealer else -1
+            sign = 1 if choices[0].crib_counts_for_you else -1
             choices.sort(key=lambda d: -(d.hand_ev + sign * self.crib_weight * d.crib_ev + d.peg_ev))
             values = [d.hand_ev + sign * self.crib_weight * d.crib_ev + d.peg_ev for d in choices]
         else:

@@ -30,12 +30,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from ..cards import Card
+from ..cards import DECK, Card
 from .pegging import _VALUE, peg_points
 
-__all__ = ["TablePlay", "evaluate_table_plays", "deal_hidden", "TableSearch", "EXACT_CARDS", "BUDGET", "unpack"]
+if TYPE_CHECKING:
+    from ..view import SeatView
+
+__all__ = ["TablePlay", "evaluate_table_plays", "deal_hidden", "TableSearch", "EXACT_CARDS", "BUDGET", "unpack",
+           "table_play_from_view"]
 
 EXACT_CARDS = 8
 """With this many cards or fewer left in all hands, each sample is searched to the end of the play."""
@@ -70,6 +74,33 @@ class TablePlay:
     def players(self) -> int:
         """How many seats."""
         return len(self.sides)
+
+
+def table_play_from_view(view: SeatView) -> TablePlay:
+    """What a seat's view of the play says, as a :class:`TablePlay` (any number of seats).
+
+    Every card it has not seen may be in another hand; a seat that said Go this hand (without
+    scoring: the go point is another event) held nothing that fitted, so each card it still holds
+    is worth more than 31 minus the count at which it said it.
+    """
+    rules = view.rules
+    n = rules.players
+    mins = [1] * n
+    for e in view.events:
+        if e.hand == view.hand_number and e.kind == "go" and not e.points and e.seat is not None:
+            mins[e.seat] = max(mins[e.seat], 31 - e.count + 1)
+    known = view.known_cards()
+    counts = view.hand_counts or tuple(len(view.hand) if s == view.seat else view.opponent_cards for s in range(n))
+    return TablePlay(
+        seat=view.seat,
+        sides=tuple(rules.side_of(s) for s in range(n)),
+        hand=tuple(view.hand),
+        unseen=tuple(c for c in DECK if c not in known),
+        counts=tuple(counts),
+        tail=tuple(int(c.rank) for _, c in view.pile),
+        last=view.pile[-1][0] if view.pile else -1,
+        min_values=tuple(mins),
+    )
 
 
 def deal_hidden(tp: TablePlay, rng: random.Random) -> tuple[tuple[int, ...], ...]:
