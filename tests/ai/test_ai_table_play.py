@@ -123,3 +123,35 @@ def test_the_coach_ranks_every_card_that_fits_with_its_note():
     assert analyze_table_plays(tp, tail) == plays  # the same hint every time it is asked
     with pytest.raises(ValueError):
         analyze_table_plays(tp, parse_cards("TS"))
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_view_of_a_real_play_gives_counts_unseen_cards_and_go_limits_that_hold(players):
+    from cribbage.ai import make_player
+    from cribbage.ai.table_play import table_play_from_view
+    from cribbage.rules import Rules
+    from cribbage.state import GameState, Phase
+    from cribbage.view import view
+
+    rules = Rules(players=players)
+    checked = limited = 0
+    for seed in range(6):
+        state = GameState(seed, rules=rules)
+        bots = [make_player("greedy", s) for s in range(players)]
+        while not state.is_over and state.hand_number < 4:
+            seat = state.actors()[0]
+            v = view(state, seat)
+            if state.phase is Phase.PLAY and state.hands[seat]:
+                tp = table_play_from_view(v)
+                assert tp.counts == tuple(len(h) for h in state.hands)
+                assert tp.sides == tuple(rules.side_of(s) for s in range(players))
+                for other in range(players):
+                    if other != seat:
+                        # Every card another seat really holds is unseen and fits its Go limit.
+                        assert set(state.hands[other]) <= set(tp.unseen)
+                        assert all(c.value >= tp.min_values[other] for c in state.hands[other])
+                        limited += tp.min_values[other] > 1
+                assert not set(tp.unseen) & set(state.hands[seat])
+                checked += 1
+            state.apply(bots[seat].choose(v))
+    assert checked > 50 and limited > 0
