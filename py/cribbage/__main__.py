@@ -4,7 +4,8 @@
   from standard input (``4D 5C 5H JS 6S``, the last card the starter), one total a line.
 - ``peg [--json] C C C…``: what the last card scores, given the cards of the current count in the
   order laid; with no cards, one sequence a line from standard input.
-- ``play [--level L] [--seed S]``: a match against the computer in the terminal (:mod:`cribbage.terminal`).
+- ``play [--level L] [--players A,B,C] [rule options] [--seed S]``: a match against the computer in the
+  terminal (:mod:`cribbage.terminal`); ``--players`` names the computer players of a larger table.
 - ``stats FILE``: the statistics of an exported file (:mod:`cribbage.record`).
 - ``analyze`` and ``simulate`` come from :mod:`cribbage.ai.cli`.
 
@@ -92,7 +93,8 @@ def _stats(path: str, out: TextIO, err: TextIO) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(prog="cribbage", description="Two-player six-card cribbage tools.")
+    parser = argparse.ArgumentParser(prog="cribbage", description="Cribbage tools: two-player six-card "
+                                     "cribbage, and three or four players, 61, muggins by option.")
     sub = parser.add_subparsers(dest="command", required=True)
     score = sub.add_parser("score", help="count a hand (4 cards then the starter)")
     score.add_argument("--crib", action="store_true", help="count it as the crib (only a 5-card flush)")
@@ -104,6 +106,11 @@ def build_parser() -> argparse.ArgumentParser:
     game = sub.add_parser("play", help="play a match against the computer in the terminal")
     game.add_argument("--level", default="expert", help="easy, medium or expert (default expert)")
     game.add_argument("--seed", type=int, default=None, help="the match seed (default: random)")
+    game.add_argument("--players", default=None, help="the computer players, comma-separated, one to three "
+                      "of easy, medium, expert, greedy, random (you are seat 0; default: one at --level)")
+    from .ai.cli import add_rules_arguments
+
+    add_rules_arguments(game)
     stats = sub.add_parser("stats", help="print the statistics of an exported file")
     stats.add_argument("file", help="a file exported by the game (cribbage-export JSON)")
     from .ai import cli as ai_cli
@@ -132,11 +139,25 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
 
         from .terminal import play
 
+        from .ai import PLAYER_NAMES
+        from .ai.cli import rules_from_args
+        from .rules import RulesError
+
         if args.level not in ("easy", "medium", "expert"):
             print(f"error: unknown level {args.level!r}: choose easy, medium or expert", file=err)
             return USAGE_ERROR
+        computers = [args.level] if args.players is None else [n.strip().lower() for n in args.players.split(",")]
+        if not 1 <= len(computers) <= 3 or any(n not in (*PLAYER_NAMES, "table") for n in computers):
+            print(f"error: --players takes one to three computer players from {', '.join(PLAYER_NAMES)}",
+                  file=err)
+            return USAGE_ERROR
+        try:
+            rules = rules_from_args(args, 1 + len(computers))
+        except RulesError as exc:
+            print(f"error: {exc}", file=err)
+            return USAGE_ERROR
         seed = args.seed if args.seed is not None else random.randrange(2**63)
-        return play(args.level, seed, stdin, out)
+        return play(args.level, seed, stdin, out, rules=rules, computers=computers)
     if args.command == "stats":
         return _stats(args.file, out, err)
     handler = getattr(args, "handler", None)

@@ -1,8 +1,9 @@
 """``cribbage play``: a match against the computer in a terminal, one prompt a decision.
 
-You sit at seat 0 and see exactly your :class:`~cribbage.view.SeatView`; the computer sees its own.
+You sit at seat 0 and see exactly your :class:`~cribbage.view.SeatView`; each computer sees its own.
 Answer a prompt with the number of a choice, or with the card(s) themselves (``5H``, ``5h 6d``),
 ``h`` for the coach's hint, ``q`` to stop. Every scoring event is printed with its combinations.
+At any table of the rule book (``rules``); with muggins you type what your hand holds.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from typing import TextIO
 
 from .actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from .cards import CardError, parse_cards
+from .actions import Muggins, Pass
 from .match import Match
-from .state import Phase, other
+from .rules import CLASSIC, Rules
+from .state import IllegalActionError, Phase
 from .view import SeatView
 
 __all__ = ["play", "describe", "table_text"]
@@ -23,19 +26,26 @@ HUMAN, COMPUTER = 0, 1
 def describe(action: Action) -> str:
     """A choice as a person reads it."""
     if isinstance(action, Discard):
-        return f"lay away {action.cards[0].pretty} {action.cards[1].pretty}"
+        return "lay away " + " ".join(c.pretty for c in action.cards)
     if isinstance(action, Play):
         return f"play {action.card.pretty}"
     if isinstance(action, Go):
         return "say Go"
     if isinstance(action, Count):
-        return "count"
+        return "count" if action.claim is None else f"claim {action.claim}"
+    if isinstance(action, Muggins):
+        return "call muggins"
+    if isinstance(action, Pass):
+        return "let the claim stand"
     return f"cut {action.depth} cards deep" if isinstance(action, (CutForDeal, CutPack, CutStarter)) else str(action)
 
 
-def table_text(view: SeatView, names: tuple[str, str]) -> str:
+def table_text(view: SeatView, names: tuple[str, ...]) -> str:
     """The table as one seat sees it."""
-    lines = [f"-- hand {view.hand_number}, {view.phase}: {names[0]} {view.scores[0]}, {names[1]} {view.scores[1]}"
+    rules = view.rules
+    sides = ", ".join(f"{' & '.join(names[s] for s in rules.seats_of(side))} {score}"
+                      for side, score in enumerate(view.scores))
+    lines = [f"-- hand {view.hand_number}, {view.phase}: {sides}"
              + (f"; {names[view.dealer]} deals" if view.dealer is not None else "")]
     if view.starter is not None:
         lines.append(f"   starter {view.starter.pretty}")
@@ -64,13 +74,16 @@ def _read_choice(view: SeatView, answer: str) -> Action | None:
     return None
 
 
-def play(level: str, seed: int, stdin: TextIO, out: TextIO) -> int:
+def play(level: str, seed: int, stdin: TextIO, out: TextIO, *, rules: Rules = CLASSIC,
+         computers: list[str] | None = None) -> int:
     """Run a match until it ends or the input does; returns the exit status."""
     from .ai import hint, make_player
 
-    names = ("Player", "Computer")
-    match = Match(seed, humans=(HUMAN,), names=names, options={"level": level})
-    computer = make_player(level, seed=seed)
+    computers = computers or [level]
+    names: tuple[str, ...] = ("Player", "Computer") if len(computers) == 1 else \
+        ("Player", *(f"Computer {i}" for i in range(1, len(computers) + 1)))
+    match = Match(seed, humans=(HUMAN,), names=names, options={"level": level}, rules=rules)
+    bots = {seat: make_player(name, seed=seed + seat - 1) for seat, name in enumerate(computers, 1)}
     shown = 0
     while not match.state.is_over:
         for event in match.state.events[shown:]:
@@ -80,8 +93,9 @@ def play(level: str, seed: int, stdin: TextIO, out: TextIO) -> int:
                 print(f"    {item.describe()}", file=out)
         shown = len(match.state.events)
         actors = match.state.actors()
-        if COMPUTER in actors and HUMAN not in actors:
-            match.apply(computer.choose(match.view(COMPUTER)))
+        if HUMAN not in actors:
+            seat = actors[0]
+            match.apply(bots[seat].choose(match.view(seat)))
             continue
         view = match.view(HUMAN)
         legal = list(view.legal_actions)
@@ -89,11 +103,16 @@ def play(level: str, seed: int, stdin: TextIO, out: TextIO) -> int:
             match.apply(legal[0])  # nothing to decide: count, or a forced Go
             continue
         print(table_text(view, names), file=out)
-        if isinstance(legal[0], (CutForDeal, CutPack, CutStarter)):
+        first = legal[0]
+        if isinstance(first, (CutForDeal, CutPack, CutStarter)):
             lo, hi = view.cut_depths
             print(f"cut how deep? ({lo}-{hi})", file=out)
             choices: dict[str, Action] = {
                 str(a.depth): a for a in legal if isinstance(a, (CutForDeal, CutPack, CutStarter))}
+        elif isinstance(first, Count) and first.claim is not None:
+            what = "the crib" if view.show_step >= view.rules.players else "your hand"
+            print(f"muggins: how many points does {what} hold? (a number)", file=out)
+            choices = {str(a.claim): a for a in legal if isinstance(a, Count)}
         else:
             for i, option in enumerate(legal, 1):
                 print(f"  {i:2d}. {describe(option)}", file=out)
@@ -110,17 +129,23 @@ def play(level: str, seed: int, stdin: TextIO, out: TextIO) -> int:
             if answer.lower() in ("h", "hint", "?"):
                 print(hint(view).text, file=out)
                 continue
-            chosen = choices.get(answer) or _read_choice(view, answer)
+            chosen = choices.get(answer) or (None if isinstance(first, Count) else _read_choice(view, answer))
             if chosen is not None:
+                try:
+                    match.apply(chosen)
+                except IllegalActionError as exc:  # muggins: a claim above the count
+                    print(str(exc), file=out)
+                    continue
                 break
             print("not a choice here: give its number or its card(s)", file=out)
-        match.apply(chosen)
     for event in match.state.events[shown:]:
         print(("" if event.seat is None else names[event.seat] + " ") + event.text, file=out)
     winner = match.state.winner
     assert winner is not None
-    print(f"{names[winner]} wins {match.state.scores[winner]} to "
-          f"{match.state.scores[other(winner)]}.", file=out)
+    scores = match.state.scores
+    rest = " and ".join(str(scores[s]) for s in range(len(scores)) if s != winner)
+    who = " & ".join(names[s] for s in match.state.winning_seats)
+    print(f"{who} win{'s' if len(match.state.winning_seats) == 1 else ''} {scores[winner]} to {rest}.", file=out)
     return 0
 
 

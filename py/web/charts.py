@@ -69,10 +69,11 @@ def hand_ends(steps: Sequence[RaceStep]) -> list[tuple[int, tuple[int, int]]]:
     """(hand number, both scores) after the last scoring event of each hand that scored."""
     out: list[tuple[int, tuple[int, int]]] = []
     for s in steps:
+        scores = (s.scores[0], s.scores[1])  # the web's tables are two-player
         if out and out[-1][0] == s.hand:
-            out[-1] = (s.hand, s.scores)
+            out[-1] = (s.hand, scores)
         else:
-            out.append((s.hand, s.scores))
+            out.append((s.hand, scores))
     return out
 
 

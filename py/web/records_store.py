@@ -98,7 +98,7 @@ def append_record(storage: Storage, record: MatchRecord) -> bool:
 
 
 def fill_coach(storage: Storage, record_id: str,
-               coach: tuple[CoachTotals | None, CoachTotals | None]) -> bool:
+               coach: tuple[CoachTotals | None, ...]) -> bool:
     """Add the coach's totals to a kept match; False if it is not (or no longer) kept in full."""
     history, problem = read_history(storage)
     if problem:

@@ -312,7 +312,7 @@ def _match_page(rs: RecordScene) -> str:
         coach = "<p>The coach has not reviewed this match yet.</p>"
     best = "".join(f"<li>{esc(r.names[s])}: best hand {esc(_cards(r.best_hand[s]))}, best crib "
                    f"{esc(_cards(r.best_crib[s]))}</li>" for s in (0, 1))
-    chart = race_figure(rs.events, r.names) if rs.events else ""
+    chart = race_figure(rs.events, (r.names[0], r.names[1])) if rs.events else ""
     return (
         back
         + f'<p class="match-headline"><strong>{esc(r.headline())}</strong><br>{esc(match_date(r.played_at))} '

@@ -87,8 +87,8 @@ def test_analyze_discards_takes_five_cards_and_refuses_them_at_a_six_card_table(
 
 
 def test_the_analyze_command_ranks_five_cards(capsys):
-    assert cli_main(["analyze", "5H", "5C", "6D", "JS", "QS"]) == 2  # which table?
-    assert "--table" in capsys.readouterr().err
+    assert cli_main(["analyze", "5H", "5C", "6D", "JS", "QS"]) == 0  # three players unless told
+    assert "three players" in capsys.readouterr().out
     assert cli_main(["analyze", "--table", "three", "5H", "5C", "6D", "JS", "QS"]) == 0
     out = capsys.readouterr().out
     assert "three players" in out and out.count("\n") == 7

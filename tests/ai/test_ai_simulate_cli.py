@@ -73,7 +73,7 @@ def test_cli_analyze_text_and_json(capsys):
     assert data[0]["discard"] == ["6H", "9C"]
 
 
-@pytest.mark.parametrize("cards", [["5H", "5C", "6H", "JS", "QS"], ["5H", "5C", "6H", "JS", "QS", "9X"],
+@pytest.mark.parametrize("cards", [["5H", "5C", "6H", "JS"], ["5H", "5C", "6H", "JS", "QS", "9X"],
                                    ["5H", "5H", "6H", "JS", "QS", "9C"]])
 def test_cli_analyze_bad_cards_exit_2(cards, capsys):
     assert ai_main(["analyze", *cards]) == 2
@@ -99,3 +99,19 @@ def test_main_command_line_has_analyze_and_simulate(capsys):
     assert main(["analyze", "--json", "5H", "5C", "6H", "JS", "QS", "9C"]) == 0
     assert len(json.loads(capsys.readouterr().out)) == 15
     assert main(["analyze", "5H", "5C"]) == 2
+
+
+def test_cli_analyze_five_cards_ranks_the_five_single_discards(capsys):
+    assert ai_main(["analyze", "--json", "5H", "5C", "6H", "JS", "QS"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 5 and all(len(r["discard"]) == 1 and len(r["keep"]) == 4 for r in rows)
+
+
+def test_cli_simulate_three_players_and_partners(capsys):
+    assert ai_main(["simulate", "--players", "greedy,random,table", "--games", "3", "--json", "--to", "61"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 3 and sum(data["wins"].values()) == 3 and data["rules"] == {"players": 3, "target": 61}
+    assert ai_main(["simulate", "--players", "greedy,random,table,greedy", "--games", "4", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert sum(data["wins"].values()) == 8  # both partners credited
+    assert ai_main(["simulate", "--players", "greedy,random,table", "--partners"]) == 2

@@ -98,3 +98,8 @@ def test_play_takes_cards_and_hints_and_stops_at_end_of_input():
 def test_play_rejects_an_unknown_level():
     status, _, err = run(["play", "--level", "grandmaster"])
     assert status == 2 and "grandmaster" in err
+
+
+def test_play_at_a_three_player_table_to_61():
+    status, out, _ = run(["play", "--players", "greedy,greedy", "--to", "61", "--seed", "4"], "1\n" * 3000)
+    assert status == 0 and ("win" in out.splitlines()[-1])

@@ -38,6 +38,7 @@ from .coach import (
     review_hand,
 )
 from .players import ExpertPlayer, GreedyPlayer, RandomPlayer
+from .table import TablePlayer
 
 __all__ = [
     "Player",
@@ -93,7 +94,8 @@ class Player(Protocol):
 
 
 PLAYER_NAMES: tuple[str, ...] = ("random", "greedy", "easy", "medium", "expert")
-"""The players :func:`make_player` knows, weakest first."""
+"""The levels :func:`make_player` knows, weakest first (it also knows ``table``, a plain player for
+any table: best average hand and greedy pegging; the levels play every table with the coach)."""
 
 # The weaker levels are the expert with calibrated mistakes (see BENCH.md for their strength).
 _LEVELS = {
@@ -104,12 +106,14 @@ _LEVELS = {
 
 
 def make_player(name: str, seed: int | None = None) -> Player:
-    """A player by name: ``random``, ``greedy``, ``easy``, ``medium`` or ``expert``."""
+    """A player by name: ``random``, ``greedy``, ``easy``, ``medium``, ``expert`` (or ``table``)."""
     key = name.strip().lower() if isinstance(name, str) else name
     if key == "random":
         return RandomPlayer(seed)
     if key == "greedy":
         return GreedyPlayer(seed)
+    if key == "table":
+        return TablePlayer(seed)
     if key in _LEVELS:
         return ExpertPlayer(seed, name=key, **_LEVELS[key])  # type: ignore[arg-type]
     raise ValueError(f"unknown player {name!r}: choose one of {', '.join(PLAYER_NAMES)}")

@@ -1,8 +1,11 @@
 """The ``analyze`` and ``simulate`` commands, registered on the main command line's subparsers.
 
 ``cribbage analyze [--dealer|--pone|--partner] [--table NAME] [--json] C C C C C C`` ranks the 15
-discards of six cards, or the 5 of five cards (``--table three``, ``partners`` or ``five-card``).
-``cribbage simulate --players A,B --games N --seed S [--json]`` plays duplicate games.
+discards of six cards, or the 5 of five cards (``--table three``, the default for five cards,
+``partners`` or ``five-card``).
+``cribbage simulate --players A,B[,C[,D]] --games N --seed S [--json]`` plays duplicate games, at the
+table the rule options name (``--partners``, ``--to 61``, ``--muggins``, ``--crib-from-pack``,
+``--recut-tens``; the number of players is the length of ``--players``).
 Each handler returns the exit status: 0 on success, 2 for input that cannot be used.
 """
 
@@ -14,8 +17,28 @@ import sys
 from typing import Any
 
 from ..cards import CardError, parse_cards
+from ..rules import Rules, RulesError
 
-__all__ = ["add_subcommands", "cmd_analyze", "cmd_simulate"]
+__all__ = ["add_subcommands", "cmd_analyze", "cmd_simulate", "add_rules_arguments", "rules_from_args"]
+
+
+def add_rules_arguments(p: argparse.ArgumentParser) -> None:
+    """The rule options shared by ``play`` and ``simulate``."""
+    p.add_argument("--partners", action="store_true", help="four players in two partnerships (seats 0+2 v 1+3)")
+    p.add_argument("--to", dest="target", type=int, default=121, choices=(121, 61), help="the game's target")
+    p.add_argument("--muggins", action="store_true", help="players count their own hands; missed points "
+                   "may be taken")
+    p.add_argument("--crib-from-pack", action="store_true", help="two players: five cards each and two "
+                   "from the pack to the crib")
+    p.add_argument("--recut-tens", action="store_true", help="cut for deal again on two ten-cards")
+
+
+def rules_from_args(args: argparse.Namespace, players: int) -> Rules:
+    """The table the options name, for ``players`` players (a :class:`RulesError` if there is none)."""
+    if args.partners and players != 4:
+        raise RulesError("partnerships need four players")
+    return Rules(players=players, target=args.target, muggins=args.muggins, recut_tens=args.recut_tens,
+                 crib_from_pack=2 if args.crib_from_pack else -1)
 
 
 def add_subcommands(subparsers: Any) -> None:
@@ -31,22 +54,24 @@ def add_subcommands(subparsers: Any) -> None:
     role.add_argument("--partner", dest="role", action="store_const", const="partner",
                       help="the crib is your partner's (four players)")
     p.add_argument("--table", default=None, choices=("classic", "three", "partners", "five-card"),
-                   help="the table: classic (six cards, the default), three (three players), partners (four "
-                        "players), five-card (two players, two cards from the pack to the crib); five cards "
-                        "need one of the last three")
+                   help="the table: classic (six cards, the default for six), three (three players, the "
+                        "default for five cards), partners (four players), five-card (two players, two cards "
+                        "from the pack to the crib)")
     p.add_argument("--json", action="store_true", help="print a JSON list")
     p.add_argument("--no-pegging", action="store_true", help="leave out the small pegging term")
-    p.add_argument("cards", nargs="*", metavar="CARD", help="six cards, e.g. 5H 5C 6D JS QS 9C (or five)")
+    p.add_argument("cards", nargs="*", metavar="CARD", help="six (or five) cards, e.g. 5H 5C 6D JS QS 9C")
     p.set_defaults(func=cmd_analyze, handler=cmd_analyze)
 
     s = subparsers.add_parser("simulate", help="play duplicate games between two computer players",
                               description="Duplicate games: each deal sequence twice with the seats swapped.")
     s.add_argument("--players", default="expert,greedy",
-                   help="two of random, greedy, easy, medium, expert, comma-separated (default expert,greedy)")
+                   help="two to four of random, greedy, easy, medium, expert (or table), comma-separated "
+                   "(default expert,greedy)")
     s.add_argument("--games", type=int, default=100, help="games to play, rounded up to even (default 100)")
     s.add_argument("--seed", type=int, default=1, help="seed of the deal sequences (default 1)")
     s.add_argument("--json", action="store_true", help="print the result as JSON")
     s.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    add_rules_arguments(s)
     s.set_defaults(func=cmd_simulate, handler=cmd_simulate)
 
 
@@ -81,9 +106,7 @@ def _analyze(args: argparse.Namespace) -> int:
         return 2
     table = getattr(args, "table", None)
     if table is None and len(cards) == 5:
-        print("cribbage analyze: five cards are dealt at several tables: name it with --table three, "
-              "--table partners or --table five-card", file=sys.stderr)
-        return 2
+        table = "three"  # the commonest table dealing five (the header names it)
     rules = PRESETS[table or "classic"]
     want = rules.hand_size
     if len(cards) != want:
@@ -131,9 +154,15 @@ def _simulate(args: argparse.Namespace) -> int:
     from .simulate import simulate
 
     names = [n.strip().lower() for n in str(args.players).split(",")]
-    if len(names) != 2 or any(n not in PLAYER_NAMES for n in names):
-        print(f"cribbage simulate: --players takes two names separated by a comma, from "
-              f"{', '.join(PLAYER_NAMES)} (got {args.players!r})", file=sys.stderr)
+    known = (*PLAYER_NAMES, "table")
+    if not 2 <= len(names) <= 4 or any(n not in known for n in names):
+        print(f"cribbage simulate: --players takes two to four names separated by commas, from "
+              f"{', '.join(known)} (got {args.players!r})", file=sys.stderr)
+        return 2
+    try:
+        rules = rules_from_args(args, len(names))
+    except RulesError as exc:
+        print(f"cribbage simulate: {exc}", file=sys.stderr)
         return 2
     if args.games < 1:
         print("cribbage simulate: --games must be at least 1", file=sys.stderr)
@@ -148,7 +177,8 @@ def _simulate(args: argparse.Namespace) -> int:
             sys.stderr.write("\n")
         sys.stderr.flush()
 
-    result = simulate(names[0], names[1], games=args.games, seed=args.seed, progress=progress if show else None)
+    result = simulate(names[0], names[1], games=args.games, seed=args.seed, progress=progress if show else None,
+                      more=names[2:], rules=rules)
     if args.json:
         print(json.dumps(result.to_json()))
     else:

@@ -139,7 +139,8 @@ def analyze_discards(hand: Sequence[Card], dealer: bool, *, pegging: bool = True
     starters = starters_for(cards)
     out = []
     dists = []
-    for discard, keep in keeps(cards):
+    for pair, keep in keeps(cards):
+        discard = (pair[0], pair[1])
         dist: dict[int, float] = {}
         for s in starters:
             pts = hand_points(keep, s)
@@ -297,17 +298,6 @@ def analyze_table_plays(tp: TablePlay, tail_cards: Sequence[Card] = (), *, sampl
     return out
 
 
-def counted_points(view: SeatView, seat: int) -> int | None:
-    """What the count now due in the show holds (``seat``'s hand, or the crib once turned), when this
-    view can see its cards (muggins: the claims are the players' own)."""
-    if view.starter is None:
-        return None
-    if view.show_step >= view.rules.players:
-        return hand_points(view.crib, view.starter, True) if len(view.crib) == 4 else None
-    cards = view.shown[seat] if view.shown and view.shown[seat] else (view.kept if seat == view.seat else ())
-    return hand_points(cards, view.starter) if len(cards) == 4 else None
-
-
 def _my_scores(view: SeatView) -> tuple[int, int]:
     """(this seat's score, the opponent's) at a two-player table."""
     return (view.scores[view.seat], view.scores[1 - view.seat])
@@ -384,20 +374,14 @@ def hint(view: SeatView) -> Hint:
         what = {CutForDeal: "for the deal", CutPack: "the pack", CutStarter: "for the starter"}[type(first)]
         return Hint(type(first)(view.seat, depth), f"Cut {what} anywhere: every depth is as good as another "
                     f"(say {depth} cards).", [])
-    if isinstance(first, Count) and first.claim is not None:  # muggins: say what it holds
-        points = counted_points(view, view.seat) or 0
-        what = "your hand" if view.show_step < view.rules.players else "the crib"
-        return Hint(Count(view.seat, points), f"Claim {points}: {what} holds {points}.", [])
-    if isinstance(first, (Muggins, Pass)):
-        if view.claim is not None:
-            seat, claimed = view.claim
-            actual = counted_points(view, seat)
-            if actual is not None and actual > claimed and any(isinstance(a, Muggins) for a in legal):
-                return Hint(Muggins(view.seat), f"Call muggins: the count holds {actual}, {actual - claimed} "
-                            f"more than the {claimed} claimed.", [])
-        return Hint(next((a for a in legal if isinstance(a, Pass)), first), "Let the claim stand: it missed nothing.", [])
     if isinstance(first, Count):
-        return Hint(first, "Count your hand." if view.show_step < view.rules.players else "Count the crib.", [])
+        what = "your hand" if view.show_step < view.rules.players else "the crib"
+        if view.rules.muggins:  # never a count's points before its claim
+            return Hint(None, f"Count {what} yourself and claim it: with muggins the coach does not count "
+                        "for you.", [])
+        return Hint(first, f"Count {what}.", [])
+    if isinstance(first, (Muggins, Pass)):
+        return Hint(None, "Call muggins if the claim missed points, or let it stand.", [])
     if isinstance(first, Discard):
         choices = discard_choices(view)
         best = choices[0]

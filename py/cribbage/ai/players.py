@@ -11,12 +11,12 @@ import math
 import random
 from typing import Sequence
 
-from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Pass, Play
-from ..state import MAX_CLAIM
+from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from ..view import SeatView
-from .coach import analyze_plays, counted_points, discard_choices
+from .coach import analyze_plays, discard_choices
 from .discards import hand_ev, keeps, starters_for
 from .pegging import peg_points
+from .table import muggins_choice
 
 __all__ = ["RandomPlayer", "GreedyPlayer", "ExpertPlayer"]
 
@@ -36,27 +36,14 @@ class _Base:
         if isinstance(first, (CutForDeal, CutPack, CutStarter)):
             lo, hi = view.cut_depths
             return type(first)(view.seat, self.rng.randint(lo, hi))
-        if isinstance(first, Count) and first.claim is not None:
-            return Count(view.seat, min(MAX_CLAIM, counted_points(view, view.seat) or 0))
-        if isinstance(first, (Muggins, Pass)):
-            return self.muggins(view)
+        special = muggins_choice(view)  # with muggins: count exactly, call exactly
+        if special is not None:
+            return special
         if isinstance(first, Count) or len(legal) == 1:
             return first
         if isinstance(first, Discard):
             return self.discard(view)
         return self.play(view)
-
-    def muggins(self, view: SeatView) -> Action:
-        """With muggins, after another's claim: call muggins when it missed points, else let it stand."""
-        legal = view.legal_actions
-        if view.claim is not None:
-            seat, claimed = view.claim
-            actual = counted_points(view, seat)
-            if actual is not None and actual > claimed:
-                call = next((a for a in legal if isinstance(a, Muggins)), None)
-                if call is not None:
-                    return call
-        return next((a for a in legal if isinstance(a, Pass)), legal[0])
 
     def discard(self, view: SeatView) -> Action:
         raise NotImplementedError

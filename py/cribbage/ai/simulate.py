@@ -1,7 +1,9 @@
-"""Duplicate matches between two computer players, with win rates and where the points came from.
+"""Duplicate matches between computer players, with win rates and where the points came from.
 
-Each deal sequence is played twice from the same seed with the players swapped between the seats,
-so both players get exactly the same cards in each seat and luck largely cancels. The cuts (for
+Each deal sequence is played once for every seating, the players rotated round the table (with two
+players: twice, swapped), so every player gets exactly the same cards in each seat and luck largely
+cancels. Any table of the rule book may be simulated (``rules``): the number of players is the
+table's; with partners, both players of the winning partnership are credited with the win. The cuts (for
 deal, of the pack, for the starter) are drawn by the simulator from the game's seed, not by the
 players, so both games of a pair see the same deals; every other decision is the player's, made
 from ``view(state, seat)`` alone. Actions with only one legal choice (Count, a forced Go, a single
@@ -14,10 +16,11 @@ import math
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..actions import CutForDeal, CutPack, CutStarter, Discard
 from ..rng import Rng
+from ..rules import CLASSIC, Rules
 from ..state import GameState, Phase
 from ..view import view
 
@@ -54,8 +57,8 @@ def _percentile(values: list[float], q: float) -> float:
 class SimulationResult:
     """What a run of duplicate games showed."""
 
-    players: tuple[str, str]
-    """The two players' labels (a self-play run labels the second ``name#2``)."""
+    players: tuple[str, ...]
+    """The players' labels in seat order of the first seating (a repeated name is labelled ``name#2``…)."""
     games: int
     """Games played (twice the number of deal sequences)."""
     wins: dict[str, int]
@@ -69,7 +72,9 @@ class SimulationResult:
     seconds: float = 0.0
     """Wall time of the run."""
     margins: list[int] = field(default_factory=list)
-    """Per game: the first player's final score minus the second's (less noisy than wins alone)."""
+    """Per game: the first player's final score minus the best other side's (less noisy than wins alone)."""
+    rules: Rules = CLASSIC
+    """The table played at."""
 
     @property
     def margin(self) -> float:
@@ -115,6 +120,7 @@ class SimulationResult:
         """Plain data."""
         lo, hi = self.interval
         return {
+            **({} if self.rules.is_classic else {"rules": self.rules.to_json()}),
             "players": list(self.players),
             "games": self.games,
             "wins": dict(self.wins),
@@ -128,10 +134,14 @@ class SimulationResult:
 
     def summary(self) -> str:
         """A few lines for people."""
-        a, b = self.players
+        a = self.players[0]
         lo, hi = self.interval
-        lines = [f"{a} vs {b}: {self.games} games ({self.games // 2} duplicate pairs) in {self.seconds:.0f} s",
-                 f"  {a} won {self.wins[a]}, {b} won {self.wins[b]}: {a} {100 * self.win_rate:.1f}% "
+        n = len(self.players)
+        table = "" if self.rules.is_classic else f" ({self.rules.describe()})"
+        sets = f"{self.games // n} duplicate {'pairs' if n == 2 else 'sets'}"
+        won = ", ".join(f"{lb} won {self.wins[lb]}" for lb in self.players)
+        lines = [f"{' vs '.join(self.players)}{table}: {self.games} games ({sets}) in {self.seconds:.0f} s",
+                 f"  {won}: {a} {100 * self.win_rate:.1f}% "
                  f"(95% interval {100 * lo:.1f}-{100 * hi:.1f}%), average margin {self.margin:+.1f} points"]
         for lb in self.players:
             ph = self.per_hand(lb)
@@ -168,10 +178,10 @@ def _factory(spec: str | PlayerFactory) -> tuple[str, PlayerFactory]:
     return name, spec
 
 
-def play_game(players: tuple[Any, Any], seed: int, result: SimulationResult | None = None,
-              labels: tuple[str, str] = ("0", "1")) -> GameState:
+def play_game(players: Sequence[Any], seed: int, result: SimulationResult | None = None,
+              labels: Sequence[str] = ("0", "1"), rules: Rules = CLASSIC) -> GameState:
     """Play one game, seat ``i`` by ``players[i]``; tally into ``result`` if given."""
-    state = GameState(seed)
+    state = GameState(seed, rules=rules)
     cuts = Rng(seed ^ 0x5DEECE66D)
     while not state.is_over:
         seat = state.actors()[0]
@@ -201,16 +211,18 @@ def completed_hands(state: GameState) -> list[tuple[int, dict[str, int]]]:
     n = len(state.hand_scores)
     last_dealer = state.dealer  # the game ended in the last hand, dealt by state.dealer
     assert last_dealer is not None
-    return [(last_dealer if (n - 1 - i) % 2 == 0 else 1 - last_dealer, scores)
-            for i, scores in enumerate(state.hand_scores[:-1])]
+    players = state.rules.players  # the deal passes left: hand i was dealt (n-1-i) seats to the right
+    return [((last_dealer - (n - 1 - i)) % players, scores) for i, scores in enumerate(state.hand_scores[:-1])]
 
 
-def _tally(state: GameState, result: SimulationResult, labels: tuple[str, str]) -> None:
-    result.wins[labels[state.winner]] += 1  # type: ignore[index]
-    first = 0 if labels[0] == result.players[0] else 1
-    result.margins.append(state.scores[first] - state.scores[1 - first])
+def _tally(state: GameState, result: SimulationResult, labels: Sequence[str]) -> None:
+    rules = state.rules
+    for seat in state.winning_seats:
+        result.wins[labels[seat]] += 1
+    first = rules.side_of(list(labels).index(result.players[0]))
+    result.margins.append(state.scores[first] - max(state.scores[s] for s in range(rules.sides) if s != first))
     for dealer, scores in completed_hands(state):
-        for seat in (0, 1):
+        for seat in range(rules.players):
             role = "dealer" if seat == dealer else "pone"
             lb = labels[seat]
             result.hands[lb][role] += 1
@@ -219,27 +231,40 @@ def _tally(state: GameState, result: SimulationResult, labels: tuple[str, str]) 
 
 
 def simulate(player_a: str | PlayerFactory, player_b: str | PlayerFactory, games: int = 200, seed: int = 1,
-             progress: Callable[[int, int], None] | None = None) -> SimulationResult:
-    """Play ``games`` duplicate games (rounded up to even) between two players.
+             progress: Callable[[int, int], None] | None = None, *, more: Sequence[str | PlayerFactory] = (),
+             rules: Rules | None = None) -> SimulationResult:
+    """Play ``games`` duplicate games (rounded up to a multiple of the players) between players.
 
-    Players are names for :func:`cribbage.ai.make_player` or factories ``seed -> player``.
+    Players are names for :func:`cribbage.ai.make_player` or factories ``seed -> player``; ``more``
+    adds the third and fourth. ``rules`` is the table (default: classic for two, three players for
+    three, partners for four); its number of players must match.
     """
-    name_a, make_a = _factory(player_a)
-    name_b, make_b = _factory(player_b)
-    labels = (name_a, name_b if name_b != name_a else f"{name_b}#2")
-    pairs = max(1, (games + 1) // 2)
-    result = SimulationResult(labels, 2 * pairs, {lb: 0 for lb in labels},
+    specs = [player_a, player_b, *more]
+    n = len(specs)
+    if rules is None:
+        rules = CLASSIC if n == 2 else Rules(players=n)
+    if rules.players != n:
+        raise ValueError(f"the table seats {rules.players} players, not {n}")
+    made = [_factory(spec) for spec in specs]
+    labels: list[str] = []
+    for name, _ in made:
+        label, k = name, 2
+        while label in labels:
+            label, k = f"{name}#{k}", k + 1
+        labels.append(label)
+    sets = max(1, (games + n - 1) // n)
+    result = SimulationResult(tuple(labels), n * sets, {lb: 0 for lb in labels},
                               hands={lb: {"dealer": 0, "pone": 0} for lb in labels},
                               points={lb: {r: {s: 0 for s in SOURCES} for r in ("dealer", "pone")} for lb in labels},
-                              decision_times={lb: {"discard": [], "play": []} for lb in labels})
+                              decision_times={lb: {"discard": [], "play": []} for lb in labels}, rules=rules)
     start = time.perf_counter()
-    for i in range(pairs):
+    for i in range(sets):
         game_seed = (seed * 1_000_003 + i) & ((1 << 64) - 1)
-        a = make_a(game_seed * 2 + 1)
-        b = make_b(game_seed * 2 + 2)
-        play_game((a, b), game_seed, result, labels)
-        play_game((b, a), game_seed, result, (labels[1], labels[0]))
+        bots = [make(game_seed * n + k + 1) for k, (_, make) in enumerate(made)]
+        for r in range(n):  # every seating: player (k + r) % n in seat k
+            order = [(k + r) % n for k in range(n)]
+            play_game([bots[j] for j in order], game_seed, result, [labels[j] for j in order], rules)
         if progress is not None:
-            progress(2 * (i + 1), 2 * pairs)
+            progress(n * (i + 1), n * sets)
     result.seconds = time.perf_counter() - start
     return result
