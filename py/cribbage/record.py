@@ -487,10 +487,10 @@ class CoachRun:
     """:func:`coach_totals` one action at a time, so a page can spread it over timer ticks."""
 
     def __init__(self, match: Match, seats: Iterable[int] | None = None, samples: int = 64) -> None:
-        from .ai.coach import analyze_discards, analyze_plays
+        from .ai.coach import analyze_plays, discard_choices
         from .view import view as view_of
 
-        self._discards, self._plays, self._view = analyze_discards, analyze_plays, view_of
+        self._discards, self._plays, self._view = discard_choices, analyze_plays, view_of
         self.samples = samples
         self.who = set(match.humans if seats is None else seats)
         self.acc: dict[int, list[int]] = {s: [0, 0, 0, 0] for s in self.who}
@@ -513,7 +513,7 @@ class CoachRun:
             v = self._view(self.state, seat)
             acc = self.acc[seat]
             if isinstance(action, Discard):
-                choices = self._discards(v.hand, v.dealer == seat)
+                choices = self._discards(v, endgame=False)  # any table: six cards or five
                 chosen = next(c for c in choices if set(c.discard) == set(action.cards))
                 acc[0] += 1
                 acc[1] += round(1000 * max(0.0, choices[0].net - chosen.net))

@@ -2,16 +2,19 @@
 
 - :func:`make_player` builds a :class:`Player` by name (``PLAYER_NAMES``); a player's ``choose``
   receives only a :class:`~cribbage.view.SeatView` and returns one of its legal actions, in every
-  phase (cuts, discard, starter, play or Go, the show's Count).
+  phase (cuts, discard, starter, play or Go, the show's Count, muggins), at every table of the rule
+  book (:class:`~cribbage.rules.Rules`).
 - The coach (:mod:`cribbage.ai.coach`): :func:`analyze_discards` (all 15 discards with exact hand
-  EV, crib EV from the table, net), :func:`analyze_plays` (every legal card with its expected net
-  pegging, or its chance of winning near 121), :func:`hint` (a suggestion with a sentence, in any
-  phase) and :func:`review_hand` (each decision of a hand against the best).
+  EV, crib EV from the table, net; or the 5 of five cards, by whose crib it is),
+  :func:`analyze_plays` (every legal card with its expected net pegging, or its chance of winning
+  near the target; at three or four a search over the hidden hands, :mod:`cribbage.ai.table_play`),
+  :func:`hint` (a suggestion with a sentence, in any phase) and :func:`review_hand` (each decision
+  of a hand against the best). :func:`supports` says which parts work at which table.
 - :mod:`cribbage.ai.simulate`: duplicate matches between two players, with statistics;
   :mod:`cribbage.ai.cli`: the ``analyze`` and ``simulate`` commands.
 
 Data made by our own tools (``py/tools/make_*_table.py``) and loaded from ``cribbage/data``:
-``crib_values.json`` (see CRIB_TABLE.md), ``win_table.json`` (chance of winning from any score) and
+``crib_values.json`` and ``crib1_values.json`` (see CRIB_TABLE.md), ``win_table.json`` (chance of winning from any score) and
 ``peg_values.json`` (open-hand pegging value of each four-rank keep). Strength and speed: BENCH.md.
 
 The engine never imports this package; this package never imports pyscript or js.
@@ -22,6 +25,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from ..actions import Action
+from ..rules import Rules
 from ..view import SeatView
 from .coach import (
     DecisionReview,
@@ -48,7 +52,34 @@ __all__ = [
     "analyze_plays",
     "hint",
     "review_hand",
+    "supports",
+    "PARTS",
 ]
+
+PARTS: dict[str, str] = {
+    "discard": "the discard analysis and the players' discards (six cards, or five where one is laid away)",
+    "play": "the play search and the players' plays (two players exactly; three or four by a search "
+            "over the hidden hands, cribbage.ai.table_play)",
+    "endgame": "the chance of winning near the target (discards and plays) and the win table: two "
+               "players with six cards, to 121 or 61",
+    "peg_table": "the pegging term of a discard (peg_values.json): two players with six cards",
+    "review": "the coach's review of a hand (review_hand) and the record's coach totals: every table",
+    "hint": "the coach's hint in any phase (muggins claims and calls included): every table",
+}
+"""The parts of the computer and the coach :func:`supports` answers for, with what each covers."""
+
+
+def supports(rules: Rules, part: str) -> bool:
+    """Whether ``part`` (a key of :data:`PARTS`) works at the table ``rules``, so a caller can offer it
+    or leave it out. Discards, plays, hints and the review work at every table; what was made from
+    two-player six-card games (the win table and the endgame built on it, the pegging table) says so.
+    """
+    if part not in PARTS:
+        raise ValueError(f"unknown part {part!r}: one of {', '.join(PARTS)}")
+    two_six = rules.players == 2 and rules.discards == 2
+    if part in ("discard", "play", "review", "hint"):
+        return True
+    return two_six
 
 
 @runtime_checkable
@@ -63,8 +94,8 @@ class Player(Protocol):
 
 
 PLAYER_NAMES: tuple[str, ...] = ("random", "greedy", "easy", "medium", "expert")
-"""The levels :func:`make_player` knows, weakest first (it also knows ``table``, the plain player
-every table gets where the coach's tables do not apply; the levels use it there themselves)."""
+"""The levels :func:`make_player` knows, weakest first (it also knows ``table``, a plain player for
+any table: best average hand and greedy pegging; the levels play every table with the coach)."""
 
 # The weaker levels are the expert with calibrated mistakes (see BENCH.md for their strength).
 _LEVELS = {

@@ -1,7 +1,8 @@
 """The ``analyze`` and ``simulate`` commands, registered on the main command line's subparsers.
 
-``cribbage analyze [--dealer|--pone] [--json] C C C C C C`` ranks the 15 discards of six cards (or
-the five single discards of five cards, as at the tables dealing five).
+``cribbage analyze [--dealer|--pone|--partner] [--table NAME] [--json] C C C C C C`` ranks the 15
+discards of six cards, or the 5 of five cards (``--table three``, the default for five cards,
+``partners`` or ``five-card``).
 ``cribbage simulate --players A,B[,C[,D]] --games N --seed S [--json]`` plays duplicate games, at the
 table the rule options name (``--partners``, ``--to 61``, ``--muggins``, ``--crib-from-pack``,
 ``--recut-tens``; the number of players is the length of ``--players``).
@@ -42,12 +43,20 @@ def rules_from_args(args: argparse.Namespace, players: int) -> Rules:
 
 def add_subcommands(subparsers: Any) -> None:
     """Register ``analyze`` and ``simulate`` on an ``argparse`` subparsers object."""
-    p = subparsers.add_parser("analyze", help="rank the 15 ways to lay away two of six cards",
-                              description="Rank the 15 discards of a six-card hand: expected hand, crib and net.")
+    p = subparsers.add_parser("analyze", help="rank the ways to lay away two of six cards (or one of five)",
+                              description="Rank the 15 discards of a six-card hand (or the 5 of a five-card hand "
+                                          "at a table where one card is laid away): expected hand, crib and net.")
     role = p.add_mutually_exclusive_group()
-    role.add_argument("--dealer", dest="dealer", action="store_true", default=True,
+    role.add_argument("--dealer", dest="role", action="store_const", const="own", default="own",
                       help="the crib is yours (default)")
-    role.add_argument("--pone", dest="dealer", action="store_false", help="the crib is the opponent's")
+    role.add_argument("--pone", dest="role", action="store_const", const="opponent",
+                      help="the crib is an opponent's (the dealer's)")
+    role.add_argument("--partner", dest="role", action="store_const", const="partner",
+                      help="the crib is your partner's (four players)")
+    p.add_argument("--table", default=None, choices=("classic", "three", "partners", "five-card"),
+                   help="the table: classic (six cards, the default for six), three (three players, the "
+                        "default for five cards), partners (four players), five-card (two players, two cards "
+                        "from the pack to the crib)")
     p.add_argument("--json", action="store_true", help="print a JSON list")
     p.add_argument("--no-pegging", action="store_true", help="leave out the small pegging term")
     p.add_argument("cards", nargs="*", metavar="CARD", help="six (or five) cards, e.g. 5H 5C 6D JS QS 9C")
@@ -87,6 +96,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 
 def _analyze(args: argparse.Namespace) -> int:
+    from ..rules import PRESETS
     from .coach import analyze_discards
 
     try:
@@ -94,50 +104,40 @@ def _analyze(args: argparse.Namespace) -> int:
     except CardError as exc:
         print(f"cribbage analyze: {exc}", file=sys.stderr)
         return 2
-    if len(cards) == 5 and len(set(cards)) == 5:
-        return _analyze_five(cards, args)
-    if len(cards) != 6:
-        print(f"cribbage analyze: give six (or five) different cards, not {len(cards)} (e.g. 5H 5C 6D JS QS 9C)",
-              file=sys.stderr)
+    table = getattr(args, "table", None)
+    if table is None and len(cards) == 5:
+        table = "three"  # the commonest table dealing five (the header names it)
+    rules = PRESETS[table or "classic"]
+    want = rules.hand_size
+    if len(cards) != want:
+        example = "5H 5C 6D JS QS 9C" if want == 6 else "5H 5C 6D JS QS"
+        print(f"cribbage analyze: give {'six' if want == 6 else 'five'} different cards for "
+              f"{rules.describe()}, not {len(cards)} (e.g. {example})", file=sys.stderr)
         return 2
-    choices = analyze_discards(cards, args.dealer, pegging=not getattr(args, "no_pegging", False))
+    role_name = getattr(args, "role", "own")
+    if role_name == "partner" and not rules.partners:
+        print("cribbage analyze: --partner is for four players in partnerships (--table partners)", file=sys.stderr)
+        return 2
+    dealer = role_name == "own"
+    choices = analyze_discards(cards, dealer, pegging=not getattr(args, "no_pegging", False), rules=rules,
+                               role=role_name if want == 5 else None)
     if args.json:
         print(json.dumps([c.to_json() for c in choices], ensure_ascii=False))
         return 0
-    role = "dealer (your crib)" if args.dealer else "pone (the dealer's crib)"
-    print(f"{' '.join(c.pretty for c in cards)} as {role}:")
-    sign = "+" if args.dealer else "-"
+    if want == 6:
+        role = "dealer (your crib)" if dealer else "pone (the dealer's crib)"
+    else:
+        role = {"own": "dealer (your crib)", "partner": "the dealer's partner (your side's crib)",
+                "opponent": "not the dealer (an opponent's crib)"}[role_name]
+    where = "" if rules.is_classic else f", {rules.describe()}"
+    print(f"{' '.join(c.pretty for c in cards)} as {role}{where}:")
+    sign = "+" if role_name != "opponent" else "-"
     peg = any(c.peg_ev for c in choices)  # the pegging term is off by default (see BENCH.md)
     print(f"  {'discard':<9} {'keep':<13} {'hand':>6} {sign}{'crib':>5}{' ' + 'peg'.rjust(6) if peg else ''} "
           f"{'net':>6}")
     for c in choices:
         print(f"  {' '.join(x.code for x in c.discard):<9} {' '.join(x.code for x in c.keep):<13} "
               f"{c.hand_ev:6.2f} {c.crib_ev:6.2f}{f' {c.peg_ev:6.2f}' if peg else ''} {c.net:6.2f}")
-    return 0
-
-
-def _analyze_five(cards: list[Any], args: argparse.Namespace) -> int:
-    """Five cards (three players, partners, two from the pack): the five single discards, best first."""
-    from .discards import hand_ev, keeps, starters_for
-    from .table import crib_card_value
-
-    starters = starters_for(cards)
-    rows = []
-    for away, keep in keeps(cards):
-        h = hand_ev(keep, starters)
-        c = crib_card_value(int(away[0].rank))
-        rows.append((h + c if args.dealer else h - c, h, c, away[0], keep))
-    rows.sort(key=lambda r: -r[0])
-    if args.json:
-        print(json.dumps([{"discard": [a.code], "keep": [k.code for k in keep], "hand_ev": round(h, 3),
-                           "crib_ev": round(c, 3), "net": round(net, 3)} for net, h, c, a, keep in rows]))
-        return 0
-    role = "dealer (your crib)" if args.dealer else "not dealing"
-    print(f"{' '.join(c.pretty for c in cards)} as {role} (crib term: a rough value of the card laid away):")
-    sign = "+" if args.dealer else "-"
-    print(f"  {'discard':<9} {'keep':<13} {'hand':>6} {sign}{'crib':>5} {'net':>6}")
-    for net, h, c, a, keep in rows:
-        print(f"  {a.code:<9} {' '.join(x.code for x in keep):<13} {h:6.2f} {c:6.2f} {net:6.2f}")
     return 0
 
 

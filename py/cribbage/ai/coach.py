@@ -14,13 +14,16 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Pass, Play
 from ..cards import DECK, Card, CardError
+from ..rules import Rules
 from ..scoring import hand_points, score_play
 from ..state import Phase
 from ..view import SeatView
 from ..view import view as view_of
-from .discards import crib_ev, keeps, starters_for
+from .discards import crib1_ev, crib_ev, crib_role, crib_sign, keeps, starters_for
 from .pegging import evaluate_plays, peg_points, play_state_from_view
-from .strategy import endgame_discard_values, endgame_play_values, peg_ev_of_keep
+from .table_play import BUDGET as TABLE_BUDGET
+from .table_play import TablePlay, evaluate_table_plays, table_play_from_view
+from .strategy import endgame_discard_values, endgame_play_values, peg_ev_of_keep, supports
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -31,7 +34,10 @@ __all__ = [
     "Hint",
     "DecisionReview",
     "analyze_discards",
+    "analyze_one_card_discards",
     "analyze_plays",
+    "analyze_table_plays",
+    "discard_choices",
     "hint",
     "review_hand",
     "describe_cards",
@@ -51,29 +57,39 @@ def _ranks(cards: Sequence[Card]) -> str:
 
 @dataclass(frozen=True)
 class DiscardChoice:
-    """One way to lay away two of six cards, with its expected value."""
+    """One way to lay away two of six cards (or one of five), with its expected value."""
 
-    discard: tuple[Card, Card]
-    """The two cards laid away to the crib."""
+    discard: tuple[Card, ...]
+    """The cards laid away to the crib (two of six, or one of five)."""
     keep: tuple[Card, ...]
     """The four cards kept for the show."""
     hand_ev: float
-    """Exact expected show of the kept four over the 46 starters this seat cannot see."""
+    """Exact expected show of the kept four over the starters this seat cannot see (46 or 47)."""
     crib_ev: float
-    """Expected crib points of the two cards, always positive (the crib is the dealer's)."""
+    """Expected points of the crib they go to, always positive (whoever's crib it is)."""
     net: float
-    """hand_ev + crib_ev as dealer, hand_ev - crib_ev as pone, plus ``peg_ev``."""
+    """hand_ev + crib_ev when the crib is your side's, hand_ev - crib_ev when it is an opponent's, plus
+    ``peg_ev``."""
     peg_ev: float = 0.0
     """A small estimate of the kept four's pegging value relative to an average keep (0 if not used)."""
     dealer: bool = False
     """True if the crib is this seat's own."""
     win_chance: float | None = None
     """Near the end of the game (scores given): the chance of winning with this discard, 0..1."""
+    role: str = ""
+    """Whose crib (``own``, ``partner``, ``opponent``); empty for the two-player game, where ``dealer``
+    says it."""
+
+    @property
+    def crib_counts_for_you(self) -> bool:
+        """True when the crib is your side's (your own or your partner's)."""
+        return self.role in ("own", "partner") if self.role else self.dealer
 
     def describe(self) -> str:
         """``Lay away 5♥ 6♥ to your crib: keep 5♣ 5♦ J♠ Q♠ — hand 8.9 + crib 6.1 = 15.0``."""
-        whose = "your crib" if self.dealer else "the dealer's crib"
-        sign = "+" if self.dealer else "−"
+        whose = {"own": "your crib", "partner": "your partner's crib", "opponent": "the dealer's crib",
+                 "": "your crib" if self.dealer else "the dealer's crib"}[self.role]
+        sign = "+" if self.crib_counts_for_you else "−"
         peg = f" {'+' if self.peg_ev >= 0 else '−'} pegging {abs(self.peg_ev):.1f}" if self.peg_ev else ""
         win = f"; {100 * self.win_chance:.0f}% to win the game" if self.win_chance is not None else ""
         return (f"Lay away {describe_cards(self.discard)} to {whose}: keep {describe_cards(self.keep)} — "
@@ -90,22 +106,36 @@ class DiscardChoice:
             "net": round(self.net, 3),
             "dealer": self.dealer,
             "win_chance": None if self.win_chance is None else round(self.win_chance, 4),
+            **({"role": self.role} if self.role else {}),
         }
 
 
 def analyze_discards(hand: Sequence[Card], dealer: bool, *, pegging: bool = True,
                      peg_weight: float | None = None,
-                     scores: tuple[int, int] | None = None) -> list[DiscardChoice]:
-    """All 15 discards of six cards, best first.
+                     scores: tuple[int, int] | None = None, rules: Rules | None = None,
+                     role: str | None = None, target: int = 121) -> list[DiscardChoice]:
+    """All 15 discards of six cards (or the 5 of five cards), best first.
 
     ``hand_ev`` is exact over the 46 unseen starters; ``crib_ev`` comes from the crib table; with
     ``pegging`` a small pegging term (``peg_ev``, scaled by ``peg_weight``, by default
     ``strategy.PEG_WEIGHT``) is added to ``net``. Given ``scores`` (yours, the opponent's) near the
-    end of the game, each choice also gets ``win_chance`` and they are ranked by it.
+    end of the game (``target``: 121 or 61), each choice also gets ``win_chance`` and they are
+    ranked by it.
+
+    Five cards need ``rules`` of a table where each player lays away one (three players, four in
+    partnerships, or two with two cards from the pack): see
+    :func:`analyze_one_card_discards`; ``role`` (``own``, ``partner``, ``opponent``) says whose crib
+    it is (default from ``dealer``: ``own`` or ``opponent``).
     """
     cards = tuple(hand)
+    if len(cards) == 5:
+        if rules is None or rules.discards != 1:
+            where = "the classic game" if rules is None else f"this table ({rules.describe()})"
+            raise CardError(f"at {where} six cards are dealt, not five: give the rules of a table where one "
+                            "card is laid away")
+        return analyze_one_card_discards(cards, rules, role or ("own" if dealer else "opponent"))
     if len(cards) != 6 or len(set(cards)) != 6:
-        raise CardError("analyze_discards needs six different cards")
+        raise CardError("analyze_discards needs six different cards (or five at a table where one is laid away)")
     starters = starters_for(cards)
     out = []
     dists = []
@@ -122,11 +152,37 @@ def analyze_discards(hand: Sequence[Card], dealer: bool, *, pegging: bool = True
         net = (h + c if dealer else h - c) + p
         out.append(DiscardChoice(discard, keep, h, c, net, p, dealer))
     if scores is not None:
-        wins = endgame_discard_values(dists, [d.crib_ev for d in out], dealer, scores)
+        wins = endgame_discard_values(dists, [d.crib_ev for d in out], dealer, scores, target)
         if wins is not None:
             out = [replace(d, win_chance=w) for d, w in zip(out, wins)]
             out.sort(key=lambda d: (-round(d.win_chance or 0.0, 9), -d.net))
             return out
+    out.sort(key=lambda d: -d.net)
+    return out
+
+
+def analyze_one_card_discards(hand: Sequence[Card], rules: Rules, role: str) -> list[DiscardChoice]:
+    """The 5 ways to lay away one of five cards, best first, at a table where each player lays away
+    one (``rules.discards == 1``).
+
+    ``hand_ev`` is exact over the 47 starters this seat cannot see; ``crib_ev`` is the one-card crib
+    table's value of the card for ``role`` (``own``: you deal; ``partner``: your partner deals, the
+    crib is your side's; ``opponent``: anyone else deals); ``net`` adds it for your side's crib and
+    subtracts it for an opponent's. The pegging term and the chance of winning are two-player only
+    (see :func:`cribbage.ai.supports`).
+    """
+    cards = tuple(hand)
+    if len(cards) != 5 or len(set(cards)) != 5:
+        raise CardError("a table where one card is laid away needs five different cards")
+    if role == "partner" and not rules.partners:
+        raise ValueError("only four players in partnerships lay away to a partner's crib")
+    sign = crib_sign(role)
+    starters = starters_for(cards)
+    out = []
+    for discard, keep in keeps(cards):
+        h = sum(hand_points(keep, s) for s in starters) / len(starters)
+        c = crib1_ev(discard[0], rules, role)
+        out.append(DiscardChoice(discard, keep, h, c, h + sign * c, 0.0, role == "own", role=role))
     out.sort(key=lambda d: -d.net)
     return out
 
@@ -195,8 +251,11 @@ def analyze_plays(view: SeatView, *, samples: int = 64, rng: random.Random | Non
     if len(legal) == 1 and isinstance(legal[0], Go):
         return [PlayChoice(None, 0, 0.0, "Go: no card keeps the count to 31")]
     rng = rng or random.Random(_view_seed(view))
-    ps = play_state_from_view(view)
     tail_cards = [c for _, c in view.pile]
+    if view.rules.players > 2:
+        # Several hidden hands: a search over samples of them (cribbage.ai.table_play), in points.
+        return analyze_table_plays(table_play_from_view(view), tail_cards, samples=samples, rng=rng)
+    ps = play_state_from_view(view)
     win = endgame_play_values(view, ps, samples, rng) if endgame else None
     if win is not None:
         values = win
@@ -219,17 +278,41 @@ def analyze_plays(view: SeatView, *, samples: int = 64, rng: random.Random | Non
     return out
 
 
+def analyze_table_plays(tp: TablePlay, tail_cards: Sequence[Card] = (), *, samples: int = 48,
+                        budget: int = TABLE_BUDGET, rng: random.Random | None = None) -> list[PlayChoice]:
+    """Every card the deciding seat may lay now at a table of three or four (``tp``: what it knows;
+    ``tail_cards``: the current count's cards), best first, with the expected net pegging of its side
+    (its side's points minus the mean of the other sides' over the rest of the play, inside the
+    search's horizon: :mod:`cribbage.ai.table_play`). Empty when no card fits (say Go)."""
+    count = sum(c.value for c in tail_cards)
+    if tuple(int(c.rank) for c in tail_cards) != tp.tail:
+        raise ValueError("the count's cards do not match the position's ranks")
+    values = evaluate_table_plays(tp, samples=samples, budget=budget, rng=rng or random.Random(repr(tp)))
+    out = []
+    for card in tp.hand:
+        if card.value > 31 - count:
+            continue
+        pts, ev = values[int(card.rank)]
+        out.append(PlayChoice(card, pts, ev, _play_note(tail_cards, card, pts, count)))
+    out.sort(key=lambda p: (-round(p.ev, 6), -p.points))
+    return out
+
+
 def _my_scores(view: SeatView) -> tuple[int, int]:
-    """(this seat's score, the opponent's), as in a game to 121: the endgame tables are for 121, and
-    a game to 61 is its last 60 points (both scores moved up by 60)."""
-    shift = 121 - view.rules.target
-    return (view.scores[view.seat] + shift, view.scores[1 - view.seat] + shift)
+    """(this seat's score, the opponent's) at a two-player table."""
+    return (view.scores[view.seat], view.scores[1 - view.seat])
 
 
-def is_classic_deal(view: SeatView) -> bool:
-    """True at a two-player table dealing six cards each: what the coach's tables and searches are
-    made for (the target may be 61). Other tables get a plainer player (:mod:`.table`)."""
-    return view.rules.players == 2 and view.rules.hand_size == 6
+def discard_choices(view: SeatView, *, peg_weight: float | None = None, endgame: bool = True) -> list[DiscardChoice]:
+    """The ranked discards for this seat's view at any table: the 15 of six cards (with the chance
+    of winning near the target, two players), or the 5 of five cards for whoever's crib it is."""
+    rules = view.rules
+    dealer = view.dealer == view.seat
+    if rules.discards == 1:
+        assert view.dealer is not None
+        return analyze_discards(view.hand, dealer, rules=rules, role=crib_role(rules, view.seat, view.dealer))
+    scores = _my_scores(view) if endgame and supports(rules) else None
+    return analyze_discards(view.hand, dealer, peg_weight=peg_weight, scores=scores, target=rules.target)
 
 
 OPPONENT_MODEL = 0.0
@@ -299,14 +382,8 @@ def hint(view: SeatView) -> Hint:
         return Hint(first, f"Count {what}.", [])
     if isinstance(first, (Muggins, Pass)):
         return Hint(None, "Call muggins if the claim missed points, or let it stand.", [])
-    if not is_classic_deal(view):
-        from .table import TablePlayer
-
-        return Hint(TablePlayer(0).choose(view), "A plain choice: the coach's tables are for two players "
-                    "dealt six cards each.", [])
     if isinstance(first, Discard):
-        dealer = view.dealer == view.seat
-        choices = analyze_discards(view.hand, dealer, scores=_my_scores(view))
+        choices = discard_choices(view)
         best = choices[0]
         return Hint(Discard(view.seat, best.discard), best.describe(), choices)
     plays = analyze_plays(view)
@@ -381,8 +458,7 @@ def review_hand(match: Match, seat: int, hand_number: int) -> list[DecisionRevie
 
 def _review_one(v: SeatView, action: Action) -> DecisionReview | None:
     if isinstance(action, Discard):
-        dealer = v.dealer == v.seat
-        choices = analyze_discards(v.hand, dealer)
+        choices = discard_choices(v, endgame=False)
         chosen = next(c for c in choices if set(c.discard) == set(action.cards))
         best = choices[0]
         text = (f"you kept {_ranks(chosen.keep)}: {chosen.net:.1f}; best {_ranks(best.keep)}: {best.net:.1f}"

@@ -13,10 +13,10 @@ from typing import Sequence
 
 from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from ..view import SeatView
-from .coach import _my_scores, analyze_discards, analyze_plays, is_classic_deal
+from .coach import analyze_plays, discard_choices
 from .discards import hand_ev, keeps, starters_for
 from .pegging import peg_points
-from .table import TablePlayer, muggins_choice
+from .table import muggins_choice
 
 __all__ = ["RandomPlayer", "GreedyPlayer", "ExpertPlayer"]
 
@@ -115,15 +115,11 @@ class ExpertPlayer(_Base):
         return self.rng.choices(range(len(top)), weights)[0]
 
     def discard(self, view: SeatView) -> Action:
-        if not is_classic_deal(view):  # the coach's tables are for two players dealt six
-            return TablePlayer(self.rng.randrange(2**32)).discard(view)
-        dealer = view.dealer == view.seat
-        choices = analyze_discards(view.hand, dealer, peg_weight=self.peg_weight,
-                                   scores=_my_scores(view) if self.endgame else None)
+        choices = discard_choices(view, peg_weight=self.peg_weight, endgame=self.endgame)
         if choices[0].win_chance is not None:
             values = [100.0 * (d.win_chance or 0.0) for d in choices]  # a percent weighs like a point
         elif self.crib_weight != 1.0:
-            sign = 1 if dealer else -1
+            sign = 1 if choices[0].crib_counts_for_you else -1
             choices.sort(key=lambda d: -(d.hand_ev + sign * self.crib_weight * d.crib_ev + d.peg_ev))
             values = [d.hand_ev + sign * self.crib_weight * d.crib_ev + d.peg_ev for d in choices]
         else:
@@ -132,8 +128,6 @@ class ExpertPlayer(_Base):
         return Discard(view.seat, choices[i].discard)
 
     def play(self, view: SeatView) -> Action:
-        if not is_classic_deal(view):
-            return TablePlayer(self.rng.randrange(2**32)).play(view)
         plays = analyze_plays(view, samples=self.samples, rng=self.rng, opponent_model=self.opponent_model,
                               endgame=self.endgame)
         # One choice per rank (suits do not matter in the play).

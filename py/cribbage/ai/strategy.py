@@ -1,11 +1,20 @@
 """Refinements on top of plain expected points: a pegging term for discards, and the end of the
 game, where the chance of winning is what counts.
 
-Near 121 the play is searched for the chance of winning: a sample in which either side reaches
-121 during the play is decided on the spot; otherwise the show is counted in order (the pone's
+Near the end of the game the play is searched for the chance of winning: a sample in which either
+side reaches the target during the play is decided on the spot; otherwise the show is counted in order (the pone's
 hand first, then the dealer's hand, then the crib, whose two unknown cards are enumerated) and the
 hands after this one are valued with the win table ``cribbage/data/win_table.json`` (see
 ``py/tools/make_win_table.py``).
+
+Everything here works on *distances* to the target (what each player still needs), never on
+scores, so a game to 61 uses the same search and the same win table as a game to 121: a 61 game at
+40–50 is a 121 game at 100–110 (needs 21 and 11 either way). The win table ``F[a][b]`` depends only
+on the two needs and on the points a hand brings (the same deal at both lengths); a 61 game simply
+lives in its corner a, b <= 60, and the thresholds (:data:`ENDGAME_NEED`, ...) are distances too,
+so a 61 game is searched for the chance of winning from the first time either player needs 40 or
+fewer (from 21 points on), as a 121 game is from 81. The win table is two-player only
+(:func:`supports`).
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..cards import DECK, Card
+from ..rules import Rules
 from ..scoring import hand_points
 from .discards import load_data
 from .pegging import _VALUE, PlayState, _remove, peg_points, settle
@@ -24,7 +34,7 @@ if TYPE_CHECKING:
     from ..view import SeatView
 
 __all__ = ["peg_ev_of_keep", "peg_value", "endgame_play_values", "endgame_discard_values", "win_chance",
-           "ENDGAME_NEED", "ENDGAME_DISCARD_NEED"]
+           "ENDGAME_NEED", "ENDGAME_DISCARD_NEED", "supports", "target_of", "rules_of"]
 
 ENDGAME_NEED = 40
 """The play is searched for the chance of winning once either player needs this many points or fewer."""
@@ -35,6 +45,24 @@ PEG_TABLE_FILE = "peg_values.json"
 
 
 # --- the win table --------------------------------------------------------------------------------
+
+
+def supports(rules: Rules) -> bool:
+    """True where the win table and the endgame search apply: two players with six cards (the
+    classic deal), to 121 or to 61. The table was made from two-player six-card self-play; other
+    tables play for points to the end."""
+    return rules.players == 2 and rules.discards == 2
+
+
+def rules_of(view: SeatView) -> Rules:
+    """The rules of this view's game (the classic game for a view that carries none)."""
+    rules = getattr(view, "rules", None)
+    return rules if isinstance(rules, Rules) else Rules()
+
+
+def target_of(view: SeatView) -> int:
+    """The score that wins this view's game: its rules' target (121 for a view without rules)."""
+    return rules_of(view).target
 
 
 @lru_cache(maxsize=1)
@@ -79,14 +107,17 @@ def _histograms() -> dict[str, list[float]] | None:
 
 
 def endgame_discard_values(hand_dists: Sequence[dict[int, float]], crib_evs: Sequence[float], dealer: bool,
-                           scores: tuple[int, int]) -> list[float] | None:
+                           scores: tuple[int, int], target: int = 121) -> list[float] | None:
     """Chance of winning of each discard near the end of the game, or None when points are what matter.
 
     ``hand_dists[i]`` is the distribution of the i-th keep's show over the starters; ``crib_evs[i]``
     its crib value. The pone's points (pegging and hand) are counted before the dealer's; the
     opponent's points this hand follow the self-play distributions; later hands the win table.
+    ``target`` is the game's (121 or 61): only the distances to it matter.
     """
-    need_me, need_opp = 121 - scores[0], 121 - scores[1]
+    need_me, need_opp = target - scores[0], target - scores[1]
+    if len(hand_dists) != 15:  # one card laid away: the win table is for six-card deals (supports())
+        return None
     if min(need_me, need_opp) > ENDGAME_DISCARD_NEED:
         return None
     hist = _histograms()
@@ -262,12 +293,16 @@ def _crib_distribution(discards: Sequence[Card], starter: Card, unknown: Sequenc
     return sorted((p, k / n) for p, k in tally.items())
 
 
-def endgame_play_values(view: SeatView, ps: PlayState, samples: int, rng: random.Random) -> dict[int, float] | None:
-    """Chance of winning for each rank this seat may lay, or None when the game is not near its end."""
+def endgame_play_values(view: SeatView, ps: PlayState, samples: int, rng: random.Random,
+                        target: int | None = None) -> dict[int, float] | None:
+    """Chance of winning for each rank this seat may lay, or None when the game is not near its end
+    (``target``: the game's, by default the view's rules')."""
     me = view.seat
-    need0 = view.rules.target - view.scores[me]
-    need1 = view.rules.target - view.scores[1 - me]
-    if min(need0, need1) > ENDGAME_NEED or view.starter is None or len(view.kept) != 4:
+    goal = target_of(view) if target is None else target
+    need0 = goal - view.scores[me]
+    need1 = goal - view.scores[1 - me]
+    if (min(need0, need1) > ENDGAME_NEED or view.starter is None or len(view.kept) != 4
+            or not supports(rules_of(view))):
         return None
     starter = view.starter
     dealer = view.dealer == me

@@ -1,8 +1,8 @@
 """A plain, sensible computer player for every table, and the computer's counting under muggins.
 
-The coach's tables and its pegging search are made for two players dealt six cards each; at any
-other table (three players, four in partnerships, two with two cards from the pack to the crib)
-:class:`TablePlayer` keeps the four with the best average show over the starters it cannot see
+The levels (easy, medium, expert) play every table with the coach (one-card crib tables, the search
+over the hidden hands at three and four: :mod:`.table_play`); :class:`TablePlayer` (``table``) is a
+plainer reference player for any table: it keeps the four with the best average show over the starters it cannot see
 (the card laid away nudged by whose crib it feeds) and pegs greedily: the most points now, then
 the count that gives the next player least (not 5 or 21, which a ten-card turns into 15 or 31).
 It sees only its :class:`~cribbage.view.SeatView`, like every player.
