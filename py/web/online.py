@@ -197,7 +197,7 @@ class OnlineEnv:
 
 ENV = OnlineEnv()
 
-_RULE_WORDS = {"to61": {"target": 61}, "pack2": {"crib_from_pack": 2}, "muggins": {"muggins": True},
+_RULE_WORDS: dict[str, dict[str, Any]] = {"to61": {"target": 61}, "pack2": {"crib_from_pack": 2}, "muggins": {"muggins": True},
                "recut": {"recut_tens": True}}
 """The words of ``?rules=``, comma-separated: a game to 61, two cards from the pack to the crib,
 muggins, cutting again on two ten-cards (none: the classic game)."""
