@@ -380,7 +380,8 @@ def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
 
     online.configure(channel=factory if net is not None and refusal is None else None,
                      room=params.get("room"), secret=_fragment_secret(), page_url=str(window.location.origin) + str(window.location.pathname),
-                     link_query=query, group=group, wall=lambda: float(window.Date.now()) / 1000.0, refusal=refusal)
+                     link_query=query, group=group, wall=lambda: float(window.Date.now()) / 1000.0, refusal=refusal,
+                     rules_text=_text(search.get("rules")))
 
 
 class Routed(Protocol):

@@ -34,7 +34,8 @@ from cribbage.actions import Action
 from cribbage.match import Match, SaveError
 from cribbage.online.group import Group
 from cribbage.online.errors import ProtocolError
-from cribbage.online.game import OldProtocolSave, OnlineGame, clean_peer_text
+from cribbage.online.game import OldProtocolSave, OnlineGame, clean_peer_text, online_rules
+from cribbage.rules import CLASSIC, Rules, RulesError
 from cribbage.online.link import (LOSS_TIMEOUT, Binding, Delivered, HangUp, Link, LinkError, Problem,
                                   StateChanged, is_room_id, is_room_secret, new_room_id, new_room_secret,
                                   new_seat_key)
@@ -46,7 +47,7 @@ from .session import Change, ChangeKind, Link as LinkName, Listener, Offer, Ques
 
 __all__ = ["Channel", "ChannelEvents", "ChannelFactory", "OnlineEnv", "ENV", "configure", "PeerSession",
            "OnlinePanel", "MODE", "new_room", "resume_room", "room_key", "CURRENT_KEY", "NAME_KEY", "clean_name",
-           "peer_ids"]
+           "peer_ids", "rules_query", "parse_rules_query"]
 
 CURRENT_KEY = ONLINE_SAVE_KEY
 """The room this browser last played in (also the mode's save key: the menu offers to resume it)."""
@@ -187,9 +188,37 @@ class OnlineEnv:
     wall: Callable[[], float] = time.time
     group: Group | None = None
     """The group of the deal: None is NIST P-256 (tests on loopback may use a small one)."""
+    rules: Rules = CLASSIC
+    """The table of ``?rules=``: a new room's (``?mode=online&rules=to61,muggins``), or the room's
+    own in its link (the friend plays by them; the host's browser checks they are its own)."""
+    bad_rules: str | None = None
+    """Why the link's ``?rules=`` cannot be played online (the page says so), or None."""
 
 
 ENV = OnlineEnv()
+
+_RULE_WORDS: dict[str, dict[str, Any]] = {"to61": {"target": 61}, "pack2": {"crib_from_pack": 2}, "muggins": {"muggins": True},
+               "recut": {"recut_tens": True}}
+"""The words of ``?rules=``, comma-separated: a game to 61, two cards from the pack to the crib,
+muggins, cutting again on two ten-cards (none: the classic game)."""
+
+
+def rules_query(rules: Rules) -> str:
+    """The ``rules=`` value of a room link (``""`` for the classic table)."""
+    data = rules.to_json()
+    return ",".join(word for word, choice in _RULE_WORDS.items() if all(data.get(k) == v for k, v in choice.items()))
+
+
+def parse_rules_query(text: str) -> Rules:
+    """The table a ``?rules=`` names; :class:`RulesError` (in words) for a word online play does not know."""
+    data: dict[str, Any] = {}
+    for word in (w.strip() for w in text.split(",")):
+        if not word or word == "classic":
+            continue
+        if word not in _RULE_WORDS:
+            raise RulesError(f"unknown rule {clean_peer_text(word, 20)!r} (online: to61, pack2, muggins, recut)")
+        data.update(_RULE_WORDS[word])
+    return online_rules(data)
 
 
 def configure(**values: Any) -> OnlineEnv:
@@ -200,6 +229,12 @@ def configure(**values: Any) -> OnlineEnv:
         values = {**values, "room": None, "bad_room": str(room)[:80]}
     if not is_room_secret(values.get("secret")):
         values = {**values, "secret": None}
+    text = values.pop("rules_text", None)
+    if text:
+        try:
+            values = {**values, "rules": parse_rules_query(str(text)[:200])}
+        except RulesError as exc:
+            values = {**values, "bad_rules": f"This link names rules online play does not have: {exc}."}
     ENV = dataclasses.replace(OnlineEnv(), **values)
     return ENV
 
@@ -224,6 +259,8 @@ class OnlinePanel:
     """The friend has joined at least once (else the link is shown prominently)."""
     question: str = ""
     """The other side's pending offer, as a sentence ('' if none)."""
+    rules: str = ""
+    """The room's table in words when it is not the classic game: ``"This room plays: to 61, muggins."``"""
     offered: bool = False
     """Our offer of a new match waits for an answer."""
     problems: tuple[str, ...] = ()
@@ -517,7 +554,8 @@ class PeerSession:
                 said.add(text)
                 messages.append(text)
         return OnlinePanel(
-            room=self.net.room, link=room_link(self.env, self.net.room, self.net.secret), seat=self.game.seat,
+            room=self.net.room, link=room_link(self.env, self.net.room, self.net.secret, self.game.rules),
+            seat=self.game.seat, rules=rules_sentence(self.game.rules),
             state=state, status=status, turn=self.turn_text(),
             my_name=self.my_name, peer_name=self.peer_name, joined=self.joined, question=question,
             offered=self.game.new_match_offer == self.game.seat, problems=tuple(messages),
@@ -826,11 +864,18 @@ class PeerSession:
             listener(change)
 
 
-def room_link(env: OnlineEnv, room: str, secret: str | None = None) -> str:
+def room_link(env: OnlineEnv, room: str, secret: str | None = None, rules: Rules = CLASSIC) -> str:
     """The address a friend opens to join ``room``; the secret goes in the fragment (``#k=``), which
-    the browser never sends to any server."""
-    link = f"{env.page_url}?room={room}{env.link_query}"
+    the browser never sends to any server. The room's rules ride in the query (``&rules=``): the friend
+    sees them before playing, and both browsers check them in the first payload of every match."""
+    words = rules_query(rules)
+    link = f"{env.page_url}?room={room}{'&rules=' + words if words else ''}{env.link_query}"
     return f"{link}#k={secret}" if secret else link
+
+
+def rules_sentence(rules: Rules) -> str:
+    """``"This room plays: to 61, muggins."``; ``""`` for the classic game."""
+    return "" if rules.is_classic else f"This room plays: {rules.describe()}."
 
 
 def _my_name(ctx: OpenContext, seat: int) -> str:
@@ -856,7 +901,7 @@ def _load(ctx: OpenContext, env: OnlineEnv, room: str) -> PeerSession | None:
     except OldProtocolSave:
         # The deal of an earlier version cannot continue: the room, its link and the seats stay,
         # and a new match starts in it.
-        game = OnlineGame(link.seat, room=room, group=env.group)
+        game = OnlineGame(link.seat, room=room, group=env.group, rules=env.rules)
         notes.append("This room\u2019s match was made by an earlier version of the game and cannot be "
                      "continued; a new match has started in the same room.")
     if link.seat != game.seat or link.room != room:
@@ -878,8 +923,10 @@ def _fresh(ctx: OpenContext, env: OnlineEnv, room: str, seat: int) -> PeerSessio
     now = env.wall()
     key = new_seat_key()
     link = Link.host(room, key, now, new_room_secret()) if seat == 0 else Link.join(room, key, now, env.secret)
-    game = OnlineGame(seat, room=room, group=env.group)
+    game = OnlineGame(seat, room=room, group=env.group, rules=env.rules)
     session = PeerSession(ctx, env, link, game, secrets.token_hex(6), _my_name(ctx, seat), "Friend")
+    if env.bad_rules and seat == 0:
+        session.notes.append(env.bad_rules + " This room plays the classic game.")
     session._save()
     return session
 
@@ -914,6 +961,8 @@ def resume_room(mode: Mode, ctx: OpenContext) -> tuple[PeerSession | None, str |
         return None, None
     if env.secret is None:
         return None, INCOMPLETE_LINK
+    if env.bad_rules:
+        return None, env.bad_rules + " Ask your friend for the room's link again."
     return _fresh(ctx, env, room, 1), None
 
 

@@ -79,6 +79,8 @@ def online_html(panel: Any) -> str:
                 f'data-action="online-fold" aria-expanded="{"false" if folded else "true"}"'
                 f'{"" if folded else CONTROLS}>Link and name</button>')
     parts = [head, f'<div class="online-line">{status}{fold}</div>']
+    if getattr(panel, "rules", ""):
+        parts.append(f'<p class="online-rules" id="online-rules">{esc(panel.rules)}</p>')
     if panel.failure:
         parts.append(_failure(panel))
     if panel.question:

@@ -10,6 +10,7 @@ from typing import Any, Callable
 from cribbage.actions import Action
 from cribbage.online.group import MODP_TEST, Group
 from cribbage.online.game import OnlineGame
+from cribbage.rules import CLASSIC, Rules
 from cribbage.state import other
 
 
@@ -51,10 +52,13 @@ class Table:
                 return
 
 
-def make_table(group: Group = MODP_TEST, seed: int = 0, room: str = "test-room") -> Table:
-    """Two fresh peers; their secret draws come from ``seed`` so a failing run can be replayed."""
+def make_table(group: Group = MODP_TEST, seed: int = 0, room: str = "test-room",
+               rules: Rules | tuple[Rules, Rules] = CLASSIC) -> Table:
+    """Two fresh peers; their secret draws come from ``seed`` so a failing run can be replayed.
+    ``rules``: the table (or each peer's own, to test a peer at another table)."""
+    both = rules if isinstance(rules, tuple) else (rules, rules)
     return Table([OnlineGame(s, ("North", "South"), room=room, group=group,
-                             randbelow=random.Random(seed * 2 + s).randrange)
+                             randbelow=random.Random(seed * 2 + s).randrange, rules=both[s])
                   for s in (0, 1)])
 
 

@@ -185,6 +185,8 @@ class Browser:
         self.room = room
         self.host = NetHost(clock)
         self.controller: Controller | None = None
+        self.rules_text: str | None = None
+        """The ``?rules=`` of the page's address (a new room's table, or the room link's)."""
 
     def load(self, params: dict[str, str] | None = None, room: str | None = None) -> Controller:
         """Open the page (again): the previous page is gone without closing anything but its channel."""
@@ -194,7 +196,7 @@ class Browser:
         if room is not None:
             self.room = room
         online.configure(channel=self.hub.factory, room=self.room, secret=self.secret, page_url="http://127.0.0.1/",
-                         wall=self.clock, group=MODP_TEST)
+                         wall=self.clock, group=MODP_TEST, rules_text=self.rules_text)
         p = dict(params or {})
         if self.room is not None:
             p["mode"] = "online"

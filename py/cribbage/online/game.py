@@ -54,11 +54,12 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play, parse_action
+from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Pass, Play, parse_action
 from ..cards import DECK, Card, parse_card
 from ..deal import OpenedPacks
 from ..match import Match, SaveError
-from ..state import GameState, IllegalActionError, Phase, other
+from ..rules import CLASSIC, Rules, RulesError
+from ..state import MAX_CLAIM, GameState, IllegalActionError, Phase, other
 from ..view import SeatView
 from . import elgamal
 from .elgamal import Ciphertext
@@ -67,7 +68,7 @@ from .group import Element, Group, OpCount, Work
 from .pack import PACK_SIZE, MatchKeys, public_deck
 
 __all__ = ["OnlineGame", "SAVE_FORMAT", "SAVE_VERSION", "MESSAGE_KINDS", "OldProtocolSave", "VERIFY_WAIT",
-           "clean_peer_text"]
+           "clean_peer_text", "online_rules"]
 
 SAVE_FORMAT = "cribbage-online"
 SAVE_VERSION = 2
@@ -92,6 +93,9 @@ _FIELDS: dict[str, frozenset[str]] = {
     "play": frozenset({"pack", "slot", "shares"}),
     "go": frozenset({"pack"}),
     "count": frozenset({"pack", "shares"}),
+    "muggins": frozenset({"pack"}),
+    "pass": frozenset({"pack"}),
+    "crib": frozenset({"pack", "shares"}),
     "shares": frozenset({"pack", "shares"}),
     "final": frozenset({"pack", "shares"}),
     "next": frozenset({"hand"}),
@@ -100,6 +104,19 @@ _FIELDS: dict[str, frozenset[str]] = {
 }
 MESSAGE_KINDS = frozenset(_FIELDS)
 """Every payload kind this module sends and accepts."""
+_OPTIONAL: dict[str, frozenset[str]] = {"key": frozenset({"rules"}), "count": frozenset({"claim"})}
+"""Fields a payload carries only at some tables: the rules in a ``key`` (any table but the classic
+one, whose payloads are as before the rule book), the claim of a ``count`` (muggins)."""
+
+
+def online_rules(data: object) -> Rules:
+    """The rules of an online table from their plain data (``Rules.to_json``); :class:`RulesError`,
+    in words for a player, for anything the rule book does not have or online play does not offer
+    (three and four players play at one device only)."""
+    rules = Rules.from_json(data)
+    if rules.players != 2:
+        raise RulesError(f"online play is for two players; {rules.describe()} is played at one device")
+    return rules
 
 
 class OldProtocolSave(SaveError):
@@ -156,9 +173,10 @@ class PackRecord:
 
 @dataclass
 class _Pending:
-    """A local action sent and waiting for the other's shares before it is applied here."""
+    """A local action sent and waiting for the other's shares before it is applied here (None: with
+    muggins, the crib turned before its count)."""
 
-    action: Action
+    action: Action | None
     slots: list[int]
 
 
@@ -175,9 +193,14 @@ class OnlineGame:
 
     def __init__(self, seat: int, names: tuple[str, str] = ("Seat 1", "Seat 2"), *, room: str = "",
                  randbelow: Callable[[int], int] = secrets.randbelow, clock: Clock = time.perf_counter,
-                 group: Group | None = None) -> None:
+                 group: Group | None = None, rules: Rules = CLASSIC) -> None:
         if seat not in (0, 1) or type(seat) is not int:
             raise ValueError("a seat is 0 or 1")
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules value, not {rules!r}")
+        self.rules = online_rules(rules.to_json())
+        """The table (two players; both browsers' must be equal: the ``key`` payload says it, and every
+        proof's statement holds it)."""
         self.seat = seat
         self.names = (str(names[0]), str(names[1]))
         self.room = str(room)
@@ -212,9 +235,10 @@ class OnlineGame:
         self._reset_match(self.group.random_scalar(randbelow))
 
     def _reset_match(self, secret: int) -> None:
-        self.keys = MatchKeys(self.group, self.room, self.match_number, self.seat, secret)
+        self.keys = MatchKeys(self.group, self.room, self.match_number, self.seat, secret, self.rules)
         self.source = OpenedPacks()
-        self.match = Match(0, humans=(self.seat,), names=self.names, source=self.source, declare_go=True)
+        self.match = Match(0, humans=(self.seat,), names=self.names, source=self.source, declare_go=True,
+                           rules=self.rules)
         self.records: list[PackRecord] = []
         self.learned: list[tuple[int, int, Card]] = []
         """(action index, slot, card) for every slot opened here, so a reload replays what was known when."""
@@ -301,6 +325,8 @@ class OnlineGame:
         rec = self.pack
         if rec is None or not rec.ready:
             return "the shuffle"
+        if self._crib_turn_due():
+            return "the crib to be turned"
         return None
 
     def legal_actions(self) -> list[Action]:
@@ -370,13 +396,16 @@ class OnlineGame:
             "actions": [str(a) for a in self.match.actions],
             "learned": [[i, s, c.code] for i, s, c in self.learned],
             "records": records,
-            "pending": None if self.pending is None else {"action": str(self.pending.action),
-                                                          "slots": list(self.pending.slots)},
+            "pending": None if self.pending is None else {
+                "action": None if self.pending.action is None else str(self.pending.action),
+                "slots": list(self.pending.slots)},
             "final_sent": self.final_sent, "final_checked": self.final_checked, "gave_up": self.gave_up,
             "over_at": self.over_at,
             "fg": json.loads(json.dumps(self._fg)), "bg": json.loads(json.dumps(self._bg)),
             "outbox": json.loads(json.dumps(self._outbox)),
         }
+        if not self.rules.is_classic:
+            body["rules"] = self.rules.to_json()  # a classic save is as before the rule book
         body["checksum"] = _checksum(body)
         return body
 
@@ -408,8 +437,12 @@ class OnlineGame:
             group = known[name] if name in known else _default_group()
             if group.name != name:
                 raise SaveError(f"this online save uses the group {str(name)[:20]!r}, unknown here")
+            try:
+                rules = online_rules(data.get("rules"))
+            except RulesError as exc:
+                raise SaveError(f"this online save names rules this game cannot play: {exc}") from exc
             game = cls(data["seat"], tuple(data["names"]), room=str(data["room"]), randbelow=randbelow,
-                       clock=clock, group=group)
+                       clock=clock, group=group, rules=rules)
             game.match_number = int(data["match_number"])
             secret = group.decode_scalar_text(data["secret"], "the saved key")
             game._reset_match(secret)
@@ -449,8 +482,9 @@ class OnlineGame:
             game.learned = [(int(i), int(s), parse_card(c)) for i, s, c in data["learned"]]
             game._replay(data["actions"])
             pending = data["pending"]
-            game.pending = None if pending is None else _Pending(parse_action(pending["action"]),
-                                                                 [int(x) for x in pending["slots"]])
+            game.pending = None if pending is None else _Pending(
+                None if pending["action"] is None else parse_action(pending["action"]),
+                [int(x) for x in pending["slots"]])
             game.final_sent = bool(data["final_sent"])
             game.final_checked = bool(data["final_checked"])
             game.gave_up = bool(data["gave_up"])
@@ -466,21 +500,20 @@ class OnlineGame:
     def _replay(self, actions: list[str]) -> None:
         """Rebuild the match from its actions, learning each card when it was learned."""
         self.source = OpenedPacks()
-        self.match = Match(0, humans=(self.seat,), names=self.names, source=self.source, declare_go=True)
+        self.match = Match(0, humans=(self.seat,), names=self.names, source=self.source, declare_go=True,
+                           rules=self.rules)
         at = 0
         for n, text in enumerate(actions):
             action = parse_action(text)
             while at < len(self.learned) and self.learned[at][0] == n:
                 self.source.learn(self.learned[at][1], self.learned[at][2])
                 at += 1
-            st = self.match.state
-            if isinstance(action, Count) and st.show_step == 2 and st.crib_unseen:
-                rec = self.records[self.source.current]
-                st.reveal_crib([self._known(s) for seat in (0, 1) for s in rec.discard_slots[seat] or []])
+            self._turn_crib_if_open()
             self.match.apply(action)
         while at < len(self.learned) and self.learned[at][0] == len(actions):
             self.source.learn(self.learned[at][1], self.learned[at][2])
             at += 1
+        self._turn_crib_if_open()  # (with muggins the crib is turned before its count)
         if at != len(self.learned):
             raise SaveError("this online save holds cards learned after its last action")
 
@@ -528,16 +561,19 @@ class OnlineGame:
             self._apply(action)
             self._queue_send({**base, "t": "go"})
             self._after_apply(k)
+        elif isinstance(action, (Muggins, Pass)):
+            self._apply(action)
+            self._queue_send({**base, "t": "muggins" if isinstance(action, Muggins) else "pass"})
+            self._after_apply(k)
         elif isinstance(action, Count):
-            if st.show_step == 2 and st.crib_unseen:
-                mine = rec.discard_slots[self.seat]
-                theirs = rec.discard_slots[other(self.seat)]
-                assert mine is not None and theirs is not None
-                self.pending = _Pending(action, list(theirs))
-                self._queue_send({**base, "t": "count"}, list(mine))
+            claim = {} if action.claim is None else {"claim": action.claim}
+            if st.show_step == 2 and st.crib_unseen:  # (never with muggins: its crib is turned first)
+                mine, theirs = self._crib_slots(rec)
+                self.pending = _Pending(action, theirs)
+                self._queue_send({**base, "t": "count", **claim}, mine)
                 return
             self._apply(action)
-            self._queue_send({**base, "t": "count", "shares": []})
+            self._queue_send({**base, "t": "count", "shares": [], **claim})
             self._after_apply(k)
 
     def accept_next_hand(self) -> None:
@@ -684,6 +720,8 @@ class OnlineGame:
 
     def _job_key(self) -> Work[None]:
         body = self.keys.key_message(self.randbelow)
+        if not self.rules.is_classic:
+            body["rules"] = self.rules.to_json()  # (the classic key payload is as before the rule book)
         yield
         self._emit({"t": "key", "m": self.match_number, **body})
         self._sync_packs()
@@ -755,7 +793,7 @@ class OnlineGame:
         them = other(self.seat)
         full: list[dict[int, Card]] = [dict(known) for known in self.source.packs]
         source = OpenedPacks(full)
-        probe = Match(0, humans=(self.seat,), source=source, declare_go=True)
+        probe = Match(0, humans=(self.seat,), source=source, declare_go=True, rules=self.rules)
         for i, action in enumerate(self.match.actions):
             j = source.current
             if isinstance(action, Discard) and not action.cards:
@@ -768,7 +806,8 @@ class OnlineGame:
             st = probe.state
             if isinstance(action, Count) and st.show_step == 2 and st.crib_unseen:
                 rec = self.records[j]
-                crib = [full[j].get(s) for seat in (0, 1) for s in rec.discard_slots[seat] or []]
+                crib = [full[j].get(s) for s in [*st.crib_slots, *(s for seat in (0, 1)
+                                                                   for s in rec.discard_slots[seat] or [])]]
                 if all(c is not None for c in crib):
                     st.reveal_crib([c for c in crib if c is not None])
             try:
@@ -813,6 +852,10 @@ class OnlineGame:
         if not isinstance(kind, str) or kind not in _FIELDS:
             raise ProtocolError(f"unknown message kind {clean_peer_text(str(kind), 40)!r}")
         expected = _FIELDS[kind] | {"t", "m", "n"}
+        if kind == "count" and self.rules.muggins:
+            expected |= {"claim"}  # with muggins every count says what it claims
+        elif kind == "key" and "rules" in message:
+            expected |= {"rules"}  # checked when the key is taken: a peer at another table is refused
         if set(message) != expected:
             extra = sorted(clean_peer_text(str(k), 20) for k in set(message) - expected)
             missing = sorted(expected - set(message))
@@ -832,6 +875,8 @@ class OnlineGame:
         if n != self.received:
             raise ProtocolError(f"message number {n} where {self.received} was expected (replayed or lost)")
         _shape(kind, message)
+        if kind == "discard" and len(message["slots"]) != self.rules.discards:
+            raise ProtocolError("a discard names two slots" if self.rules.discards == 2 else "a discard names one slot")
         self.received += 1
         if kind == "abort":
             if self.failure is None:
@@ -930,6 +975,13 @@ class OnlineGame:
             rec.shares_in[slot] = value
 
     def _on_key(self, message: dict[str, Any]) -> Work[None]:
+        try:
+            theirs = online_rules(message.get("rules"))
+        except RulesError as exc:
+            raise ProtocolError(f"the other browser names rules this table cannot play ({exc})") from exc
+        if theirs != self.rules:
+            raise ProtocolError(f"the other browser plays by other rules ({theirs.describe()}) than this "
+                                f"room ({self.rules.describe()})")
         self.keys.take_key(message["share"], message["proof"])
         yield
         self._sync_packs()
@@ -1001,8 +1053,10 @@ class OnlineGame:
         self._check_turn(action)
         slots: list[int] = message["slots"]
         dealt = self.match.state.hand_slots[them]
-        if len(slots) != 2 or slots[0] == slots[1] or any(s not in dealt for s in slots):
-            raise ProtocolError(f"the discard names slots {slots}, not two slots dealt to that player")
+        want = self.rules.discards
+        if len(slots) != want or len(set(slots)) != want or any(s not in dealt for s in slots):
+            raise ProtocolError(f"the discard names slots {slots}, not {'two slots' if want == 2 else 'one slot'} "
+                                "dealt to that player")
         self._apply(action)
         rec.discard_slots[them] = list(slots)
         return
@@ -1042,21 +1096,18 @@ class OnlineGame:
     def _on_count(self, message: dict[str, Any]) -> Work[None]:
         k, rec = self._current(message)
         them = other(self.seat)
-        action = Count(them)
+        action = Count(them, message.get("claim"))
         st = self.match.state
         if self.pending is not None:
             raise ProtocolError("an action while this browser's own action waits for its reply")
         if st.phase is not Phase.SHOW or them not in st.actors():
             raise ProtocolError("the other player counts out of turn")
-        if st.show_step == 2 and st.crib_unseen:
-            theirs = rec.discard_slots[them]
-            mine = rec.discard_slots[self.seat]
-            assert theirs is not None and mine is not None
-            opened = yield from self._open(rec, k, message["shares"], list(theirs))
-            crib = [self._known(s) for s in mine] + [opened[s][0] for s in theirs]
+        if st.show_step == 2 and st.crib_unseen and not self.rules.muggins:
+            mine, theirs = self._crib_slots(rec)
+            opened = yield from self._open(rec, k, message["shares"], theirs)
             self._learn(rec, opened)
-            st.reveal_crib(crib)
-            self._reply(k, list(mine))
+            self._turn_crib_if_open()
+            self._reply(k, mine)
         elif message["shares"] != []:
             raise ProtocolError("a count that opens no cards carries no shares")
         self._check_turn(action)
@@ -1070,15 +1121,81 @@ class OnlineGame:
             raise ProtocolError("decryption shares that nothing here waits for")
         opened = yield from self._open(rec, k, message["shares"], pending.slots)
         action = pending.action
-        st = self.match.state
         self._learn(rec, opened)
         self.pending = None
-        if isinstance(action, Count):
-            mine = rec.discard_slots[self.seat]
-            assert mine is not None
-            st.reveal_crib([self._known(s) for s in mine] + [opened[s][0] for s in pending.slots])
+        self._turn_crib_if_open()  # a count of the crib (or, with muggins, the crib turned before it)
+        if action is not None:
+            self._apply(action)
+        self._after_apply(k)
+
+    def _on_muggins(self, message: dict[str, Any]) -> Work[None]:
+        yield from self._on_call(message, Muggins(other(self.seat)))
+
+    def _on_pass(self, message: dict[str, Any]) -> Work[None]:
+        yield from self._on_call(message, Pass(other(self.seat)))
+
+    def _on_call(self, message: dict[str, Any], action: Muggins | Pass) -> Work[None]:
+        """Muggins: the other calls muggins on this player's claim, or lets it stand (all cards open)."""
+        k, _ = self._current(message)
+        self._check_turn(action)
         self._apply(action)
         self._after_apply(k)
+        return
+        yield
+
+    def _on_crib(self, message: dict[str, Any]) -> Work[None]:
+        """Muggins: the dealer turns the crib before claiming it; open it here and for the dealer."""
+        k, rec = self._current(message)
+        if self.pending is not None:
+            raise ProtocolError("an action while this browser's own action waits for its reply")
+        if not self._crib_turn_due() or self.match.state.dealer != other(self.seat):
+            raise ProtocolError("the crib is turned out of turn")
+        mine, theirs = self._crib_slots(rec)
+        opened = yield from self._open(rec, k, message["shares"], theirs)
+        self._learn(rec, opened)
+        self._turn_crib_if_open()
+        self._reply(k, mine)
+
+    # --- the crib -------------------------------------------------------------------------------
+
+    def _crib_slots(self, rec: PackRecord) -> tuple[list[int], list[int]]:
+        """(the slots whose shares this browser sends, the slots it opens with the other's shares) to
+        turn the crib: its own discards and the other's, each with the crib's cards from the pack
+        (opened to nobody until now: both shares are needed)."""
+        mine, theirs = rec.discard_slots[self.seat], rec.discard_slots[other(self.seat)]
+        assert mine is not None and theirs is not None
+        pack = list(self.match.state.crib_slots)
+        return [*mine, *pack], [*theirs, *pack]
+
+    def _crib_turn_due(self) -> bool:
+        """With muggins: the show has come to a crib still face down here (it is turned before its
+        owner claims it, so the claim can be checked, and the other can call muggins on it)."""
+        st = self.match.state
+        return (self.rules.muggins and st.phase is Phase.SHOW and st.show_step == self.rules.players
+                and st.crib_unseen > 0 and st.claim is None)
+
+    def _turn_crib_if_open(self) -> None:
+        """Turn the crib over in the engine once every card of it is open here (at the show only)."""
+        st = self.match.state
+        rec = self.pack
+        if (st.phase is not Phase.SHOW or st.show_step != self.rules.players or not st.crib_unseen
+                or rec is None or any(d is None for d in rec.discard_slots)):
+            return
+        slots = [*st.crib_slots, *(s for seat in (0, 1) for s in rec.discard_slots[seat] or [])]
+        cards = [self.source.card(s) for s in slots]
+        if all(c is not None for c in cards):
+            st.reveal_crib([c for c in cards if c is not None])
+
+    def _start_crib_turn(self) -> None:
+        """The dealer, with muggins: send its shares of the crib, and wait for the other's."""
+        st = self.match.state
+        if (self.failure or self.settling or self.pending is not None or not self._crib_turn_due()
+                or st.dealer != self.seat):
+            return
+        k = self.source.current
+        mine, theirs = self._crib_slots(self.records[k])
+        self.pending = _Pending(None, theirs)
+        self._queue_send({"t": "crib", "m": self.match_number, "pack": k}, mine)
 
     def _on_final(self, message: dict[str, Any]) -> Work[None]:
         """The other opens what it still held at the end (or when the match was abandoned)."""
@@ -1133,6 +1250,7 @@ class OnlineGame:
             self._bg, self._bg_work = [], None
             if not self.final_sent:
                 self._send_final()
+        self._start_crib_turn()
         self._sync_packs()
 
     def _unopened_kept(self, seat: int) -> list[int]:
@@ -1217,12 +1335,14 @@ def _shape(kind: str, message: dict[str, Any]) -> None:
         _int(message["slot"], "the slot laid", PACK_SIZE)
     if "hand" in message:
         _int(message["hand"], "the hand number", 1 << 12)
+    if "claim" in message:
+        _int(message["claim"], "the claim", MAX_CLAIM + 1)
     if "step" in message and message["step"] not in (1, 2) or type(message.get("step", 1)) is not int:
         raise ProtocolError("a shuffle's step is 1 or 2")
     if "slots" in message:
         slots = message["slots"]
-        if not isinstance(slots, list) or len(slots) != 2:
-            raise ProtocolError("a discard names two slots")
+        if not isinstance(slots, list) or len(slots) not in (1, 2):
+            raise ProtocolError("a discard names one or two slots")
         for s in slots:
             _int(s, "a discarded slot", PACK_SIZE)
     if "shares" in message:

@@ -27,10 +27,12 @@ This module holds no protocol state: :mod:`.game` decides what to open for whom 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Sequence
 
+from ..rules import CLASSIC, Rules
 from . import elgamal, proofs, shuffle
 from .elgamal import Ciphertext
 from .errors import AuditFailure, ProtocolError
@@ -42,6 +44,7 @@ __all__ = [
     "PACK_SIZE",
     "CARD_TAG",
     "RULES",
+    "rules_statement",
     "card_points",
     "card_index",
     "public_deck",
@@ -53,9 +56,23 @@ PROTOCOL = "cribbage-proven-deal/2"
 """The protocol version, first in every transcript."""
 PACK_SIZE = 52
 RULES = "cribbage: two players, six cards, game to 121"
-"""The rules the match is played under, in every transcript (a proof for one table is no proof for another)."""
+"""The classic table's statement of its rules, in every transcript of a classic match (unchanged since
+the first proven deal, so a classic match saved before the rule book still verifies)."""
 CARD_TAG = b"cribbage-proven-deal/2 card"
 """The hash-to-curve domain tag of the card points (the message is the card's index, one byte)."""
+
+
+def rules_statement(rules: Rules) -> str:
+    """The rules the match is played under, as every transcript states them: :data:`RULES` for the
+    classic table, else ``"cribbage: "`` and the canonical JSON of ``rules.to_json()`` (sorted keys, no
+    spaces), so a proof made at one table is no proof at another.
+
+    >>> rules_statement(Rules(target=61, muggins=True))
+    'cribbage: {"muggins":true,"target":61}'
+    """
+    if rules.is_classic:
+        return RULES
+    return "cribbage: " + json.dumps(rules.to_json(), sort_keys=True, separators=(",", ":"))
 
 
 @lru_cache(maxsize=4)
@@ -98,10 +115,12 @@ class MatchKeys:
 
     ``context`` names the room; ``match`` is the match's number in the room. ``mine`` is this
     browser's secret share (never sent); ``public`` the two public shares once both are known.
+    ``rules``: the table, stated in every transcript (:func:`rules_statement`).
     """
 
-    def __init__(self, group: Group, room: str, match: int, seat: int, secret: int) -> None:
+    def __init__(self, group: Group, room: str, match: int, seat: int, secret: int, rules: Rules = CLASSIC) -> None:
         self.group = group
+        self.rules = rules
         self.room = room
         self.match = match
         self.seat = seat
@@ -119,7 +138,7 @@ class MatchKeys:
         t.append_text("group", g.name)
         t.append_text("card tag", CARD_TAG.decode("ascii"))
         t.append_text("generator tag", shuffle.GENERATOR_DST.decode("ascii"))
-        t.append_text("rules", RULES)
+        t.append_text("rules", rules_statement(self.rules))
         t.append_text("room", self.room)
         t.append_int("match", self.match)
         t.append_text("step", step)
