@@ -24,7 +24,8 @@ EMBED_SIZES = {
 }
 BOX = "(s) => { const e = document.querySelector(s); if (!e) return null; const r = e.getBoundingClientRect(); " \
       "return [r.left, r.top, r.right, r.bottom]; }"
-LONGER = "() => { const t = document.querySelector('.prompt-text'); const s = document.createElement('span'); " \
+LONGER = "() => { const t = document.querySelector('.prompt-text'); if (t.querySelector('.test-longer')) return; " \
+         "const s = document.createElement('span'); " \
          "s.className = 'test-longer'; s.textContent = ' The other browser has not answered yet; it may be busy.'; t.append(s); }"
 PRESS = "(s) => document.querySelector(s).dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}))"
 
@@ -60,10 +61,9 @@ def check_sizes(p: Player, sizes: dict[str, dict[str, int]], phase: str) -> None
             assert cards >= 1, where
             for i in range(cards):
                 inside(p.page, f".hand-me .hand-card:nth-child({i + 1})", where)
-            if size["width"] < size["height"]:
-                continue  # (portrait: the page scrolls; the longer prompt is issue 17's small-screen work)
             # A prompt two lines longer than usual (a long message, a notice) still leaves the hand
-            # in view where the felt fits the window: the middle gives back its spare room first.
+            # in view at every size: the felt fits the window and its middle gives back its room first
+            # (issue 17: upright screens too).
             p.page.evaluate(LONGER)
             inside(p.page, "#table .actions .btn-primary", where + ", longer prompt")
             for i in range(cards):
