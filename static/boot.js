@@ -105,16 +105,12 @@
     fail("The game engine is taking too long to start. Check your connection and try again.");
   }, BOOT_TIMEOUT_MS);
 
-  // Stop the watchdog as soon as Python marks the page ready; when the page is embedded in
-  // an iframe, tell the host (the game's own messages follow from the web UI; the format is
-  // in py/tools/NOTES-infra.md).
+  // Stop the watchdog as soon as Python marks the page ready. (An embedded page's `ready`
+  // message is posted by Python, py/web/browser.py, before any of the game's own messages.)
   new MutationObserver(function (_, observer) {
     if (ready()) {
       clearTimeout(timer);
       observer.disconnect();
-      if (window.parent !== window) {
-        window.parent.postMessage({ source: "cribbage", version: 1, type: "ready" }, "*");
-      }
     }
   }).observe(body, { attributes: true, attributeFilter: ["data-ready"] });
 })();

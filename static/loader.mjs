@@ -49,15 +49,48 @@ function installLazyStdlib(pyodide) {
 const SNAPSHOT_CACHE = "pyodide-snapshot";
 const SNAPSHOT_KEY = "{{snapshot_key}}";
 const REFUSED = "cribbage-snapshot-refused"; // localStorage: the key of a build that failed
+// localStorage: the key of a start from the snapshot still under way. Set before it, cleared once the
+// table is drawn: found set at the next start, the last one never got there (the page crashed or was
+// killed while starting from it), so this build does not try again.
+const TRYING = "cribbage-snapshot-trying";
+// A start from the snapshot that has not finished in this time is abandoned for a normal one
+// (Pyodide never settles when a heap cannot be instantiated).
+const SNAPSHOT_START_MS = 20000;
+// No snapshot is made where the device has little memory (making one runs a second interpreter
+// beside the game's) or the origin's storage is short (navigator.deviceMemory, in GB, is capped
+// at 8; the stored snapshot is ~13 MB).
+const MIN_DEVICE_MEMORY_GB = 4;
+const MIN_FREE_STORAGE = 64 * 1024 * 1024;
 const snapshotURL = new URL(`../snapshot/${SNAPSHOT_KEY}.bin`, import.meta.url).href;
 const start = (globalThis.cribbageStart = { snapshot: "none" });
 
 function snapshotsAllowed() {
   try {
-    return Boolean(SNAPSHOT_KEY && globalThis.caches) && localStorage.getItem(REFUSED) !== SNAPSHOT_KEY;
+    if (!SNAPSHOT_KEY || !globalThis.caches || localStorage.getItem(REFUSED) === SNAPSHOT_KEY) return false;
+    if (localStorage.getItem(TRYING) === SNAPSHOT_KEY) {
+      // the last start from this snapshot never drew the table: not again
+      localStorage.removeItem(TRYING);
+      start.snapshot = "refused: the last start from it did not finish";
+      refuseSnapshots();
+      return false;
+    }
+    return true;
   } catch {
     return false;
   }
+}
+
+// Whether this device should make a snapshot now: enough memory and storage (null: yes; else why not).
+async function whyNotMake() {
+  const memory = navigator.deviceMemory;
+  if (typeof memory === "number" && memory < MIN_DEVICE_MEMORY_GB) return `device memory ${memory} GB`;
+  try {
+    const { quota, usage } = await navigator.storage.estimate();
+    if (typeof quota === "number" && quota - (usage || 0) < MIN_FREE_STORAGE) {
+      return `storage short: ${Math.round((quota - (usage || 0)) / 1048576)} MB free`;
+    }
+  } catch {}
+  return null;
 }
 
 function refuseSnapshots() {
@@ -96,6 +129,7 @@ async function openSnapshot() {
   if (!snapshotsAllowed()) return null;
   try {
     let read = await globalThis.cribbageSnapshotRead;
+    globalThis.cribbageSnapshotRead = null; // the stored bytes are not kept for the page's life
     if (!read || read.url !== snapshotURL) {
       const response = await (await caches.open(SNAPSHOT_CACHE)).match(snapshotURL);
       if (!response) return null;
@@ -110,8 +144,20 @@ async function openSnapshot() {
 }
 
 async function startFromSnapshot(options, snapshot) {
+  let timer = 0;
   try {
-    const pyodide = await loadStockPyodide({ ...options, _loadSnapshot: snapshot.bytes });
+    try {
+      localStorage.setItem(TRYING, SNAPSHOT_KEY);
+    } catch {}
+    // Pyodide keeps its options: hand it the bytes through a thenable it cannot hold them by.
+    let bytes = snapshot.bytes;
+    snapshot.bytes = null;
+    const once = { then: (resolve, reject) => { const b = bytes; bytes = null; return b.then(resolve, reject); } };
+    const gaveUp = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no start within ${SNAPSHOT_START_MS / 1000} s`)), SNAPSHOT_START_MS);
+    });
+    const pyodide = await Promise.race([loadStockPyodide({ ...options, _loadSnapshot: once }), gaveUp]);
+    clearTimeout(timer);
     // Python runs and this heap is this build's (the worker's mark). The snapshot froze the
     // random module's state (draw a fresh seed) and already had Pyodide's "" on sys.path.
     const mark = pyodide.runPython(
@@ -119,8 +165,17 @@ async function startFromSnapshot(options, snapshot) {
     );
     if (mark !== SNAPSHOT_KEY) throw new Error("the snapshot is not this build's");
     start.snapshot = "used";
+    whenReady(() => {
+      try {
+        localStorage.removeItem(TRYING);
+      } catch {}
+    });
     return pyodide;
   } catch (error) {
+    clearTimeout(timer);
+    try {
+      localStorage.removeItem(TRYING); // refused below: the normal start follows in this page
+    } catch {}
     console.warn("Starting without the memory snapshot:", error);
     start.snapshot = `refused: ${error}`;
     await refuseSnapshots();
@@ -146,13 +201,21 @@ function makeSnapshotLater(stdLibURL) {
     });
   };
   // After the table is drawn, and a little later still: the first render and the service
-  // worker's precache come first.
+  // worker's precache come first. Not on a device short of memory or storage.
+  whenReady(() => setTimeout(async () => {
+    const why = await whyNotMake();
+    if (why) start.skipped = why;
+    else make();
+  }, 2000));
+}
+
+function whenReady(then) {
   const body = document.body;
-  if (body.dataset.ready === "true") return setTimeout(make, 2000);
+  if (body.dataset.ready === "true") return then();
   new MutationObserver((_, observer) => {
     if (body.dataset.ready !== "true") return;
     observer.disconnect();
-    setTimeout(make, 2000);
+    then();
   }).observe(body, { attributes: true, attributeFilter: ["data-ready"] });
 }
 

@@ -88,10 +88,19 @@ def start(
     output = subprocess.DEVNULL if quiet else None
     process = subprocess.Popen(command, cwd=ROOT, stdout=output, stderr=output)
     server = PeerServer(process, host, port, path)
+    try:
+        return _wait_until_it_answers(server, wait_s)
+    except BaseException:  # interrupted (Ctrl+C) or never answered: leave no server behind
+        server.stop()
+        raise
+
+
+def _wait_until_it_answers(server: PeerServer, wait_s: float) -> PeerServer:
+    process = server.process
     deadline = time.monotonic() + wait_s
     while True:
         if process.poll() is not None:
-            raise PeerServerError(f"PeerServer exited with status {process.returncode} (port {port} taken?)")
+            raise PeerServerError(f"PeerServer exited with status {process.returncode} (port {server.port} taken?)")
         try:
             with urllib.request.urlopen(server.url, timeout=1) as response:
                 if json.loads(response.read()).get("name") == "PeerJS Server":
@@ -99,7 +108,6 @@ def start(
         except (OSError, ValueError):
             pass
         if time.monotonic() > deadline:
-            server.stop()
             raise PeerServerError(f"PeerServer did not answer at {server.url} within {wait_s} s")
         time.sleep(0.05)
 

@@ -44,6 +44,7 @@ import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 try:
@@ -393,6 +394,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peerserver", type=int, default=0, metavar="PORT",
                         help="also run a local PeerServer on this port (and allow it)")
     args = parser.parse_args(argv)
+
+    def interrupted(*_: object) -> None:
+        raise KeyboardInterrupt  # SIGTERM stops the same way as Ctrl+C
+
+    # From the start: a Ctrl+C or SIGTERM while the PeerServer is still starting stops as quietly
+    # as one while serving.
+    signal.signal(signal.SIGTERM, interrupted)
+    running: list[Any] = []  # what to stop on the way out: the server, the PeerServer
+    try:
+        return _serve(args, running)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        # A second Ctrl+C (or SIGTERM) while stopping must not break off the cleanup with a traceback.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        for thing in reversed(running):
+            if isinstance(thing, Server):
+                thing.server_close()
+            else:
+                thing.stop()
+
+
+def _serve(args: argparse.Namespace, running: list[Any]) -> int:
+    """Start the PeerServer (if asked) and serve until interrupted; ``running`` collects what
+    :func:`main` stops on the way out."""
     signals = list(args.signal)
     peer = None
     if args.peerserver:
@@ -401,6 +428,7 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             peer = peerserver.start(args.host, args.peerserver)
+            running.append(peer)
         except peerserver.PeerServerError as error:
             print(f"serve.py: no local PeerServer ({error}); online play will use the public one",
                   file=sys.stderr)
@@ -413,29 +441,16 @@ def main(argv: list[str] | None = None) -> int:
         server = make_server(args.dir, args.port, args.host, args.netlify_toml, args.verbose, signals)
     except (FileNotFoundError, OSError, ValueError) as error:
         print(f"serve.py: {error}", file=sys.stderr)
-        if peer is not None:
-            peer.stop()
         return 1
+    running.append(server)
     print(f"Serving {args.dir} at {server.url} (Ctrl+C to stop)", flush=True)
-
-    def interrupted(*_: object) -> None:
-        raise KeyboardInterrupt  # SIGTERM too stops the PeerServer on the way out
-
-    signal.signal(signal.SIGTERM, interrupted)
     if peer is not None:
         print("Online play through the local PeerServer (no internet needed), open in two windows"
               + (" or on two devices of this network:" if len(page_hosts) > 1 else ":"), flush=True)
         port = server.server_address[1]
         for host in page_hosts:
             print(f"  http://{host}:{port}/?signal=http://{host}:{peer.port}{peer.path}", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-        if peer is not None:
-            peer.stop()
+    server.serve_forever()
     return 0
 
 

@@ -128,6 +128,8 @@ class BrowserHost:
         self._flip = False
         self._slowest = 0.0
         self._no_scroll = to_js({"preventScroll": True}, dict_converter=window.Object.fromEntries)
+        self._held: list[dict[str, Any]] | None = []
+        """Messages for the embedding page held until ``ready`` is posted (then None): it comes first."""
 
     # Drawing.
 
@@ -206,11 +208,21 @@ class BrowserHost:
     # The embedding page.
 
     def post(self, message: dict[str, Any]) -> None:
+        if self._held is not None:
+            self._held.append(message)
+            return
         try:
             data = to_js(message, dict_converter=window.Object.fromEntries)
             window.parent.postMessage(data, "*")
         except Exception as exc:  # noqa: BLE001 - the game goes on without its host page
             print(f"postMessage failed: {exc}", file=sys.stderr)
+
+    def post_ready(self) -> None:
+        """Tell the embedding page the table is ready, then send what was held (e.g. ``match-start``)."""
+        held, self._held = self._held or [], None
+        if _embedded():
+            for message in [{"source": "cribbage", "version": 1, "type": "ready"}, *held]:
+                self.post(message)
 
     def now_ms(self) -> int:
         return int(window.Date.now())
@@ -521,6 +533,7 @@ def start() -> Routed:
     if loading is not None:
         loading.hidden = True
     document.body.dataset.ready = "true"
+    host.post_ready()
     return controller
 
 

@@ -358,7 +358,9 @@ class Controller:
             play_preview=play_preview,
             hint=self.ui.hint if private else None,
             busy=self.session.busy,
-            can_undo=self.mode_def.undo and self.session.can(Offer.UNDO),
+            # Under the cover: only for the player who just moved and still holds the device.
+            can_undo=self.mode_def.undo and self.session.can(Offer.UNDO) and (
+                cover is None or self.ui.viewer == 1 - cover),
             can_redo=self.mode_def.undo and self.session.can(Offer.REDO),
             level=self.level,
             delay=self.delay,

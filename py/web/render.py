@@ -980,8 +980,19 @@ def _cover(scene: Scene) -> str:
         f'<h2 id="cover-title">Pass to {esc(name)}</h2>'
         f"<p>{esc(other)}, please look away. {esc(name)}: your cards are next.</p>"
         f'<button type="button" class="btn btn-primary btn-big" data-action="ready" id="btn-ready">'
-        f"I am {esc(name)} \u2014 tap when ready</button></div></div>"
+        f"I am {esc(name)} \u2014 tap when ready</button>{_cover_undo(scene)}</div></div>"
     )
+
+
+def _cover_undo(scene: Scene) -> str:
+    """Hot-seat: the player who just moved may take it back before passing the device (the
+    session allows undo only of the moves of the player holding it)."""
+    if not scene.can_undo:
+        return ""
+    other = scene.names[1 - scene.cover_for] if scene.cover_for is not None else ""
+    return (f'<p class="cover-undo">{esc(other)}: not the move you meant? '
+            '<button type="button" class="btn btn-small" data-action="undo" id="btn-cover-undo">'
+            'Undo</button></p>')
 
 
 def render(scene: Scene) -> Rendered:

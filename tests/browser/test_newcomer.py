@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from browser_harness import STORE_ALL, STORE_SET, wait_ready
 from test_table import APP, Table, table  # noqa: F401  (the table fixture)
 
 LAYOUTS = {
@@ -18,11 +19,21 @@ LAYOUTS = {
 }
 BOX = "(s) => { const e = document.querySelector(s); if (!e) return null; const r = e.getBoundingClientRect(); " \
       "return [r.left, r.top, r.right, r.bottom]; }"
+BOX_OF = "(e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+
+
+TAG_SEEN = """() => { const c = document.querySelector('.hand-card.hinted'); if (!c) return null;
+  const r = c.getBoundingClientRect(); const e = document.elementFromPoint((r.left + r.right) / 2, r.top - 4);
+  return !!(e && e.closest('.hand-card')); }"""
+"""Whether the point just above a hinted card, where its "hint" tag is drawn, shows the card's tag."""
 
 
 def inside(page: Any, selector: str) -> None:
     """The element is drawn, and wholly inside the viewport as the page is now (no scrolling)."""
-    box = page.evaluate(BOX, selector)
+    if " >> " in selector:
+        box = page.locator(selector).evaluate(BOX_OF)
+    else:
+        box = page.evaluate(BOX, selector)
     assert box is not None, f"{selector} is missing"
     size = page.viewport_size
     left, top, right, bottom = box
@@ -144,14 +155,31 @@ def test_the_hand_and_the_primary_button_fit_without_scrolling(browser: Any, bas
         phase, turn = table.meta("phase"), table.meta("turn")
         if table.meta("hand") == "2":
             break
-        if turn == "me" and phase in ("discard", "play", "show") and phase not in checked:
+        if (turn == "me" or phase == "hand over") and phase in ("discard", "play", "show", "hand over") \
+                and phase not in checked:
             if phase == "discard":
-                table.press("#hand-0")
-                table.press("#hand-1")  # with the discard preview drawn
-            page.evaluate("() => window.scrollTo(0, 0)")
+                # The coach's hint (issue 17: it pushed the hand off small screens), then its cards
+                # taken as a player would: the hint and the discard preview drawn together.
+                table.press("#tool-hint")
+                page.wait_for_selector(".prompt .hint")
+                for i in range(page.locator(".hand-card.hinted").count()):
+                    table.press(f".hand-card.hinted >> nth={i}")
+                if page.locator(".hand-me .hand-card.selected").count() < 2:
+                    table.press("#hand-0")
+                    table.press("#hand-1")  # with the discard preview drawn
+                if page.locator(".prompt .hint").count() == 0:
+                    table.press("#tool-hint")
+                inside(page, ".prompt .hint")
+                # the "hint" tag above a hinted card is seen, not covered by the prompt
+                tag = page.evaluate(TAG_SEEN)
+                assert tag is None or tag, "the hint tag above a card is covered"
+            assert page.evaluate("() => document.documentElement.scrollHeight") <= page.viewport_size["height"] + 1, \
+                f"{phase}: the page scrolls"
             inside(page, "#table .actions .btn-primary")
-            if phase != "show" or layout.startswith("desktop"):
+            if phase in ("discard", "play") or layout.startswith("desktop") and phase == "show":
                 inside(page, ".hand-me")
+                for i in range(page.locator(".hand-me .hand-card").count()):
+                    inside(page, f".hand-me .hand-card >> nth={i}")
             names = page.eval_on_selector_all(".plate-name", "e => e.map(x => [x.scrollWidth, x.clientWidth])")
             assert all(s <= c for s, c in names), f"a name is cut: {names}"
             checked.add(phase)
@@ -159,7 +187,7 @@ def test_the_hand_and_the_primary_button_fit_without_scrolling(browser: Any, bas
                 table.press("#btn-discard")
                 continue
         table.step()
-    assert checked == {"discard", "play", "show"}, checked
+    assert checked == {"discard", "play", "show", "hand over"}, checked
     # The score sheet: every column inside the dialog, the How column wide enough to read.
     page.click("#tool-sheet")
     dialog = page.evaluate(BOX, "#dlg-sheet")
@@ -186,3 +214,49 @@ def test_the_play_preview_names_the_last_card_point(table: Table) -> None:
             return
         table.step()
     pytest.fail("no last card to lay in the first hand")
+
+
+@pytest.fixture(scope="module")
+def finished_match(browser: Any, base_url: str) -> dict[str, Any]:
+    """The saves of a match played to 121 (seed 777 against the expert, issue 17's report)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    table = Table(context.new_page(), base_url, fast=True).open("?seed=777&level=expert&delay=0&mode=computer")
+    while table.step():
+        pass
+    saves: dict[str, Any] = table.page.evaluate(STORE_ALL)
+    context.close()
+    return saves
+
+
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+def test_the_game_over_screen_fits_with_new_game_in_view(browser: Any, base_url: str, layout: str,
+                                                         finished_match: dict[str, Any]) -> None:
+    viewport, path, mobile = LAYOUTS[layout]
+    context = browser.new_context(viewport=viewport, has_touch=mobile, is_mobile=mobile)
+    page = context.new_page()
+    table = Table(page, base_url + path).open("?delay=0")
+    page.evaluate(STORE_SET, finished_match)
+    page.reload()
+    wait_ready(page)
+    table.settle()
+    assert table.meta("phase") == "game over"
+    page.evaluate("() => window.scrollTo(0, 0)")
+    try:
+        # The page itself never scrolls: what does not fit scrolls inside the felt's middle.
+        assert page.evaluate("() => document.documentElement.scrollHeight") <= viewport["height"] + 1
+        for selector in (".winner", ".final", ".chart-box svg", "#btn-record-open", "#table .actions .btn-primary"):
+            inside(page, selector)
+        assert page.inner_text("#table .actions .btn-primary") == "New game"
+        # The last count starts in view, or the middle it scrolls in says so with its shadow.
+        middle = page.evaluate("() => { const m = document.querySelector('.felt > .middle'); "
+                               "return [m.scrollHeight, m.clientHeight, getComputedStyle(m).overflowY]; }")
+        assert middle[0] <= middle[1] + 1 or middle[2] == "auto", middle
+        if page.locator(".show-panel").count():
+            top = page.evaluate(BOX, ".show-panel")[1]
+            assert top < viewport["height"] - 40 or middle[2] == "auto", top
+    except AssertionError:
+        page.screenshot(path=f"/tmp/game-over-{viewport['width']}x{viewport['height']}{path and '-embed'}.png")
+        raise
+    page.click("#table .actions .btn-primary")  # New game
+    page.wait_for_function(f"() => {APP}.dataset.phase === 'cut for deal'", timeout=20_000)
+    context.close()

@@ -13,6 +13,7 @@ from test_small_stdlib import run_python
 from test_table import Table
 
 CACHE = "pyodide-snapshot"
+TRYING = "cribbage-snapshot-trying"
 RANDOM = """
 import random
 from pyscript import document
@@ -68,6 +69,7 @@ def test_a_reload_starts_from_the_snapshot_and_plays_a_hand(page, base_url):
     for _ in range(2):
         reload_ready(page)
         assert how_it_started(page) == "used"
+        assert page.evaluate(f"() => localStorage.getItem('{TRYING}')") is None  # cleared once drawn
         # the snapshot froze the random module's state: each start must draw a fresh seed
         draws.append(run_python(page, RANDOM, "draw"))
     assert draws[0] != draws[1]
@@ -99,8 +101,14 @@ DAMAGE = {
     "foreign build": "(() => { const b = bytes.slice(); for (let i = 20; i < 24; i++) b[pages + i] ^= 0xff; return b; })()",
     # a sound snapshot, but of another version of the game (the worker's mark differs)
     "stale": "replaceAll(bytes, new TextEncoder().encode(key), new TextEncoder().encode('0'.repeat(key.length)))",
+    # sound sizes and header, a heap scrambled where the interpreter starts (issue 17: a start from
+    # the snapshot that fails inside Pyodide falls back to the normal start in the same page)
+    "scrambled low": "(() => { const b = bytes.slice(); for (let i = pages + 1024; i < pages + 8 * 65536; i++) b[i] = 0xA5; return b; })()",
+    "scrambled middle": "(() => { const b = bytes.slice(); const m = pages + ((b.length - pages) >> 1); "
+                        "for (let i = m; i < m + 16 * 65536; i++) b[i] = 0xA5; return b; })()",
 }
-REASON = {"truncated": "is damaged", "foreign build": "build id mismatch", "stale": "not this build's"}
+REASON = {"truncated": "is damaged", "foreign build": "build id mismatch", "stale": "not this build's",
+          "scrambled low": "", "scrambled middle": ""}
 """Which check refuses each: the loader's sizes, Pyodide's header, the worker's mark."""
 DAMAGE_JS = """async ([cacheName, damage]) => {
   const cache = await caches.open(cacheName);
@@ -161,3 +169,39 @@ def test_after_a_build_change_the_old_snapshot_is_not_used_and_is_replaced(page,
     assert stored(page) == [current]  # this build's, and the old one gone
     reload_ready(page)
     assert how_it_started(page) == "used"
+
+
+def test_a_start_from_the_snapshot_that_never_finished_is_not_tried_again(page, base_url):
+    """What a crash or a kill while starting from the snapshot leaves behind (issue 17's "Target
+    crashed"): the next start refuses the snapshot, deletes it, starts normally and plays."""
+    table = Table(page, base_url).open("?seed=3&delay=0")
+    snapshot_made(page)
+    [url] = stored(page)
+    page.evaluate(f"k => localStorage.setItem('{TRYING}', k)", url.split("/")[-1].removesuffix(".bin"))
+    reload_ready(page)
+    assert how_it_started(page) == "refused: the last start from it did not finish"
+    assert stored(page) == []
+    play_a_hand(table)
+    reload_ready(page)
+    assert how_it_started(page) == "none"
+
+
+SHORT = {
+    "device memory": ("Object.defineProperty(Navigator.prototype, 'deviceMemory', {get: () => 2, configurable: true})",
+                      "device memory 2 GB"),
+    "storage": ("navigator.storage.estimate = async () => ({quota: 100 * 1048576, usage: 80 * 1048576})",
+                "storage short: 20 MB free"),
+}
+
+
+@pytest.mark.parametrize("short", sorted(SHORT))
+def test_no_snapshot_is_made_on_a_device_short_of_memory_or_storage(page, base_url, short):
+    script, reason = SHORT[short]
+    page.add_init_script(script)
+    Table(page, base_url).open("?seed=3&delay=0")
+    page.wait_for_function("() => !!(cribbageStart.skipped || cribbageStart.made)", timeout=60_000)
+    assert page.evaluate("() => cribbageStart.skipped") == reason
+    assert not page.evaluate("() => !!cribbageStart.made")
+    assert stored(page) == []
+    reload_ready(page)
+    assert how_it_started(page) == "none"

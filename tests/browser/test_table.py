@@ -195,6 +195,28 @@ def test_hot_seat_covers_every_pass(table: Table) -> None:
     assert seen["0"] and seen["1"] and not (seen["0"] & seen["1"])
 
 
+def test_hot_seat_undo_on_the_cover_before_the_device_is_passed(table: Table) -> None:
+    page = table.open("?mode=hotseat&seed=99&delay=0").page
+    table.until(lambda: table.meta("phase") == "discard" and table.meta("covered") == "false")
+    assert page.locator("#btn-cover-undo").count() == 0
+    mover = table.meta("seat")
+    page.click("#hand-0")
+    page.click("#hand-1")
+    page.click("#btn-discard")
+    page.wait_for_selector("#cover")
+    page.click("#btn-cover-undo")  # a real click: on top, visible, enabled
+    page.wait_for_function(f"() => {APP}.dataset.covered === 'false'")
+    assert table.meta("seat") == mover and len(table.hand()) == 6
+    # laid away again and passed: the other player cannot take it back
+    page.click("#hand-0")
+    page.click("#hand-1")
+    page.click("#btn-discard")
+    page.click("#btn-ready")
+    assert table.meta("seat") != mover
+    page.keyboard.press("Control+z")
+    assert table.meta("seat") != mover and len(table.hand()) == 6
+
+
 def test_undo_redo_and_restart_with_the_same_deals(table: Table) -> None:
     page = table.open("?seed=31&delay=0").page
     table.until(lambda: table.meta("phase") == "discard" and table.meta("turn") == "me")
@@ -325,5 +347,7 @@ def test_the_embedded_table_tells_its_host_a_match_started(page: Any, base_url: 
     frame = page.frame_locator("#game")
     assert frame.locator("body.embed #app[data-phase]").count() == 1
     # A first visit starts a match; a reload of a saved one does not announce a new start.
+    page.wait_for_selector('#log li[data-type="match-start"]', timeout=10_000)
     entries = page.eval_on_selector_all("#log li", "e => e.map(x => x.dataset.type)")
-    assert "match-start" in entries
+    # `ready` comes first, as the README lists it (issue 17: match-start used to come before it).
+    assert entries[:2] == ["ready", "match-start"], entries

@@ -316,3 +316,31 @@ def test_the_hand_summary_shows_the_finished_hand_not_the_next() -> None:
     controller.click("next-hand")
     assert f"Hand {done + 1}" in text_of(host.last.table)
     assert dealer_badge_seat(host.last.table) == st.dealer
+
+
+def test_hot_seat_the_player_who_just_moved_can_undo_from_the_cover() -> None:
+    controller, host, _ = make({"mode": "hotseat"})
+    # Up to the discard, and the first player's cards shown (the cover confirmed).
+    while not (controller.match.state.phase is Phase.DISCARD and controller.cover_for() is None
+               and controller.ui.viewer is not None):
+        if controller.cover_for() is not None:
+            controller.click("ready")
+            continue
+        play_human_turn(controller, controller.active_seat())
+    mover = controller.ui.viewer
+    assert 'id="btn-cover-undo"' not in host.last.overlay
+    before = list(controller.match.actions)
+    play_human_turn(controller, mover)  # lays away: the cover asks for the other player
+    assert controller.cover_for() == 1 - mover
+    assert 'id="btn-cover-undo"' in host.last.overlay and "not the move you meant" in host.last.overlay
+    controller.click("undo")
+    assert controller.match.actions == before
+    assert controller.cover_for() is None and controller.ui.viewer == mover  # their cards again
+    # Once the other player has taken the device, the move is no longer undoable by them.
+    play_human_turn(controller, mover)
+    controller.click("ready")
+    assert controller.ui.viewer == 1 - mover
+    assert 'id="btn-cover-undo"' not in host.last.overlay
+    actions = list(controller.match.actions)
+    controller.click("undo")
+    assert controller.match.actions == actions
