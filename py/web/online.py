@@ -187,6 +187,10 @@ class OnlineEnv:
     wall: Callable[[], float] = time.time
     group: Group | None = None
     """The group of the deal: None is NIST P-256 (tests on loopback may use a small one)."""
+    trace: Callable[[str], None] | None = None
+    """Called with a short label at each step of the session (a payload in or out, a slice of work,
+    a save, a redraw), for ``py/tools/bench_online.py``: kinds and durations only, never a card or
+    a value (the page turns it on with ``?trace=1``)."""
 
 
 ENV = OnlineEnv()
@@ -402,6 +406,7 @@ class PeerSession:
         if why is not None:
             self._emit(Change("refused", message=why))
             return
+        self._trace(f"propose {type(action).__name__}")
         try:
             self._batch(lambda: self.game.act(action))
         except IllegalActionError as exc:
@@ -577,6 +582,7 @@ class PeerSession:
         self._batch(lambda: self.net.connected(self.env.wall(), binding))
 
     def on_message(self, text: str) -> None:
+        self._trace("channel in")
         self._heard = self.env.wall()
         self._batch(lambda: self.net.receive(text, self.env.wall()))
 
@@ -662,7 +668,18 @@ class PeerSession:
             return
         # Saved only if a piece of work finished (or something was sent): work in progress is not
         # part of a save, so saving after every slice of a shuffle's proof would only cost time.
-        self._batch(lambda: self.game.step(SLICE_MS), quiet=True)
+        trace = self.env.trace
+        if trace is None:
+            self._batch(lambda: self.game.step(SLICE_MS), quiet=True)
+            return
+        lane = "fg" if self.game.moving else "bg"
+
+        def step() -> None:
+            trace(f"slice {lane} >")
+            self.game.step(SLICE_MS)
+            trace(f"slice {lane} <")
+
+        self._batch(step, quiet=True)
 
     def _batch(self, fn: Callable[[], object], quiet: bool = False) -> None:
         """Run ``fn`` then carry everything it set moving; save once; tell the listeners once.
@@ -721,6 +738,7 @@ class PeerSession:
         for _ in range(10_000):
             moved = False
             for payload in self.game.take_outbox():
+                self._trace(f"emit {payload.get('t')}")
                 self.net.send(payload, now)
                 moved = self._carried = True
             for text in self.net.pop_outgoing():
@@ -751,6 +769,7 @@ class PeerSession:
         if self._released == self._queued:
             return
         mark = self._queued
+        self._trace("durable wait")
         self.ctx.storage.when_durable(lambda: self._release(mark))
 
     def _release(self, mark: int) -> None:
@@ -759,6 +778,7 @@ class PeerSession:
             self._released += 1
             if (generation == self._generation and self._open and self.channel is not None
                     and not self._closed):
+                self._trace("channel out")
                 self.channel.send(text)
 
     def _check_storage(self) -> None:
@@ -784,6 +804,7 @@ class PeerSession:
         self.on_close()
 
     def _deliver(self, payload: dict[str, Any]) -> None:
+        self._trace(f"deliver {clean_peer_text(payload.get('t'), 12)}")
         if payload.get("t") == "name":
             name = clean_name(payload.get("name"))
             if name is None:
@@ -808,6 +829,7 @@ class PeerSession:
     def _save(self) -> None:
         """Save the link and the game together. A save that fails (a full storage, or a bug) never
         stops the match: it goes on in this page, the player is told once, and the next batch tries again."""
+        self._trace("save >")
         try:
             record = {"format": 1, "room": self.net.room, "seat": self.game.seat, "tag": self.tag,
                       "my_name": self.my_name, "peer_name": self.peer_name, "acked": self.acked_hand,
@@ -819,11 +841,20 @@ class PeerSession:
                 self._save_failed = True
                 self.notes.append(SAVE_FAILED)
             return
+        finally:
+            self._trace("save <")
         self._save_failed = False
 
     def _emit(self, change: Change) -> None:
+        self._trace(f"redraw {change.kind} >")
         for listener in list(self._listeners):
             listener(change)
+        self._trace("redraw <")
+
+    def _trace(self, label: str) -> None:
+        trace = self.env.trace
+        if trace is not None:
+            trace(label)
 
 
 def room_link(env: OnlineEnv, room: str, secret: str | None = None) -> str:

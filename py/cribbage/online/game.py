@@ -64,14 +64,15 @@ from . import elgamal
 from .elgamal import Ciphertext
 from .errors import AuditFailure, ProtocolError
 from .group import Element, Group, OpCount, Work
-from .pack import PACK_SIZE, MatchKeys, public_deck
+from .pack import PACK_SIZE, MatchKeys, Shares, public_deck
 
 __all__ = ["OnlineGame", "SAVE_FORMAT", "SAVE_VERSION", "MESSAGE_KINDS", "OldProtocolSave", "VERIFY_WAIT",
            "clean_peer_text"]
 
 SAVE_FORMAT = "cribbage-online"
-SAVE_VERSION = 2
-"""2: the proven deal on an elliptic curve (1 was the SRA deal with keys revealed after each hand)."""
+SAVE_VERSION = 3
+"""3: one batched proof for the shares of a message (2 proved each share apart; 1 was the SRA deal
+with keys revealed after each hand). An earlier save cannot resume: :class:`OldProtocolSave`."""
 REPLAY_SLICE = 20
 """Actions the Go audit's replay applies between two yields (each slice a few milliseconds)."""
 MAX_REASON = 200
@@ -85,15 +86,15 @@ _FIELDS: dict[str, frozenset[str]] = {
     "key": frozenset({"share", "proof"}),
     "shuffle": frozenset({"pack", "step", "cards", "proof"}),
     "ready": frozenset({"pack"}),
-    "cutdeal": frozenset({"pack", "depth", "shares"}),
-    "cut": frozenset({"pack", "depth", "shares"}),
+    "cutdeal": frozenset({"pack", "depth", "shares", "proof"}),
+    "cut": frozenset({"pack", "depth", "shares", "proof"}),
     "discard": frozenset({"pack", "slots"}),
-    "starter": frozenset({"pack", "depth", "shares"}),
-    "play": frozenset({"pack", "slot", "shares"}),
+    "starter": frozenset({"pack", "depth", "shares", "proof"}),
+    "play": frozenset({"pack", "slot", "shares", "proof"}),
     "go": frozenset({"pack"}),
-    "count": frozenset({"pack", "shares"}),
-    "shares": frozenset({"pack", "shares"}),
-    "final": frozenset({"pack", "shares"}),
+    "count": frozenset({"pack", "shares", "proof"}),
+    "shares": frozenset({"pack", "shares", "proof"}),
+    "final": frozenset({"pack", "shares", "proof"}),
     "next": frozenset({"hand"}),
     "newmatch": frozenset({"op"}),
     "abort": frozenset({"reason"}),
@@ -247,8 +248,11 @@ class OnlineGame:
 
     @property
     def busy(self) -> bool:
-        """True while work is queued (moves to check or send, shuffles to make or verify)."""
-        return bool(self._fg or self._bg)
+        """True while work can go on now (moves to check or send, shuffles to make or verify).
+
+        The shuffles of the packs ahead wait while this browser's own move waits for the other's
+        reply: then the reply is checked the moment it comes, with no slice of a shuffle before it."""
+        return bool(self._fg or (self._bg and self.pending is None))
 
     @property
     def moving(self) -> bool:
@@ -513,6 +517,7 @@ class OnlineGame:
             slots = st.deal_slots(action.depth)
             self.pending = _Pending(action, list(slots[self.seat]))
             self._queue_send({**base, "t": "cut", "depth": action.depth}, list(slots[other(self.seat)]))
+            self._fg.append({"kind": "mine", "pack": k, "slots": list(slots[self.seat])})
         elif isinstance(action, Discard):
             laid_away = [self._own_slot(c) for c in action.cards]
             self._apply(action)
@@ -535,9 +540,10 @@ class OnlineGame:
                 assert mine is not None and theirs is not None
                 self.pending = _Pending(action, list(theirs))
                 self._queue_send({**base, "t": "count"}, list(mine))
+                self._fg.append({"kind": "mine", "pack": k, "slots": list(theirs)})
                 return
             self._apply(action)
-            self._queue_send({**base, "t": "count", "shares": []})
+            self._queue_send({**base, "t": "count", "shares": [], "proof": []})
             self._after_apply(k)
 
     def accept_next_hand(self) -> None:
@@ -605,7 +611,7 @@ class OnlineGame:
         The moves come first (received ones to check, this browser's shares to prove); the shuffles
         of the packs ahead run when no move waits."""
         deadline = self.clock() + budget_ms / 1000.0
-        while self._fg or self._bg:
+        while self.busy:
             try:
                 if self._fg:
                     job = self._fg[0]
@@ -652,13 +658,17 @@ class OnlineGame:
         self._outbox.append({**message, "n": self.sent})
         self.sent += 1
 
-    def _queue_send(self, message: dict[str, Any], share_slots: list[int] | None = None) -> None:
-        """Send ``message`` after the work queued before it, with this browser's proven shares of
-        ``share_slots`` (None: a message that carries no shares)."""
+    def _queue_send(self, message: dict[str, Any], share_slots: list[int] | None = None, at: int | None = None) -> None:
+        """Send ``message`` after the work queued before it (or at place ``at`` of the queue), with this
+        browser's proven shares of ``share_slots`` (None: a message that carries no shares)."""
         if share_slots is not None:
             rec = self.records[message["pack"]]
             rec.shares_out.extend(s for s in share_slots if s not in rec.shares_out)
-        self._fg.append({"kind": "send", "message": message, "slots": share_slots})
+        job = {"kind": "send", "message": message, "slots": share_slots}
+        if at is None:
+            self._fg.append(job)
+        else:
+            self._fg.insert(at, job)
 
     def _queue_bg(self, job: dict[str, Any]) -> None:
         """Background work in pack order (the pack needed soonest first; the one begun stays first)."""
@@ -673,7 +683,9 @@ class OnlineGame:
         if kind == "send":
             return self._job_send(job["message"], job["slots"])
         if kind == "recv":
-            return self._job_recv(job["message"])
+            return self._job_recv(job["message"], job.get("replied", False))
+        if kind == "mine":
+            return self._job_mine(job["pack"], job["slots"])
         if kind == "audit":
             return self._job_audit(job.get("final", False))
         if kind == "shuffle1":
@@ -694,19 +706,22 @@ class OnlineGame:
             return
         k = message["pack"]
         rec = self.records[k]
+        yield from self._job_mine(k, slots)
         assert rec.deck2 is not None
-        shares: list[list[Any]] = []
+        shares = self.keys.prove_shares(k, slots, [rec.deck2[s] for s in slots], [rec.mine[s] for s in slots],
+                                        self.randbelow)
+        # No yield after the emit: a save made while this job was half done redoes the whole job.
+        self._emit({**message, **shares.to_wire(self.group)})
+
+    def _job_mine(self, k: int, slots: list[int]) -> Work[None]:
+        """This browser's decryption shares of ``slots``, kept (sent later, or added to the other's
+        to open a card: computed ahead while the other's reply is on its way)."""
+        rec = self.records[k]
+        assert rec.deck2 is not None
         for s in slots:
-            ct = rec.deck2[s]
-            value = rec.mine.get(s)
-            if value is None:
-                value = self.keys.my_share(ct)
+            if s not in rec.mine:
+                rec.mine[s] = self.keys.my_share(rec.deck2[s])
                 yield
-            share = self.keys.prove_share(k, s, ct, value, self.randbelow)
-            yield
-            rec.mine[s] = value
-            shares.append(share.to_wire(self.group))
-        self._emit({**message, "shares": shares})
 
     def _job_shuffle_first(self, k: int) -> Work[None]:
         deck1, proof = yield from self.keys.shuffle_and_prove(k, 1, public_deck(self.group), self.randbelow)
@@ -744,8 +759,11 @@ class OnlineGame:
         # killed or reloaded mid-shuffle) still holds the shuffle to check, and the job starts over.
         rec.incoming = None
 
-    def _job_recv(self, message: dict[str, Any]) -> Work[None]:
+    def _job_recv(self, message: dict[str, Any], replied: bool) -> Work[None]:
         if self.failure and message["t"] != "newmatch":
+            return
+        if message["t"] in ("cut", "cutdeal", "starter"):
+            yield from self._on_reveal(message, replied)
             return
         handler: Callable[[dict[str, Any]], Work[None]] = getattr(self, "_on_" + message["t"])
         yield from handler(message)
@@ -887,20 +905,27 @@ class OnlineGame:
         if reason is not None:
             raise ProtocolError(f"the other player's '{action}' is not legal now: {reason}")
 
-    def _open(self, rec: PackRecord, k: int, shares: list[Any], slots: list[int]) -> Work[dict[int, tuple[Card, Element]]]:
-        """Check the other's proven shares for exactly ``slots``; return the cards they open (nothing changed)."""
-        if len(shares) != len(slots):
+    def _read(self, message: dict[str, Any], slots: list[int]) -> Shares:
+        """Decode the other's shares of a payload, which must be for exactly ``slots`` (nothing checked
+        beyond their encodings yet)."""
+        shares = self.keys.read_shares(message["shares"], message["proof"])
+        if len(shares.slots) != len(slots):
             raise ProtocolError(f"expected decryption shares for {len(slots)} slots")
+        for slot in shares.slots:
+            if slot not in slots:
+                raise ProtocolError(f"a share for slot {slot}, which this message does not open")
+        return shares
+
+    def _open(self, rec: PackRecord, k: int, shares: Shares, slots: list[int]) -> Work[dict[int, tuple[Card, Element]]]:
+        """Check the other's proven shares for exactly ``slots``; return the cards they open (nothing changed)."""
         assert rec.deck2 is not None
+        deck = rec.deck2
+        self.keys.check_shares(k, shares, [deck[s] for s in shares.slots])
+        yield
         opened: dict[int, tuple[Card, Element]] = {}
         mine_new: dict[int, Element] = {}
-        for entry in shares:
-            slot, value, proof = self.keys.read_share(entry)
-            if slot not in slots or slot in opened:
-                raise ProtocolError(f"a share for slot {slot}, which this message does not open")
-            ct = rec.deck2[slot]
-            self.keys.check_share(k, slot, ct, value, proof)
-            yield
+        for slot, value in zip(shares.slots, shares.values):
+            ct = deck[slot]
             mine = rec.mine.get(slot)
             if mine is None:
                 mine = self.keys.my_share(ct)
@@ -965,34 +990,40 @@ class OnlineGame:
         return
         yield
 
-    def _on_cutdeal(self, message: dict[str, Any]) -> Work[None]:
-        yield from self._turn_up(message, CutForDeal(other(self.seat), message["depth"]))
+    def _on_reveal(self, message: dict[str, Any], replied: bool) -> Work[None]:
+        """The other cut: for deal or the starter (a public card: open its slot for both), or the pack
+        (the deal: open this browser's hand here, and the other's there).
 
-    def _on_starter(self, message: dict[str, Any]) -> Work[None]:
-        yield from self._turn_up(message, CutStarter(other(self.seat), message["depth"]))
-
-    def _turn_up(self, message: dict[str, Any], action: CutForDeal | CutStarter) -> Work[None]:
-        """The other cut and turned up a public card (for deal, or the starter): open its slot for both."""
+        The reply (this browser's shares for the other) depends only on the move itself, checked
+        legal first, never on the shares the move carries: it goes out first, in a job of its own,
+        and the move's shares are checked after (``replied``) before anything is built on them."""
         k, rec = self._current(message)
+        them = other(self.seat)
+        kind = message["t"]
+        action: CutForDeal | CutStarter | CutPack
+        if kind == "cut":
+            action = CutPack(them, message["depth"])
+            if self._needs_acceptance() and not all(self.accepted):
+                raise ProtocolError("a cut before both players accepted the next hand")
+        else:
+            action = (CutForDeal if kind == "cutdeal" else CutStarter)(them, message["depth"])
         self._check_turn(action)
-        slot = self.match.state.slot_at(action.depth)
-        opened = yield from self._open(rec, k, message["shares"], [slot])
+        st = self.match.state
+        if isinstance(action, CutPack):
+            dealt = st.deal_slots(action.depth)
+            opens, reply = list(dealt[self.seat]), list(dealt[them])
+        else:
+            opens = reply = [st.slot_at(action.depth)]
+        shares = self._read(message, opens)
+        if not replied:
+            self._queue_send({"t": "shares", "m": self.match_number, "pack": k}, reply, at=1)
+            self._fg.insert(2, {"kind": "recv", "message": message, "replied": True})
+            return
+        opened = yield from self._open(rec, k, shares, opens)
         self._learn(rec, opened)
-        self._reply(k, [slot])
         self._apply(action)
-        self._after_apply(k)
-
-    def _on_cut(self, message: dict[str, Any]) -> Work[None]:
-        k, rec = self._current(message)
-        action = CutPack(other(self.seat), message["depth"])
-        if self._needs_acceptance() and not all(self.accepted):
-            raise ProtocolError("a cut before both players accepted the next hand")
-        self._check_turn(action)
-        slots = self.match.state.deal_slots(action.depth)
-        opened = yield from self._open(rec, k, message["shares"], list(slots[self.seat]))
-        self._learn(rec, opened)
-        self._reply(k, list(slots[other(self.seat)]))
-        self._apply(action)
+        if not isinstance(action, CutPack):
+            self._after_apply(k)
 
     def _on_discard(self, message: dict[str, Any]) -> Work[None]:
         _, rec = self._current(message)
@@ -1023,7 +1054,7 @@ class OnlineGame:
         st = self.match.state
         if st.phase is not Phase.PLAY or st.to_play != them:
             raise ProtocolError("the other player lays a card out of turn")
-        opened = yield from self._open(rec, k, message["shares"], [slot])
+        opened = yield from self._open(rec, k, self._read(message, [slot]), [slot])
         action = Play(them, opened[slot][0])
         self._check_turn(action)
         self._learn(rec, opened)
@@ -1052,12 +1083,12 @@ class OnlineGame:
             theirs = rec.discard_slots[them]
             mine = rec.discard_slots[self.seat]
             assert theirs is not None and mine is not None
-            opened = yield from self._open(rec, k, message["shares"], list(theirs))
+            opened = yield from self._open(rec, k, self._read(message, list(theirs)), list(theirs))
             crib = [self._known(s) for s in mine] + [opened[s][0] for s in theirs]
             self._learn(rec, opened)
             st.reveal_crib(crib)
             self._reply(k, list(mine))
-        elif message["shares"] != []:
+        elif message["shares"] != [] or message["proof"] != []:
             raise ProtocolError("a count that opens no cards carries no shares")
         self._check_turn(action)
         self._apply(action)
@@ -1068,7 +1099,7 @@ class OnlineGame:
         pending = self.pending
         if pending is None:
             raise ProtocolError("decryption shares that nothing here waits for")
-        opened = yield from self._open(rec, k, message["shares"], pending.slots)
+        opened = yield from self._open(rec, k, self._read(message, pending.slots), pending.slots)
         action = pending.action
         st = self.match.state
         self._learn(rec, opened)
@@ -1093,10 +1124,10 @@ class OnlineGame:
                                 f"{self.source.current + 1}")
         rec = self.pack
         if rec is None or not rec.ready:
-            if message["shares"]:
+            if message["shares"] or message["proof"]:
                 raise ProtocolError("shares for a pack that was never dealt")
         else:
-            opened = yield from self._open(rec, k, message["shares"], slots)
+            opened = yield from self._open(rec, k, self._read(message, slots), slots)
             self._learn(rec, opened)
         self._fg.append({"kind": "audit", "final": True})
 
@@ -1149,7 +1180,7 @@ class OnlineGame:
         rec = self.pack
         slots = self._unopened_kept(self.seat) if rec is not None and rec.ready else []
         if rec is None or not rec.ready:
-            self._emit({"t": "final", "m": self.match_number, "pack": k, "shares": []})
+            self._emit({"t": "final", "m": self.match_number, "pack": k, "shares": [], "proof": []})
         else:
             self._queue_send({"t": "final", "m": self.match_number, "pack": k}, slots)
 
@@ -1228,13 +1259,16 @@ def _shape(kind: str, message: dict[str, Any]) -> None:
     if "shares" in message:
         shares = message["shares"]
         if not isinstance(shares, list) or len(shares) > 8:
-            raise ProtocolError("shares are a list of at most 8 [slot, value, proof] entries")
+            raise ProtocolError("shares are a list of at most 8 [slot, value] pairs")
         for entry in shares:
-            if not isinstance(entry, list) or len(entry) != 3:
-                raise ProtocolError("a share is a [slot, value, proof] triple")
+            if not isinstance(entry, list) or len(entry) != 2:
+                raise ProtocolError("a share is a [slot, value] pair")
             _int(entry[0], "a share's slot", PACK_SIZE)
-            if not isinstance(entry[1], str) or not isinstance(entry[2], list):
-                raise ProtocolError("a share's value is text and its proof a list")
+            if not isinstance(entry[1], str):
+                raise ProtocolError("a share's value is text")
+        proof = message["proof"]
+        if not isinstance(proof, list) or len(proof) != (2 if shares else 0):
+            raise ProtocolError("the shares' proof is a list of two scalars (none without shares)")
     if kind == "shuffle":
         if not isinstance(message["cards"], list) or len(message["cards"]) != PACK_SIZE:
             raise ProtocolError(f"a shuffle holds exactly {PACK_SIZE} ciphertexts")
