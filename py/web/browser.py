@@ -241,7 +241,7 @@ def _params() -> dict[str, str]:
     return out
 
 
-BUSY = '{"v":2,"k":"refuse","reason":"full"}'
+BUSY = '{"v":3,"k":"refuse","reason":"full"}'
 """What net.js says to a third browser calling the room's host (the link's refusal: room full; its
 ``v`` is ``link.PROTOCOL``, checked by tests/web)."""
 

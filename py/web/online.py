@@ -307,6 +307,8 @@ class PeerSession:
         self._released = 0
         self._generation = 0
         self._save_failure: str | None = None
+        self._owed = False
+        """A redraw put off while the move's queued work finishes (see :meth:`_batch`)."""
 
     # --- the Session protocol ----------------------------------------------------------------------
 
@@ -408,7 +410,7 @@ class PeerSession:
             return
         self._trace(f"propose {type(action).__name__}")
         try:
-            self._batch(lambda: self.game.act(action))
+            self._batch(lambda: self.game.act(action), work=True)
         except IllegalActionError as exc:
             text = str(exc)
             self._emit(Change("refused", message=text[:1].upper() + text[1:] + "."))
@@ -584,7 +586,7 @@ class PeerSession:
     def on_message(self, text: str) -> None:
         self._trace("channel in")
         self._heard = self.env.wall()
-        self._batch(lambda: self.net.receive(text, self.env.wall()))
+        self._batch(lambda: self.net.receive(text, self.env.wall()), work=True)
 
     def on_close(self) -> None:
         self._open = False
@@ -668,24 +670,29 @@ class PeerSession:
             return
         # Saved only if a piece of work finished (or something was sent): work in progress is not
         # part of a save, so saving after every slice of a shuffle's proof would only cost time.
+        self._batch(self._slice, quiet=True)
+
+    def _slice(self) -> None:
+        """One slice of the game's queued work (SLICE_MS), traced for the benchmark."""
         trace = self.env.trace
         if trace is None:
-            self._batch(lambda: self.game.step(SLICE_MS), quiet=True)
+            self.game.step(SLICE_MS)
             return
         lane = "fg" if self.game.moving else "bg"
+        trace(f"slice {lane} >")
+        self.game.step(SLICE_MS)
+        trace(f"slice {lane} <")
 
-        def step() -> None:
-            trace(f"slice {lane} >")
-            self.game.step(SLICE_MS)
-            trace(f"slice {lane} <")
-
-        self._batch(step, quiet=True)
-
-    def _batch(self, fn: Callable[[], object], quiet: bool = False) -> None:
+    def _batch(self, fn: Callable[[], object], quiet: bool = False, work: bool = False) -> None:
         """Run ``fn`` then carry everything it set moving; save once; tell the listeners once.
 
         ``quiet``: ``fn`` changes nothing worth saving by itself (the heartbeat, a slice of work): saved
-        only if the link then reported events, a payload was sent or a piece of work finished."""
+        only if the link then reported events, a payload was sent or a piece of work finished.
+        ``work``: a move was made or a payload came: its first slice of work runs now, in the same
+        task (its checks and shares are a few milliseconds: no timer hop, one save, one redraw).
+
+        A redraw that would only say "busy" while more of the move's work is queued is put off
+        until that work is done (a few milliseconds later): the table is drawn once per move."""
         st = self.match.state
         before, scores = len(st.events), (st.scores[0], st.scores[1])
         state, number, failure, hand = self.net.state, self.game.match_number, self.game.failure, st.hand_number
@@ -701,6 +708,9 @@ class PeerSession:
         try:
             fn()
             heard = self._pump()
+            if work and self.game.moving and not self._closed:
+                self._slice()
+                heard = self._pump() or heard
         finally:
             self._pumping = False
         if self._closed:
@@ -708,16 +718,17 @@ class PeerSession:
         if not quiet or heard or self._carried or self.game.revision != revision:
             self._save()
         self._release_when_durable()
-        if self.game.busy and self._work_handle is None:
-            self._work_handle = self.ctx.timer.later(0, self._work)
+        self._schedule_work()
         st = self.match.state
         if self.game.match_number != number:
             self.acked_hand = 0
             self.problems.clear()
             self.notes.append("A new match has started.")
+            self._owed = False
             self._emit(Change("applied", events=tuple(st.events), scores_before=(0, 0)))
             return
         if len(st.events) != before or st.hand_number != hand:
+            self._owed = False
             self._emit(Change("applied", events=tuple(st.events[before:]), scores_before=scores))
             return
         kind: ChangeKind | None = None
@@ -726,9 +737,25 @@ class PeerSession:
         elif self.net.state != state or self.game.failure != failure or self._again or heard \
                 or self.busy != busy or (self.game.waiting_for(), self.game.verification) != said:
             kind = "link"
+            if (self.game.moving and self.net.state == state and self.game.failure == failure
+                    and self._work_handle is not None):
+                self._owed = True  # drawn once the move's queued work is done, a slice or two from now
+                kind = None
+        elif self._owed and not self.game.moving:
+            kind = "link"
         self._again = False
         if kind is not None:
+            self._owed = False
             self._emit(Change(kind))
+
+    def _schedule_work(self) -> None:
+        """Run the queued work on the host's timer. The shuffles ahead wait while a payload waits for
+        its save to be on disk: the store's answer then comes at once and the payload goes out."""
+        if self._work_handle is not None or not self.game.busy or self._closed:
+            return
+        if not self.game.moving and self._released < self._queued:
+            return  # _release() schedules it
+        self._work_handle = self.ctx.timer.later(0, self._work)
 
     def _pump(self) -> bool:
         """Carry payloads and envelopes until quiet; True if the link reported anything."""
@@ -780,6 +807,7 @@ class PeerSession:
                     and not self._closed):
                 self._trace("channel out")
                 self.channel.send(text)
+        self._schedule_work()
 
     def _check_storage(self) -> None:
         """Tell the player when saves stop reaching the disk (and when they reach it again)."""
