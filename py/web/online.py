@@ -55,6 +55,9 @@ NAME_KEY = "cribbage.online.name"
 SLICE_MS = 16.0
 """Work per timer task: slices until this budget is spent (one slice of the proven deal is at most
 ~25 ms inside Pyodide), so a task of the deal's work stays under ~50 ms."""
+HOLD_MS = 250
+"""Longest a payload's save may keep the queued work (and a redraw) waiting: the store usually
+answers in a few milliseconds, and the payload goes out before anything else runs."""
 TICK_MS = 500
 """The link's heartbeat and reconnection clock."""
 REDIAL_S = 3.0
@@ -308,7 +311,10 @@ class PeerSession:
         self._generation = 0
         self._save_failure: str | None = None
         self._owed = False
-        """A redraw put off while the move's queued work finishes (see :meth:`_batch`)."""
+        """A redraw put off while a payload waits for its save or the move's queued work goes on
+        (see :meth:`_batch`)."""
+        self._hold_handle: object | None = None
+        self._held_too_long = False
 
     # --- the Session protocol ----------------------------------------------------------------------
 
@@ -456,10 +462,10 @@ class PeerSession:
 
     def close(self) -> None:
         self._closed = True
-        for handle in (self._work_handle, self._tick_handle):
+        for handle in (self._work_handle, self._tick_handle, self._hold_handle):
             if handle is not None:
                 self.ctx.timer.cancel(handle)
-        self._work_handle = self._tick_handle = None
+        self._work_handle = self._tick_handle = self._hold_handle = None
         if self.channel is not None:
             self.channel.close()
             self.channel = None
@@ -665,8 +671,12 @@ class PeerSession:
             self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
 
     def _work(self) -> None:
+        self._trace("work")
         self._work_handle = None
         if self._closed:
+            return
+        if self._holding():
+            self._schedule_work()  # a payload waits for its save: _resume() runs the work once it is out
             return
         # Saved only if a piece of work finished (or something was sent): work in progress is not
         # part of a save, so saving after every slice of a shuffle's proof would only cost time.
@@ -691,8 +701,10 @@ class PeerSession:
         ``work``: a move was made or a payload came: its first slice of work runs now, in the same
         task (its checks and shares are a few milliseconds: no timer hop, one save, one redraw).
 
-        A redraw that would only say "busy" while more of the move's work is queued is put off
-        until that work is done (a few milliseconds later): the table is drawn once per move."""
+        What goes out first: a payload waits for its save to be on disk, so until the store says so
+        (or :data:`HOLD_MS` at most) no more work runs and a redraw that only says "busy" waits; the
+        same redraw waits while more of the move's work is queued. The table is then drawn once per
+        move, after its payload is on its way."""
         st = self.match.state
         before, scores = len(st.events), (st.scores[0], st.scores[1])
         state, number, failure, hand = self.net.state, self.game.match_number, self.game.failure, st.hand_number
@@ -708,7 +720,7 @@ class PeerSession:
         try:
             fn()
             heard = self._pump()
-            if work and self.game.moving and not self._closed:
+            if work and self.game.moving and not self._closed and not self._holding():
                 self._slice()
                 heard = self._pump() or heard
         finally:
@@ -717,45 +729,65 @@ class PeerSession:
             return
         if not quiet or heard or self._carried or self.game.revision != revision:
             self._save()
-        self._release_when_durable()
-        self._schedule_work()
         st = self.match.state
+        change: Change | None = None
         if self.game.match_number != number:
             self.acked_hand = 0
             self.problems.clear()
             self.notes.append("A new match has started.")
-            self._owed = False
-            self._emit(Change("applied", events=tuple(st.events), scores_before=(0, 0)))
-            return
-        if len(st.events) != before or st.hand_number != hand:
-            self._owed = False
-            self._emit(Change("applied", events=tuple(st.events[before:]), scores_before=scores))
-            return
-        kind: ChangeKind | None = None
-        if self.game.new_match_offer != question:
-            kind = "question"
-        elif self.net.state != state or self.game.failure != failure or self._again or heard \
-                or self.busy != busy or (self.game.waiting_for(), self.game.verification) != said:
-            kind = "link"
-            if (self.game.moving and self.net.state == state and self.game.failure == failure
-                    and self._work_handle is not None):
-                self._owed = True  # drawn once the move's queued work is done, a slice or two from now
-                kind = None
-        elif self._owed and not self.game.moving:
-            kind = "link"
+            change = Change("applied", events=tuple(st.events), scores_before=(0, 0))
+        elif len(st.events) != before or st.hand_number != hand:
+            change = Change("applied", events=tuple(st.events[before:]), scores_before=scores)
+        elif self.game.new_match_offer != question:
+            change = Change("question")
+        elif self.net.state != state or self.game.failure != failure:
+            change = Change("link")
+        elif self._again or heard or self.busy != busy or (self.game.waiting_for(), self.game.verification) != said:
+            self._owed = True  # "busy", "checking": drawn below, or once the payload is out and the work done
         self._again = False
-        if kind is not None:
+        if change is None and self._owed and not self._holding() and not (self.game.moving and self.game.busy):
+            change = Change("link")
+        if change is not None:
             self._owed = False
-            self._emit(Change(kind))
+            self._emit(change)
+        self._release_when_durable()
+        self._schedule_work()
 
     def _schedule_work(self) -> None:
-        """Run the queued work on the host's timer. The shuffles ahead wait while a payload waits for
-        its save to be on disk: the store's answer then comes at once and the payload goes out."""
-        if self._work_handle is not None or not self.game.busy or self._closed:
+        """Run the queued work on the host's timer, unless a payload waits for its save to be on disk:
+        then :meth:`_release` (or :data:`HOLD_MS` at most) resumes it."""
+        if self._closed:
             return
-        if not self.game.moving and self._released < self._queued:
-            return  # _release() schedules it
-        self._work_handle = self.ctx.timer.later(0, self._work)
+        if self._holding():
+            if self._hold_handle is None and (self.game.busy or self._owed):
+                self._hold_handle = self.ctx.timer.later(HOLD_MS, self._hold_over)
+            return
+        if self._work_handle is None and self.game.busy:
+            self._work_handle = self.ctx.timer.later(0, self._work)
+
+    def _holding(self) -> bool:
+        """A payload waits for its save to be on disk (for up to :data:`HOLD_MS`): nothing else runs."""
+        return self._released < self._queued and not self._held_too_long
+
+    def _hold_over(self) -> None:
+        """The store is slow (or cannot write): the work goes on while the payloads still wait."""
+        self._hold_handle = None
+        self._held_too_long = True
+        self._resume()
+
+    def _resume(self) -> None:
+        """The payloads are out (or the store is slow): the queued work goes on, a redraw put off is made."""
+        self._trace("resume")
+        if self._hold_handle is not None:
+            self.ctx.timer.cancel(self._hold_handle)
+            self._hold_handle = None
+        if self._closed:
+            return
+        if self._work_handle is None and self.game.busy:
+            self._work_handle = self.ctx.timer.later(0, self._work)
+        if self._owed and not (self.game.moving and self.game.busy) and not self._pumping:
+            self._owed = False
+            self._emit(Change("link"))
 
     def _pump(self) -> bool:
         """Carry payloads and envelopes until quiet; True if the link reported anything."""
@@ -796,10 +828,11 @@ class PeerSession:
         if self._released == self._queued:
             return
         mark = self._queued
-        self._trace("durable wait")
+        self._trace(f"durable wait {self._released}..{mark}")
         self.ctx.storage.when_durable(lambda: self._release(mark))
 
     def _release(self, mark: int) -> None:
+        self._trace(f"durable {mark}")
         while self._held and self._released < mark:
             generation, text = self._held.popleft()
             self._released += 1
@@ -807,7 +840,9 @@ class PeerSession:
                     and not self._closed):
                 self._trace("channel out")
                 self.channel.send(text)
-        self._schedule_work()
+        if self._released >= self._queued:
+            self._held_too_long = False
+            self._resume()
 
     def _check_storage(self) -> None:
         """Tell the player when saves stop reaching the disk (and when they reach it again)."""

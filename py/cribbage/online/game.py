@@ -144,6 +144,9 @@ class PackRecord:
     """Slot -> the other's proven decryption share."""
     mine: dict[int, Element] = field(default_factory=dict)
     """Slot -> this browser's decryption share (computed for slots opened, sent or not)."""
+    ahead: dict[int, Element] = field(default_factory=dict)
+    """Slot -> this browser's decryption share, computed in the background once the pack is ready
+    (never sent from here, not saved): a move's shares are then ready the moment it is made."""
     shares_out: list[int] = field(default_factory=list)
     """Slots whose share this browser has sent (or will, in queued work)."""
     discard_slots: list[list[int] | None] = field(default_factory=lambda: [None, None])
@@ -686,6 +689,8 @@ class OnlineGame:
             return self._job_recv(job["message"], job.get("replied", False))
         if kind == "mine":
             return self._job_mine(job["pack"], job["slots"])
+        if kind == "ahead":
+            return self._job_ahead(job["pack"])
         if kind == "audit":
             return self._job_audit(job.get("final", False))
         if kind == "shuffle1":
@@ -717,11 +722,33 @@ class OnlineGame:
         """This browser's decryption shares of ``slots``, kept (sent later, or added to the other's
         to open a card: computed ahead while the other's reply is on its way)."""
         rec = self.records[k]
-        assert rec.deck2 is not None
         for s in slots:
             if s not in rec.mine:
-                rec.mine[s] = self.keys.my_share(rec.deck2[s])
+                computed = s not in rec.ahead
+                rec.mine[s] = self._my_share(rec, s)
+                if computed:
+                    yield
+
+    def _job_ahead(self, k: int) -> Work[None]:
+        """This browser's shares of every slot of pack ``k``, computed ahead in the background."""
+        rec = self.records[k]
+        if rec.deck2 is None or rec.ended:
+            return
+        for s in range(PACK_SIZE):
+            if s not in rec.mine and s not in rec.ahead:
+                rec.ahead[s] = self.keys.my_share(rec.deck2[s])
                 yield
+
+    def _my_share(self, rec: PackRecord, slot: int) -> Element:
+        """This browser's share of ``slot``: kept, computed ahead, or computed now."""
+        value = rec.mine.get(slot)
+        if value is None:
+            value = rec.ahead.get(slot)
+        if value is None:
+            assert rec.deck2 is not None
+            value = self.keys.my_share(rec.deck2[slot])
+            rec.ahead[slot] = value
+        return value
 
     def _job_shuffle_first(self, k: int) -> Work[None]:
         deck1, proof = yield from self.keys.shuffle_and_prove(k, 1, public_deck(self.group), self.randbelow)
@@ -755,6 +782,7 @@ class OnlineGame:
             rec.deck2 = outputs
             rec.ready = True
             self._emit({"t": "ready", "m": self.match_number, "pack": k})
+            self._queue_bg({"kind": "ahead", "pack": k})
         # Only now, with no yield after the emit: a save made while this job was half done (a page
         # killed or reloaded mid-shuffle) still holds the shuffle to check, and the job starts over.
         rec.incoming = None
@@ -921,16 +949,17 @@ class OnlineGame:
         assert rec.deck2 is not None
         deck = rec.deck2
         self.keys.check_shares(k, shares, [deck[s] for s in shares.slots])
-        yield
         opened: dict[int, tuple[Card, Element]] = {}
         mine_new: dict[int, Element] = {}
         for slot, value in zip(shares.slots, shares.values):
             ct = deck[slot]
             mine = rec.mine.get(slot)
             if mine is None:
-                mine = self.keys.my_share(ct)
+                computed = slot not in rec.ahead
+                mine = self._my_share(rec, slot)
                 mine_new[slot] = mine
-                yield
+                if computed:
+                    yield
             index = self.keys.open(ct, mine, value)
             if index is None:
                 raise AuditFailure(f"pack {k + 1}: slot {slot} opens no card, though every proof passed",
@@ -987,6 +1016,7 @@ class OnlineGame:
         if rec.first_seat == self.seat or rec.deck2 is None or rec.ready:
             raise ProtocolError(f"pack {k + 1} said ready out of turn")
         rec.ready = True
+        self._queue_bg({"kind": "ahead", "pack": k})
         return
         yield
 
@@ -1160,6 +1190,7 @@ class OnlineGame:
             rec.ended = True
             rec.end_action = len(self.match.actions)
             rec.deck1 = None  # the slots still needed are in deck2
+            rec.ahead = {}
         if self.match.state.is_over:
             self._bg, self._bg_work = [], None
             if not self.final_sent:
