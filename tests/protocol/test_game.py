@@ -519,3 +519,46 @@ def test_a_save_of_the_old_protocol_cannot_resume() -> None:
     data = {"format": "cribbage-online", "version": 1, "seat": 0}
     with pytest.raises(OldProtocolSave, match="new match"):
         OnlineGame.from_dict(data)
+
+
+def test_a_cut_is_sent_with_shares_computed_ahead_and_the_reply_waits_for_no_shuffle() -> None:
+    """Once a pack is ready each browser computes its shares of every slot in the background, so the
+    cut's shares need no new multiplication; while the pone waits for the dealer's reply, the shuffle
+    of the pack after waits (the reply is checked the moment it comes); the dealer replies first,
+    then checks the cut's shares, then deals."""
+    table = make_table(seed=67)
+    rng = random.Random(67)
+    run_until(table, rng, lambda: all(p.match.state.hand_number == 2 for p in table.peers), limit=5000)
+    table.pump()
+    for peer in table.peers:
+        if peer.can_accept_next_hand():
+            peer.accept_next_hand()
+    table.pump()
+    pone_seat = table.peers[0].match.state.pone
+    assert pone_seat is not None
+    pone, dealer = table.peers[pone_seat], table.peers[other(pone_seat)]
+    assert pone.pack is not None and len(pone.pack.ahead) + len(pone.pack.mine) >= 52
+    ops = pone.group.ops
+    muls = ops.mul
+    after = pone.records[pone.source.current + 1]
+    assert after.ready and after.deck2 is not None  # shuffled during the show: give it background work
+    after.ahead.clear()
+    pone._queue_bg({"kind": "ahead", "pack": pone.source.current + 1})
+    pone.act(next(a for a in pone.legal_actions()))
+    pone.run_all()
+    assert ops.mul == muls + 2, "only the batched proof's Z = x·M and k·M: every share was computed ahead"
+    cut = pone.take_outbox()
+    assert [m["t"] for m in cut] == ["cut"] and len(cut[0]["shares"]) == 6
+    assert pone._bg and not pone.busy and not after.ahead  # waiting for the reply: the background waits
+    dealer.receive(cut[0])
+    assert dealer.step(0.0)  # the first slice: the move checked legal, the reply queued first
+    assert [j["kind"] for j in dealer._fg[:2]] == ["send", "recv"] and dealer._fg[1].get("replied")
+    dealer.run_all()
+    reply = dealer.take_outbox()
+    assert [m["t"] for m in reply] == ["shares"] and dealer.match.state.phase is Phase.DISCARD
+    pone.receive(reply[0])
+    assert pone.busy
+    pone.step(0.0)
+    assert pone.match.state.phase is Phase.DISCARD  # dealt in the first slice after the reply came
+    pone.run_all()
+    assert len(after.ahead) == 52  # then the background work goes on
