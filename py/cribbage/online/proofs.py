@@ -20,6 +20,7 @@
   per hash query (the prover cannot choose the weights, as in the small-exponents test of Bellare,
   Garay and Rabin, EUROCRYPT 1998, section 3.2, where the verifier draws them). Verifying costs two
   multi-scalar multiplications of ``n`` terms and one Chaum–Pedersen check, instead of ``n`` checks.
+  A single share (a card laid) is its own composite (weight 1): the plain Chaum–Pedersen proof.
 
 All are in the compact form (challenge, response): the verifier recomputes the commitments from
 them with one two-term multi-scalar multiplication each, and checks that they hash to the same
@@ -153,6 +154,8 @@ def _composite_weights(group: Group, transcript: Transcript, base1: Element, pub
     transcript.append_element("batch dleq public", group, pub1)
     transcript.append_elements("batch dleq bases", group, bases)
     transcript.append_elements("batch dleq values", group, values)
+    if len(bases) == 1:
+        return [1]  # one pair is its own composite: the plain Chaum–Pedersen proof of it
     return transcript.challenges("batch dleq composite weights", group, len(bases))
 
 
@@ -162,8 +165,8 @@ def prove_dleq_batch(group: Group, x: int, base1: Element, pub1: Element, bases:
     """Prove ``pub1 = x·base1`` and ``values[i] = x·bases[i]`` for every ``i`` (RFC 9497 §2.2.1
     ``GenerateProof``, with ``ComputeCompositesFast``: ``Z = x·M``)."""
     weights = _composite_weights(group, transcript, base1, pub1, bases, values)
-    m = group.multi_mul(list(zip(bases, weights)))
-    z = group.mul(m, x)
+    m = group.multi_mul(list(zip(bases, weights))) if len(bases) > 1 else bases[0]
+    z = group.mul(m, x) if len(bases) > 1 else values[0]
     proof = prove_dleq(group, x, base1, pub1, m, z, transcript, randbelow)
     return BatchDleqProof(group, proof.challenge, proof.response)
 
@@ -175,6 +178,9 @@ def verify_dleq_batch(group: Group, base1: Element, pub1: Element, bases: Sequen
     if not bases or len(bases) != len(values):
         return False
     weights = _composite_weights(group, transcript, base1, pub1, bases, values)
-    m = group.multi_mul(list(zip(bases, weights)))
-    z = group.multi_mul(list(zip(values, weights)))
+    if len(bases) == 1:
+        m, z = bases[0], values[0]
+    else:
+        m = group.multi_mul(list(zip(bases, weights)))
+        z = group.multi_mul(list(zip(values, weights)))
     return verify_dleq(group, base1, pub1, m, z, DleqProof(group, proof.challenge, proof.response), transcript)
