@@ -13,8 +13,8 @@ may be hostile. Promised, under DDH in the group of the deal (NIST P-256):
   list the other sends is proven a shuffle of the deck before this browser uses it, and this
   browser computes decryption shares only for the slots the engine opens now;
 - **soundness**: every step of the other browser is verified before it is used (a key share by a
-  Schnorr proof, a shuffle by Wikström's proof, a decryption share by a Chaum–Pedersen proof); a
-  failed proof stops the match at once with the evidence as text;
+  Schnorr proof, a shuffle by Wikström's proof, the decryption shares of a message by one batched
+  Chaum–Pedersen proof); a failed proof stops the match at once with the evidence as text;
 - **fair chance**: the pack's order is uniform if either browser is honest; cut depths stay the
   players' choice.
 
@@ -32,13 +32,20 @@ which both open what they still hold, with proofs. The result of a match is *ver
   input is sent.
 - Work: :meth:`step` does some within a time budget (a browser calls it once a frame): first the
   moves (received and sent), then, in the background, the shuffles of the packs ahead (the next
-  pack is shuffled and proven while the current hand is played). :meth:`run_all` does it all.
-  Payloads to send collect in :meth:`take_outbox`, in order.
+  pack is shuffled and proven while the current hand is played) and this browser's decryption
+  shares of every slot of a pack once it is ready (so a move's shares only need their proof). The
+  background waits while this browser's own move waits for the other's reply. :meth:`run_all` does
+  it all. Payloads to send collect in :meth:`take_outbox`, in order.
+- A cut (for deal, of the pack, for the starter) is answered before its shares are checked: the
+  answer (this browser's shares of the slots the cut gives the other, or of the card turned up)
+  depends only on the cut's depth, checked legal first, and the rules already give the other those
+  cards. Nothing is built on the cut's own shares before their proof is checked.
 
 Message kinds (``"t"``): ``key`` (a key share and its proof), ``shuffle`` (a proven shuffle, step 1
 or 2), ``ready`` (the first shuffler verified step 2: the pack may be used), the actions ``cutdeal``,
-``cut``, ``discard``, ``starter``, ``play``, ``go``, ``count`` (with the sender's proven decryption
-shares for the slots the action opens), ``shares`` (the reply that opens them for the actor),
+``cut``, ``discard``, ``starter``, ``play``, ``go``, ``count`` (with the sender's decryption shares
+for the slots the action opens, ``[[slot, value], ...]``, and one ``proof`` for them all),
+``shares`` (the reply that opens them for the actor),
 ``final`` (what the sender still held when the match ended or was abandoned), ``next`` (accept the
 next hand), ``newmatch`` and ``abort``. Every one carries the match number ``m`` and its sender's
 message number ``n`` (0, 1, 2... per match), so a replayed or lost payload is refused.
