@@ -716,11 +716,12 @@ class PeerSession:
             fn()
             self._again = True
             return
+        held_before = self._holding()  # (what this batch sends waits for this batch's save: no matter)
         self._pumping = True
         try:
             fn()
             heard = self._pump()
-            if work and self.game.moving and not self._closed and not self._holding():
+            if work and self.game.moving and not self._closed and not held_before:
                 self._slice()
                 heard = self._pump() or heard
         finally:

@@ -619,7 +619,8 @@ class OnlineGame:
         """Do queued work for about ``budget_ms`` (one step at least); True while more remains.
 
         The moves come first (received ones to check, this browser's shares to prove); the shuffles
-        of the packs ahead run when no move waits."""
+        of the packs ahead run when no move waits. A move whose payload is ready ends the step, so
+        that it is sent before any other work."""
         deadline = self.clock() + budget_ms / 1000.0
         while self.busy:
             try:
@@ -634,6 +635,8 @@ class OnlineGame:
                         self.revision += 1
                         if self._fg and self._fg[0] is job:  # (a new match replaces the queue)
                             self._fg.pop(0)
+                        if self._outbox:
+                            break  # a move's payload goes out (saved, then sent) before more work
                 else:
                     job = self._bg[0]
                     if self._bg_work is None:
