@@ -146,19 +146,29 @@ def deal_steps(cuts: list[tuple[int, float]], traces: list[list[tuple[float, str
 
 
 def split_long_tasks(longs: list[list[list[float]]], traces: list[list[tuple[float, str]]],
-                     after: float) -> tuple[float, float]:
+                     after: float, show: int = 3) -> tuple[float, float]:
     """Of the tasks over 50 ms after ``after``: the longest once its table redraws are taken out
-    (online work), and the longest redraw inside one (the table's render, issue 17)."""
+    (online work), and the longest redraw inside one (the table's render, issue 17). The ``show``
+    longest online parts are printed with the traced steps inside their task."""
     online_long = render_long = 0.0
-    for page_longs, trace in zip(longs, traces):
-        redraws = [(a, b) for a, b, name in _spans(trace) if name.startswith("redraw") and b > a]
+    rows: list[tuple[float, float, str]] = []
+    for page, (page_longs, trace) in enumerate(zip(longs, traces)):
+        spans = _spans(trace)
+        redraws = [(a, b) for a, b, name in spans if name.startswith("redraw") and b > a]
         for start, duration in page_longs:
             if start < after:
                 continue
             end = start + duration
             inside = [min(b, end) - max(a, start) for a, b in redraws if a < end and b > start]
-            online_long = max(online_long, duration - sum(inside))
+            rest = duration - sum(inside)
+            online_long = max(online_long, rest)
             render_long = max(render_long, max(inside, default=0.0))
+            steps = [f"{name} {b - a:.0f}" if b > a else name for a, b, name in spans
+                     if start - 1 <= a <= end and name not in ("work", "resume") and (b > a + 1 or not
+                                                                                      name.startswith("gc"))]
+            rows.append((rest, duration, f"page {page + 1}: " + ", ".join(steps[:12])))
+    for rest, duration, what in sorted(rows, reverse=True)[:show]:
+        print(f"    task {duration:.0f} ms, {rest:.0f} ms of it outside redraws: {what or '(nothing traced)'}")
     return online_long, render_long
 
 

@@ -358,6 +358,12 @@ def _page_trace() -> Callable[[str], None]:
     def trace(label: str) -> None:
         window.__onlineTrace.push(f"{origin + float(perf.now()):.2f} {label}")
 
+    def collecting(phase: str, info: dict[str, int]) -> None:
+        trace(f"gc{info.get('generation', '')} {'>' if phase == 'start' else '<'}")
+
+    import gc
+
+    gc.callbacks.append(collecting)  # Python's cycle collector, which can stop any task for a while
     return trace
 
 
