@@ -77,15 +77,16 @@ def steps(group: Group) -> None:
     print(f"  shuffle + proof (52)     {t * 1000:8.1f} ms   {fmt_ops(o)}")
     t, o, _ = timed(group, lambda: run(b.verify_shuffle(0, 1, deck, deck1, proof)), 1)
     print(f"  check a shuffle          {t * 1000:8.1f} ms   {fmt_ops(o)}")
-    ct = deck1[7]
-
-    def share() -> Any:
-        return a.prove_share(0, 7, ct, a.my_share(ct), rb)
-
-    t, o, sh = timed(group, share)
-    print(f"  share + proof            {t * 1000:8.1f} ms   {fmt_ops(o)}")
-    t, o, _ = timed(group, lambda: b.check_share(0, 7, ct, sh.value, sh.proof))
-    print(f"  check a share            {t * 1000:8.1f} ms   {fmt_ops(o)}")
+    for n in (1, 6):
+        slots = list(range(7, 7 + n))
+        cts = [deck1[s] for s in slots]
+        values = [a.my_share(ct) for ct in cts]
+        t, o, _ = timed(group, lambda: [a.my_share(ct) for ct in cts])
+        print(f"  {n} share{'s' if n > 1 else ' '} (x·a, computed ahead) {t * 1000:5.1f} ms   {fmt_ops(o)}")
+        t, o, sh = timed(group, lambda: a.prove_shares(0, slots, cts, values, rb))
+        print(f"  proof of {n} share{'s' if n > 1 else ' '} (batched) {t * 1000:6.1f} ms   {fmt_ops(o)}")
+        t, o, _ = timed(group, lambda: b.check_shares(0, sh, cts))
+        print(f"  check {n} share{'s' if n > 1 else ' '} (batched) {t * 1000:9.1f} ms   {fmt_ops(o)}")
 
 
 def hands(group: Group, count: int, seed: int) -> None:

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -34,9 +35,17 @@ import peerserver  # noqa: E402
 import serve  # noqa: E402
 
 INSTRUMENT = """() => {
-  window.__long = []; window.__theirs = [];
-  try { new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push(e.duration)))
+  window.__long = []; window.__theirs = []; window.__longs = []; window.__phases = [];
+  const now = () => performance.timeOrigin + performance.now();
+  try { new PerformanceObserver((l) => l.getEntries().forEach((e) => {
+          window.__long.push(e.duration);
+          window.__longs.push([performance.timeOrigin + e.startTime, e.duration]); }))
           .observe({type: 'longtask', buffered: false}); } catch (e) {}
+  const app = document.getElementById('app');
+  let phase = app.dataset.phase;
+  new MutationObserver(() => {
+    if (app.dataset.phase !== phase) { phase = app.dataset.phase; window.__phases.push([now(), phase]); }
+  }).observe(app, {attributes: true, attributeFilter: ['data-phase']});
   let last = 0;
   new MutationObserver(() => {
     const n = document.querySelectorAll('#table .pile-slot.theirs').length;
@@ -55,7 +64,11 @@ STEP = """() => {
   if (click('#table [data-action="go"]:not([aria-disabled])')) return ['go', 0];
   if (click('#table [data-action="count"]:not([aria-disabled])')) return ['count', 0];
   const cuts = document.querySelectorAll('#table [data-action="cut-pick"]');
-  if (cuts.length) { press(cuts[Math.floor(cuts.length / 2)]); return ['cut', 0]; }
+  if (cuts.length) {
+    const t0 = performance.timeOrigin + performance.now();
+    press(cuts[Math.floor(cuts.length / 2)]);
+    return ['cut', t0];
+  }
   if (phase === 'discard') {
     if (!click('#hand-0')) return ['', 0];
     click('#hand-1');
@@ -73,11 +86,98 @@ STEP = """() => {
 }"""
 
 
+def _spans(trace: list[tuple[float, str]]) -> list[tuple[float, float, str]]:
+    """(start, end, name) of the traced spans ("save >" ... "save <"), and single events as (t, t, name)."""
+    out: list[tuple[float, float, str]] = []
+    open_: dict[str, tuple[float, str]] = {}
+    for t, label in trace:
+        if label.endswith(" >"):
+            head = label[:-2]
+            key = head.split(" ")[0]
+            open_[key] = (t, head)
+        elif label.endswith(" <"):
+            key = label[:-2].split(" ")[0]
+            if key in open_:
+                start, head = open_.pop(key)
+                out.append((start, t, head))
+        else:
+            out.append((t, t, label))
+    return sorted(out)
+
+
+def deal_steps(cuts: list[tuple[int, float]], traces: list[list[tuple[float, str]]],
+               phases: list[list[list[Any]]], verbose: bool) -> list[float]:
+    """Per later deal: the time from the pone's click on the pack to both pages showing their hands
+    (each page's first "discard" phase), and where it went: printed per page and step."""
+    deals: list[float] = []
+    for n, (pone, t0) in enumerate(cuts):
+        ends = []
+        for ph in phases:
+            seen = [t for t, name in ph if t >= t0 and name == "discard"]
+            if seen:
+                ends.append(seen[0])
+        if len(ends) != 2:
+            continue
+        t1 = max(ends)
+        deals.append(t1 - t0)
+        sums: list[dict[str, float]] = [{}, {}]
+        lines = []
+        for i, trace in enumerate(traces):
+            role = "pone  " if i == pone else "dealer"
+            for start, end, name in _spans(trace):
+                if start < t0 - 0.5 or start > t1 + 0.5:
+                    continue
+                kind = name.split(" ")[0] + (" " + name.split(" ")[1] if name.startswith("slice") else "")
+                if end > start:
+                    sums[i][kind] = sums[i].get(kind, 0.0) + (end - start)
+                    lines.append((start, f"{start - t0:7.1f} ms  {role}  {name} ({end - start:.1f} ms)"))
+                else:
+                    lines.append((start, f"{start - t0:7.1f} ms  {role}  {name}"))
+        print(f"  later deal {n + 1}: {t1 - t0:.0f} ms from the cut to both hands shown "
+              f"(pone {ends[pone] - t0:.0f} ms, dealer {ends[1 - pone] - t0:.0f} ms)")
+        for i in (pone, 1 - pone):
+            role = "pone" if i == pone else "dealer"
+            parts = ", ".join(f"{k} {v:.0f}" for k, v in sorted(sums[i].items(), key=lambda kv: -kv[1]))
+            print(f"    {role}: {parts} (ms)")
+        if verbose:
+            for _, line in sorted(lines):
+                print("     " + line)
+    return deals
+
+
+def split_long_tasks(longs: list[list[list[float]]], traces: list[list[tuple[float, str]]],
+                     after: float, show: int = 3) -> tuple[float, float]:
+    """Of the tasks over 50 ms after ``after``: the longest once its table redraws are taken out
+    (online work), and the longest redraw inside one (the table's render, issue 17). The ``show``
+    longest online parts are printed with the traced steps inside their task."""
+    online_long = render_long = 0.0
+    rows: list[tuple[float, float, str]] = []
+    for page, (page_longs, trace) in enumerate(zip(longs, traces)):
+        spans = _spans(trace)
+        redraws = [(a, b) for a, b, name in spans if name.startswith("redraw") and b > a]
+        for start, duration in page_longs:
+            if start < after:
+                continue
+            end = start + duration
+            inside = [min(b, end) - max(a, start) for a, b in redraws if a < end and b > start]
+            rest = duration - sum(inside)
+            online_long = max(online_long, rest)
+            render_long = max(render_long, max(inside, default=0.0))
+            steps = [f"{name} {b - a:.0f}" if b > a else name for a, b, name in spans
+                     if start - 1 <= a <= end and name not in ("work", "resume") and (b > a + 1 or not
+                                                                                      name.startswith("gc"))]
+            rows.append((rest, duration, f"page {page + 1}: " + ", ".join(steps[:12])))
+    for rest, duration, what in sorted(rows, reverse=True)[:show]:
+        print(f"    task {duration:.0f} ms, {rest:.0f} ms of it outside redraws: {what or '(nothing traced)'}")
+    return online_long, render_long
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2, help="hands to play (default 2)")
     parser.add_argument("--test-group", action="store_true", help="the small test group instead of P-256")
     parser.add_argument("--screenshot", type=Path, help="save the host's table mid-hand here")
+    parser.add_argument("--steps", action="store_true", help="print every step of each later deal (a timeline)")
     args = parser.parse_args()
     if not netns.isolated():
         if os.environ.get(netns.ERROR_ENV):
@@ -90,7 +190,7 @@ def main() -> int:
     build_site.build(dist, quiet=True)
     signal = peerserver.start("127.0.0.1")
     site = serve.start(dist, signals=[signal.url])
-    url = f"http://127.0.0.1:{site.server_address[1]}/?signal={signal.url}&delay=0"
+    url = f"http://127.0.0.1:{site.server_address[1]}/?signal={signal.url}&delay=0&trace=1"
     if args.test_group:
         url += "&group=test"
     try:
@@ -115,7 +215,7 @@ def main() -> int:
                 page.wait_for_selector('#online[data-link="live"]', timeout=30_000)
                 page.evaluate(INSTRUMENT)
             latencies: list[float] = []
-            deals: list[float] = []
+            cuts: list[tuple[int, float]] = []
             sent_at_hand: dict[int, int] = {}
             shot = False
             first_long = 0.0
@@ -140,13 +240,13 @@ def main() -> int:
                         moved = True
                     if kind == "cut" and before == "cut" and max(hands) >= 2:
                         # The pone cut the pack of a later hand (both accepted it before): until both
-                        # pages show their six cards. The pack was shuffled and proven during the hand before.
-                        t_cut = time.monotonic()
-                        deadline = t_cut + 10
+                        # pages show their six cards (timed inside the pages, see deal_steps). The pack
+                        # was shuffled and proven during the hand before.
+                        cuts.append((pages.index(me), t0))
+                        deadline = time.monotonic() + 10
                         while time.monotonic() < deadline:
                             if all(pg.evaluate("() => document.getElementById('app').dataset.phase") == "discard"
                                    for pg in pages):
-                                deals.append(1000 * (time.monotonic() - t_cut))
                                 break
                             time.sleep(0.005)
                     if kind == "play":
@@ -162,7 +262,14 @@ def main() -> int:
                             shot = True
                 if not moved:
                     time.sleep(0.01)
+            traces = [[(float(t), label) for t, _, label in (e.partition(" ") for e in
+                                                               pg.evaluate("() => window.__onlineTrace || []"))]
+                      for pg in pages]
+            phases = [pg.evaluate("() => window.__phases") for pg in pages]
+            longs = [pg.evaluate("() => window.__longs") for pg in pages]
+            deals = deal_steps(cuts, traces, phases, verbose=args.steps)
             longest = max((max(pg.evaluate("() => window.__long") or [0]) for pg in pages), default=0.0)
+            online_long, render_long = split_long_tasks(longs, traces, after=cuts[0][1] if cuts else 0.0)
             handler = [pg.evaluate("() => document.getElementById('app').dataset.handlerMs || ''") for pg in pages]
             per_hand = [sent_at_hand[h + 1] - sent_at_hand[h] for h in sorted(sent_at_hand) if h + 1 in sent_at_hand
                         and h >= 1]
@@ -180,6 +287,8 @@ def main() -> int:
                       f"({', '.join(f'{b:,}' for b in per_hand)})")
             print(f"  longest main-thread task (either page): hand 1 {first_long:.0f} ms (the coach loads on the "
                   f"first discard), later hands {longest:.0f} ms; slowest handler: {handler} ms")
+            print(f"  from the first later cut, tasks over 50 ms split: the longest without its table redraws "
+                  f"{online_long:.0f} ms (online work: proofs, saves, messages), the longest redraw {render_long:.0f} ms")
             browser.close()
     finally:
         site.shutdown()

@@ -254,7 +254,7 @@ def _params() -> dict[str, str]:
     return out
 
 
-BUSY = '{"v":2,"k":"refuse","reason":"full"}'
+BUSY = '{"v":3,"k":"refuse","reason":"full"}'
 """What net.js says to a third browser calling the room's host (the link's refusal: room full; its
 ``v`` is ``link.PROTOCOL``, checked by tests/web)."""
 
@@ -360,6 +360,26 @@ def _fragment_secret() -> str | None:
     return None
 
 
+def _page_trace() -> Callable[[str], None]:
+    """Online play's trace (``?trace=1``): ``window.__onlineTrace`` collects "ms label" texts on the
+    clock every page of the browser shares (timeOrigin + now), so two pages line up
+    (read by ``py/tools/bench_online.py``)."""
+    window.__onlineTrace = window.Array.new()
+    perf = window.performance
+    origin = float(perf.timeOrigin)
+
+    def trace(label: str) -> None:
+        window.__onlineTrace.push(f"{origin + float(perf.now()):.2f} {label}")
+
+    def collecting(phase: str, info: dict[str, int]) -> None:
+        trace(f"gc{info.get('generation', '')} {'>' if phase == 'start' else '<'}")
+
+    import gc
+
+    gc.callbacks.append(collecting)  # Python's cycle collector, which can stop any task for a while
+    return trace
+
+
 def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
     """Tell online play the room of the URL, the room link's address, and how to reach the peer.
 
@@ -390,10 +410,15 @@ def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
     def factory(room: str, seat: int, me: str, host_id: str, events: online.ChannelEvents) -> online.Channel:
         return PeerJSChannel(host, me, host_id, events)
 
+    trace = None
+    if _text(search.get("trace")) == "1":
+        trace = _page_trace()
+        query += "&trace=1"  # the friend's page traces too
+
     online.configure(channel=factory if net is not None and refusal is None else None,
                      room=params.get("room"), secret=_fragment_secret(), page_url=str(window.location.origin) + str(window.location.pathname),
                      link_query=query, group=group, wall=lambda: float(window.Date.now()) / 1000.0, refusal=refusal,
-                     rules_text=_text(search.get("rules")))
+                     rules_text=_text(search.get("rules")), trace=trace)
 
 
 class Routed(Protocol):

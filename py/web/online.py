@@ -56,6 +56,9 @@ NAME_KEY = "cribbage.online.name"
 SLICE_MS = 16.0
 """Work per timer task: slices until this budget is spent (one slice of the proven deal is at most
 ~25 ms inside Pyodide), so a task of the deal's work stays under ~50 ms."""
+HOLD_MS = 250
+"""Longest a payload's save may keep the queued work (and a redraw) waiting: the store usually
+answers in a few milliseconds, and the payload goes out before anything else runs."""
 TICK_MS = 500
 """The link's heartbeat and reconnection clock."""
 REDIAL_S = 3.0
@@ -193,6 +196,10 @@ class OnlineEnv:
     own in its link (the friend plays by them; the host's browser checks they are its own)."""
     bad_rules: str | None = None
     """Why the link's ``?rules=`` cannot be played online (the page says so), or None."""
+    trace: Callable[[str], None] | None = None
+    """Called with a short label at each step of the session (a payload in or out, a slice of work,
+    a save, a redraw), for ``py/tools/bench_online.py``: kinds and durations only, never a card or
+    a value (the page turns it on with ``?trace=1``)."""
 
 
 ENV = OnlineEnv()
@@ -340,6 +347,11 @@ class PeerSession:
         self._released = 0
         self._generation = 0
         self._save_failure: str | None = None
+        self._owed = False
+        """A redraw put off while a payload waits for its save or the move's queued work goes on
+        (see :meth:`_batch`)."""
+        self._hold_handle: object | None = None
+        self._held_too_long = False
 
     # --- the Session protocol ----------------------------------------------------------------------
 
@@ -439,8 +451,9 @@ class PeerSession:
         if why is not None:
             self._emit(Change("refused", message=why))
             return
+        self._trace(f"propose {type(action).__name__}")
         try:
-            self._batch(lambda: self.game.act(action))
+            self._batch(lambda: self.game.act(action), work=True)
         except IllegalActionError as exc:
             text = str(exc)
             self._emit(Change("refused", message=text[:1].upper() + text[1:] + "."))
@@ -486,10 +499,10 @@ class PeerSession:
 
     def close(self) -> None:
         self._closed = True
-        for handle in (self._work_handle, self._tick_handle):
+        for handle in (self._work_handle, self._tick_handle, self._hold_handle):
             if handle is not None:
                 self.ctx.timer.cancel(handle)
-        self._work_handle = self._tick_handle = None
+        self._work_handle = self._tick_handle = self._hold_handle = None
         if self.channel is not None:
             self.channel.close()
             self.channel = None
@@ -615,8 +628,9 @@ class PeerSession:
         self._batch(lambda: self.net.connected(self.env.wall(), binding))
 
     def on_message(self, text: str) -> None:
+        self._trace("channel in")
         self._heard = self.env.wall()
-        self._batch(lambda: self.net.receive(text, self.env.wall()))
+        self._batch(lambda: self.net.receive(text, self.env.wall()), work=True)
 
     def on_close(self) -> None:
         self._open = False
@@ -695,18 +709,40 @@ class PeerSession:
             self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
 
     def _work(self) -> None:
+        self._trace("work")
         self._work_handle = None
         if self._closed:
             return
+        if self._holding():
+            self._schedule_work()  # a payload waits for its save: _resume() runs the work once it is out
+            return
         # Saved only if a piece of work finished (or something was sent): work in progress is not
         # part of a save, so saving after every slice of a shuffle's proof would only cost time.
-        self._batch(lambda: self.game.step(SLICE_MS), quiet=True)
+        self._batch(self._slice, quiet=True)
 
-    def _batch(self, fn: Callable[[], object], quiet: bool = False) -> None:
+    def _slice(self) -> None:
+        """One slice of the game's queued work (SLICE_MS), traced for the benchmark."""
+        trace = self.env.trace
+        if trace is None:
+            self.game.step(SLICE_MS)
+            return
+        lane = "fg" if self.game.moving else "bg"
+        trace(f"slice {lane} >")
+        self.game.step(SLICE_MS)
+        trace(f"slice {lane} <")
+
+    def _batch(self, fn: Callable[[], object], quiet: bool = False, work: bool = False) -> None:
         """Run ``fn`` then carry everything it set moving; save once; tell the listeners once.
 
         ``quiet``: ``fn`` changes nothing worth saving by itself (the heartbeat, a slice of work): saved
-        only if the link then reported events, a payload was sent or a piece of work finished."""
+        only if the link then reported events, a payload was sent or a piece of work finished.
+        ``work``: a move was made or a payload came: its first slice of work runs now, in the same
+        task (its checks and shares are a few milliseconds: no timer hop, one save, one redraw).
+
+        What goes out first: a payload waits for its save to be on disk, so until the store says so
+        (or :data:`HOLD_MS` at most) no more work runs and a redraw that only says "busy" waits; the
+        same redraw waits while more of the move's work is queued. The table is then drawn once per
+        move, after its payload is on its way."""
         st = self.match.state
         before, scores = len(st.events), (st.scores[0], st.scores[1])
         state, number, failure, hand = self.net.state, self.game.match_number, self.game.failure, st.hand_number
@@ -718,38 +754,79 @@ class PeerSession:
             fn()
             self._again = True
             return
+        held_before = self._holding()  # (what this batch sends waits for this batch's save: no matter)
         self._pumping = True
         try:
             fn()
             heard = self._pump()
+            if work and self.game.moving and not self._closed and not held_before:
+                self._slice()
+                heard = self._pump() or heard
         finally:
             self._pumping = False
         if self._closed:
             return
         if not quiet or heard or self._carried or self.game.revision != revision:
             self._save()
-        self._release_when_durable()
-        if self.game.busy and self._work_handle is None:
-            self._work_handle = self.ctx.timer.later(0, self._work)
         st = self.match.state
+        change: Change | None = None
         if self.game.match_number != number:
             self.acked_hand = 0
             self.problems.clear()
             self.notes.append("A new match has started.")
-            self._emit(Change("applied", events=tuple(st.events), scores_before=(0, 0)))
-            return
-        if len(st.events) != before or st.hand_number != hand:
-            self._emit(Change("applied", events=tuple(st.events[before:]), scores_before=scores))
-            return
-        kind: ChangeKind | None = None
-        if self.game.new_match_offer != question:
-            kind = "question"
-        elif self.net.state != state or self.game.failure != failure or self._again or heard \
-                or self.busy != busy or (self.game.waiting_for(), self.game.verification) != said:
-            kind = "link"
+            change = Change("applied", events=tuple(st.events), scores_before=(0, 0))
+        elif len(st.events) != before or st.hand_number != hand:
+            change = Change("applied", events=tuple(st.events[before:]), scores_before=scores)
+        elif self.game.new_match_offer != question:
+            change = Change("question")
+        elif self.net.state != state or self.game.failure != failure:
+            change = Change("link")
+        elif self._again or heard or self.busy != busy or (self.game.waiting_for(), self.game.verification) != said:
+            self._owed = True  # "busy", "checking": drawn below, or once the payload is out and the work done
         self._again = False
-        if kind is not None:
-            self._emit(Change(kind))
+        if change is None and self._owed and not self._holding() and not (self.game.moving and self.game.busy):
+            change = Change("link")
+        if change is not None:
+            self._owed = False
+            self._emit(change)
+        self._release_when_durable()
+        self._schedule_work()
+
+    def _schedule_work(self) -> None:
+        """Run the queued work on the host's timer, unless a payload waits for its save to be on disk:
+        then :meth:`_release` (or :data:`HOLD_MS` at most) resumes it."""
+        if self._closed:
+            return
+        if self._holding():
+            if self._hold_handle is None and (self.game.busy or self._owed):
+                self._hold_handle = self.ctx.timer.later(HOLD_MS, self._hold_over)
+            return
+        if self._work_handle is None and self.game.busy:
+            self._work_handle = self.ctx.timer.later(0, self._work)
+
+    def _holding(self) -> bool:
+        """A payload waits for its save to be on disk (for up to :data:`HOLD_MS`): nothing else runs."""
+        return self._released < self._queued and not self._held_too_long
+
+    def _hold_over(self) -> None:
+        """The store is slow (or cannot write): the work goes on while the payloads still wait."""
+        self._hold_handle = None
+        self._held_too_long = True
+        self._resume()
+
+    def _resume(self) -> None:
+        """The payloads are out (or the store is slow): the queued work goes on, a redraw put off is made."""
+        self._trace("resume")
+        if self._hold_handle is not None:
+            self.ctx.timer.cancel(self._hold_handle)
+            self._hold_handle = None
+        if self._closed:
+            return
+        if self._work_handle is None and self.game.busy:
+            self._work_handle = self.ctx.timer.later(0, self._work)
+        if self._owed and not (self.game.moving and self.game.busy) and not self._pumping:
+            self._owed = False
+            self._emit(Change("link"))
 
     def _pump(self) -> bool:
         """Carry payloads and envelopes until quiet; True if the link reported anything."""
@@ -759,6 +836,7 @@ class PeerSession:
         for _ in range(10_000):
             moved = False
             for payload in self.game.take_outbox():
+                self._trace(f"emit {payload.get('t')}")
                 self.net.send(payload, now)
                 moved = self._carried = True
             for text in self.net.pop_outgoing():
@@ -789,15 +867,21 @@ class PeerSession:
         if self._released == self._queued:
             return
         mark = self._queued
+        self._trace(f"durable wait {self._released}..{mark}")
         self.ctx.storage.when_durable(lambda: self._release(mark))
 
     def _release(self, mark: int) -> None:
+        self._trace(f"durable {mark}")
         while self._held and self._released < mark:
             generation, text = self._held.popleft()
             self._released += 1
             if (generation == self._generation and self._open and self.channel is not None
                     and not self._closed):
+                self._trace("channel out")
                 self.channel.send(text)
+        if self._released >= self._queued:
+            self._held_too_long = False
+            self._resume()
 
     def _check_storage(self) -> None:
         """Tell the player when saves stop reaching the disk (and when they reach it again)."""
@@ -822,6 +906,7 @@ class PeerSession:
         self.on_close()
 
     def _deliver(self, payload: dict[str, Any]) -> None:
+        self._trace(f"deliver {clean_peer_text(payload.get('t'), 12)}")
         if payload.get("t") == "name":
             name = clean_name(payload.get("name"))
             if name is None:
@@ -846,6 +931,7 @@ class PeerSession:
     def _save(self) -> None:
         """Save the link and the game together. A save that fails (a full storage, or a bug) never
         stops the match: it goes on in this page, the player is told once, and the next batch tries again."""
+        self._trace("save >")
         try:
             record = {"format": 1, "room": self.net.room, "seat": self.game.seat, "tag": self.tag,
                       "my_name": self.my_name, "peer_name": self.peer_name, "acked": self.acked_hand,
@@ -857,11 +943,20 @@ class PeerSession:
                 self._save_failed = True
                 self.notes.append(SAVE_FAILED)
             return
+        finally:
+            self._trace("save <")
         self._save_failed = False
 
     def _emit(self, change: Change) -> None:
+        self._trace(f"redraw {change.kind} >")
         for listener in list(self._listeners):
             listener(change)
+        self._trace("redraw <")
+
+    def _trace(self, label: str) -> None:
+        trace = self.env.trace
+        if trace is not None:
+            trace(label)
 
 
 def room_link(env: OnlineEnv, room: str, secret: str | None = None, rules: Rules = CLASSIC) -> str:

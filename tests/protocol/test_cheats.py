@@ -30,11 +30,18 @@ from peers import Table, clone, drive, feed, make_table, run_until
 # --- what "caught in time" means --------------------------------------------------------------
 
 
-def assert_stopped(copy: OnlineGame, out: list[dict[str, Any]], match: str, pack: int | None = None) -> None:
+def assert_stopped(copy: OnlineGame, out: list[dict[str, Any]], match: str, pack: int | None = None,
+                   reply: list[int] | None = None) -> None:
     """The honest copy stopped the match (failure, evidence) and sent only an ``abort`` computed from
-    the bad input (its own first shuffle of another pack, made from the public deck, may go out)."""
+    the bad input (its own first shuffle of another pack, made from the public deck, may go out).
+
+    ``reply``: the bad payload is a cut whose depth, legal, entitles the other to these slots: the
+    reply opening them depends on the depth alone, not on the shares checked after, and may go first."""
     assert copy.failure is not None and re.search(match, copy.failure), copy.failure
     assert out and out[-1]["t"] == "abort", out
+    if reply is not None:
+        assert out[0]["t"] == "shares" and [s for s, _ in out[0]["shares"]] == reply, out[0]
+        out = out[1:]
     computed = [m for m in out[:-1] if not (m["t"] == "shuffle" and m["step"] == 1 and m["pack"] != pack)]
     assert computed == [], [m["t"] for m in computed]
     assert not any(m["t"] in ("ready", "shares") or m.get("shares") for m in out)
@@ -250,26 +257,45 @@ def test_valid_proofs_from_another_room_are_caught() -> None:
 
 
 @pytest.mark.parametrize("kind", ["cutdeal", "cut", "play", "starter"])
-def test_a_wrong_decryption_share_is_caught_before_the_reply(kind: str) -> None:
+def test_a_single_false_share_in_a_batch_is_caught_before_anything_is_built_on_it(kind: str) -> None:
+    """One false share among the message's (the cut's six, or one), at every place of the batch:
+    with the proof of the true shares, with a proof made over the false ones by the key's owner, or
+    swapped for the true share of a slot the message does not open. The batched proof fails, the
+    match stops, and nothing computed from the shares goes out (a cut's reply depends on its depth
+    alone: it may go first)."""
     table = make_table(seed=107)
     receiver, message = drive(table, random.Random(107), lambda r, m: m["t"] == kind)
     honest, cheater = table.peers[receiver], table.peers[other(receiver)]
     g = honest.group
     k = message["pack"]
-    slot, value_text, proof = message["shares"][0]
-    ct = cheater.records[k].deck2[slot]  # type: ignore[index]
-    wrong = g.add(g.decode_text(value_text, "share"), g.generator)
-    fresh = cheater.keys.prove_share(k, slot, ct, wrong, random.Random(3).randrange).to_wire(g)
-    other_slot = next(s for s in range(52) if s != slot)
-    right_elsewhere = cheater.keys.prove_share(k, other_slot, cheater.records[k].deck2[other_slot],  # type: ignore[index]
-                                               cheater.keys.my_share(cheater.records[k].deck2[other_slot]),  # type: ignore[index]
-                                               random.Random(4).randrange).to_wire(g)
-    for entry in ([slot, g.encode_text(wrong), proof], fresh, [slot, right_elsewhere[1], right_elsewhere[2]]):
-        shares = [entry] + message["shares"][1:]
-        copy, out = feed(honest, {**message, "shares": shares})
-        assert_stopped(copy, out, rf"pack {k + 1}: the other browser's decryption share of slot {slot} is not proven")
-        assert copy.evidence == {"pack": k, "slot": slot, "step": "share"}
-        assert_cheater_learned_no_hidden_card(cheater, copy)
+    deck = cheater.records[k].deck2
+    assert deck is not None
+    slots = [slot for slot, _ in message["shares"]]
+    values = [g.decode_text(v, "share") for _, v in message["shares"]]
+    cts = [deck[s] for s in slots]
+    assert len(slots) == (6 if kind == "cut" else 1)
+    st = honest.match.state
+    reply = {"cut": lambda: list(st.deal_slots(message["depth"])[cheater.seat]),
+             "play": lambda: None}.get(kind, lambda: slots)()
+    elsewhere = next(s for s in range(52) if s not in slots)
+    rand = random.Random(3).randrange
+
+    def wire(shares: list[Any]) -> list[list[Any]]:
+        return [[s, g.encode_text(v)] for s, v in zip(slots, shares)]
+
+    for bad in range(len(slots)):
+        false = list(values)
+        false[bad] = g.add(values[bad], g.generator)  # a valid element, not the share
+        other_slots = list(values)
+        other_slots[bad] = cheater.keys.my_share(deck[elsewhere])
+        for tampered in ({**message, "shares": wire(false)},
+                         {**message, **cheater.keys.prove_shares(k, slots, cts, false, rand).to_wire(g)},
+                         {**message, **cheater.keys.prove_shares(k, slots, cts, other_slots, rand).to_wire(g)}):
+            copy, out = feed(honest, tampered)
+            assert_stopped(copy, out, rf"pack {k + 1}: the other browser's decryption shares of slots "
+                                      rf"{re.escape(str(slots))} are not proven", reply=reply)
+            assert copy.evidence == {"pack": k, "slots": slots, "step": "shares"}
+            assert_cheater_learned_no_hidden_card(cheater, copy)
     # The honest one, untouched, goes on.
     copy, out = feed(honest, message)
     assert copy.failure is None
@@ -478,11 +504,12 @@ def at_play() -> tuple[OnlineGame, OnlineGame]:
     return table.peers[0], table.peers[1]
 
 
-def share_entry(cheater: OnlineGame, slot: int) -> list[Any]:
+def shares_of(cheater: OnlineGame, slots: list[int]) -> dict[str, Any]:
+    """The ``shares`` and ``proof`` of a payload opening ``slots`` with the cheater's true shares."""
     k = cheater.source.current
-    ct = cheater.records[k].deck2[slot]  # type: ignore[index]
-    return cheater.keys.prove_share(k, slot, ct, cheater.keys.my_share(ct), random.Random(slot).randrange).to_wire(
-        cheater.group)
+    cts = [cheater.records[k].deck2[s] for s in slots]  # type: ignore[index]
+    return cheater.keys.prove_shares(k, slots, cts, [cheater.keys.my_share(ct) for ct in cts],
+                                     random.Random(sum(slots)).randrange).to_wire(cheater.group)
 
 
 def test_a_share_for_a_slot_not_opened_is_refused(at_play: tuple[OnlineGame, OnlineGame]) -> None:
@@ -497,15 +524,16 @@ def test_a_share_for_a_slot_not_opened_is_refused(at_play: tuple[OnlineGame, Onl
     for opened in (held[-1] if len(held) > 1 else None, undealt, st.hand_slots[0][0]):
         if opened is None:
             continue
-        copy, out = feed(honest, {**base, "slot": held[0], "shares": [share_entry(cheater, opened)]})
+        copy, out = feed(honest, {**base, "slot": held[0], **shares_of(cheater, [opened])})
         assert_stopped(copy, out, f"a share for slot {opened}, which this message does not open")
     # Two shares for the slot laid, or none.
-    copy, out = feed(honest, {**base, "slot": held[0], "shares": [share_entry(cheater, held[0])] * 2})
-    assert_stopped(copy, out, "expected decryption shares for 1 slots")
-    copy, out = feed(honest, {**base, "slot": held[0], "shares": []})
+    two = shares_of(cheater, [held[0]])
+    copy, out = feed(honest, {**base, "slot": held[0], **two, "shares": two["shares"] * 2})
+    assert_stopped(copy, out, f"two shares for slot {held[0]}")
+    copy, out = feed(honest, {**base, "slot": held[0], "shares": [], "proof": []})
     assert_stopped(copy, out, "expected decryption shares")
     # The right one passes.
-    copy, out = feed(honest, {**base, "slot": held[0], "shares": [share_entry(cheater, held[0])]})
+    copy, out = feed(honest, {**base, "slot": held[0], **shares_of(cheater, [held[0]])})
     assert copy.failure is None
 
 
@@ -520,7 +548,7 @@ def test_a_play_of_a_slot_not_dealt_laid_or_discarded_is_refused(at_play: tuple[
     if rec.laid[1]:
         cases.append((rec.laid[1][0], "laid before"))
     for slot, why in cases:
-        copy, out = feed(honest, {**base, "slot": slot, "shares": [share_entry(cheater, slot)]})
+        copy, out = feed(honest, {**base, "slot": slot, **shares_of(cheater, [slot])})
         assert_stopped(copy, out, why)
 
 
@@ -533,7 +561,7 @@ def test_a_card_laid_twice_is_refused() -> None:
     assert rec is not None
     slot = rec.laid[1][0]
     copy, out = feed(honest, {"t": "play", "m": 0, "n": honest.received, "pack": cheater.source.current,
-                              "slot": slot, "shares": [share_entry(cheater, slot)]})
+                              "slot": slot, **shares_of(cheater, [slot])})
     assert_stopped(copy, out, "laid before")
 
 

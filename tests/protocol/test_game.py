@@ -76,7 +76,7 @@ def hidden_guard(table: Table) -> Any:
             return
         theirs = set(st.hand_slots[them])
         crib_open = st.phase is Phase.SHOW and st.show_step == 2 and bool(st.crib_unseen)
-        for slot, _, _ in message["shares"]:
+        for slot, _ in message["shares"]:
             if slot not in theirs:
                 continue
             laid = message["t"] == "play" and message["slot"] == slot
@@ -252,7 +252,7 @@ def test_fuzzed_messages_never_crash_a_peer() -> None:
 
     def deliver(receiver: int, message: dict[str, Any]) -> None:
         nonlocal tried, accepted, stopped
-        if rng.random() > 0.05:
+        if rng.random() > 0.07:
             return
         peer = table.peers[receiver]
         data = json.dumps(peer.to_dict())
@@ -327,10 +327,12 @@ def at_play(seed: int) -> tuple[Table, random.Random]:
     return table, rng
 
 
-def share_entry(peer: OnlineGame, slot: int) -> list[Any]:
+def shares_of(peer: OnlineGame, slots: list[int]) -> dict[str, Any]:
+    """The ``shares`` and ``proof`` fields of a payload opening ``slots`` with ``peer``'s true shares."""
     k = peer.source.current
-    ct = peer.records[k].deck2[slot]  # type: ignore[index]
-    return peer.keys.prove_share(k, slot, ct, peer.keys.my_share(ct), random.Random(slot).randrange).to_wire(peer.group)
+    cts = [peer.records[k].deck2[s] for s in slots]  # type: ignore[index]
+    return peer.keys.prove_shares(k, slots, cts, [peer.keys.my_share(ct) for ct in cts],
+                                  random.Random(sum(slots)).randrange).to_wire(peer.group)
 
 
 def test_actions_out_of_turn_stop_the_match() -> None:
@@ -346,13 +348,13 @@ def test_actions_out_of_turn_stop_the_match() -> None:
     refused(honest, {**base, "t": "reveal", "key": "00"}, "unknown message kind")
     refused(honest, {**base, "t": "go", "slot": 3}, "wrong fields")
     # The move: taken, then refused by the queued work, which stops the match.
-    stops(honest, {**base, "t": "count", "shares": []}, "out of turn")
-    stops(honest, {**base, "t": "starter", "depth": 10, "shares": []}, "not legal now")
-    stops(honest, {**base, "t": "cut", "depth": 10, "shares": []}, "not legal now")
-    stops(honest, {**base, "t": "shares", "shares": []}, "nothing here waits")
+    stops(honest, {**base, "t": "count", "shares": [], "proof": []}, "out of turn")
+    stops(honest, {**base, "t": "starter", "depth": 10, "shares": [], "proof": []}, "not legal now")
+    stops(honest, {**base, "t": "cut", "depth": 10, "shares": [], "proof": []}, "not legal now")
+    stops(honest, {**base, "t": "shares", "shares": [], "proof": []}, "nothing here waits")
     stops(honest, {"t": "next", "m": 0, "n": honest.received, "hand": st.hand_number}, "not waiting")
     stops(honest, {**base, "pack": k + 1, "t": "go"}, "pack in play")
-    stops(honest, {**base, "t": "final", "shares": []}, "has not ended")
+    stops(honest, {**base, "t": "final", "shares": [], "proof": []}, "has not ended")
     stops(honest, {**base, "t": "ready"}, "out of turn")
     stops(honest, {"t": "newmatch", "m": 0, "n": honest.received, "op": "accept"}, "not made")
 
@@ -370,7 +372,7 @@ def test_a_second_card_laid_out_of_turn_stops_the_match() -> None:
     slot = [s for s in cheater.match.state.hand_slots[1]
             if s not in rec.laid[1] and s not in (rec.discard_slots[1] or [])][0]
     message = {"t": "play", "m": 0, "n": honest.received, "pack": cheater.source.current, "slot": slot,
-               "shares": [share_entry(cheater, slot)]}
+               **shares_of(cheater, [slot])}
     stops(honest, message, "out of turn")
 
 
@@ -398,7 +400,7 @@ def test_play_is_a_card_laid_only_with_its_slot() -> None:
     cheater.act(Play(1, card))
     cheater.run_all()
     sent = cheater.take_outbox()[-1]
-    assert sent["t"] == "play" and set(sent) == {"t", "m", "n", "pack", "slot", "shares"}
+    assert sent["t"] == "play" and set(sent) == {"t", "m", "n", "pack", "slot", "shares", "proof"}
     assert [entry[0] for entry in sent["shares"]] == [sent["slot"]]
     assert card.code not in json.dumps(sent)
 
@@ -416,8 +418,8 @@ def test_the_next_pack_is_shuffled_during_the_show_but_dealt_only_once_both_acce
     assert pone.legal_actions() == [] and pone.waiting_for() == "your acceptance of the next hand"
     k = dealer.source.current
     slots = pone.match.state.deal_slots(10)
-    shares = [share_entry(pone, s) for s in slots[dealer.seat]]
-    stops(dealer, {"t": "cut", "m": 0, "n": dealer.received, "pack": k, "depth": 10, "shares": shares}, "accepted")
+    stops(dealer, {"t": "cut", "m": 0, "n": dealer.received, "pack": k, "depth": 10,
+                   **shares_of(pone, list(slots[dealer.seat]))}, "accepted")
     pone.accept_next_hand()
     table.pump()
     assert pone.waiting_for() == "the other player to accept the next hand"
@@ -517,3 +519,46 @@ def test_a_save_of_the_old_protocol_cannot_resume() -> None:
     data = {"format": "cribbage-online", "version": 1, "seat": 0}
     with pytest.raises(OldProtocolSave, match="new match"):
         OnlineGame.from_dict(data)
+
+
+def test_a_cut_is_sent_with_shares_computed_ahead_and_the_reply_waits_for_no_shuffle() -> None:
+    """Once a pack is ready each browser computes its shares of every slot in the background, so the
+    cut's shares need no new multiplication; while the pone waits for the dealer's reply, the shuffle
+    of the pack after waits (the reply is checked the moment it comes); the dealer replies first,
+    then checks the cut's shares, then deals."""
+    table = make_table(seed=67)
+    rng = random.Random(67)
+    run_until(table, rng, lambda: all(p.match.state.hand_number == 2 for p in table.peers), limit=5000)
+    table.pump()
+    for peer in table.peers:
+        if peer.can_accept_next_hand():
+            peer.accept_next_hand()
+    table.pump()
+    pone_seat = table.peers[0].match.state.pone
+    assert pone_seat is not None
+    pone, dealer = table.peers[pone_seat], table.peers[other(pone_seat)]
+    assert pone.pack is not None and len(pone.pack.ahead) + len(pone.pack.mine) >= 52
+    ops = pone.group.ops
+    muls = ops.mul
+    after = pone.records[pone.source.current + 1]
+    assert after.ready and after.deck2 is not None  # shuffled during the show: give it background work
+    after.ahead.clear()
+    pone._queue_bg({"kind": "ahead", "pack": pone.source.current + 1})
+    pone.act(next(a for a in pone.legal_actions()))
+    pone.run_all()
+    assert ops.mul == muls + 2, "only the batched proof's Z = x·M and k·M: every share was computed ahead"
+    cut = pone.take_outbox()
+    assert [m["t"] for m in cut] == ["cut"] and len(cut[0]["shares"]) == 6
+    assert pone._bg and not pone.busy and not after.ahead  # waiting for the reply: the background waits
+    dealer.receive(cut[0])
+    assert dealer.step(0.0)  # the first slice: the move checked legal, the reply queued first
+    assert [j["kind"] for j in dealer._fg[:2]] == ["send", "recv"] and dealer._fg[1].get("replied")
+    dealer.run_all()
+    reply = dealer.take_outbox()
+    assert [m["t"] for m in reply] == ["shares"] and dealer.match.state.phase is Phase.DISCARD
+    pone.receive(reply[0])
+    assert pone.busy
+    pone.step(0.0)
+    assert pone.match.state.phase is Phase.DISCARD  # dealt in the first slice after the reply came
+    pone.run_all()
+    assert len(after.ahead) == 52  # then the background work goes on

@@ -13,7 +13,11 @@ from cribbage.online.elgamal import (
     combine, decode_ciphertexts, decryption_share, encode_ciphertexts, public_deck, reencrypt,
 )
 from cribbage.online.group import MODP_TEST, Group
-from cribbage.online.proofs import DleqProof, DlogProof, prove_dleq, prove_dlog, verify_dleq, verify_dlog
+from cribbage.online import proofs
+from cribbage.online.proofs import (
+    BatchDleqProof, DleqProof, DlogProof, prove_dleq, prove_dleq_batch, prove_dlog, verify_dleq, verify_dleq_batch,
+    verify_dlog,
+)
 from cribbage.online.transcript import Transcript
 
 G = MODP_TEST
@@ -209,8 +213,80 @@ def test_dleq_fails_for_a_wrong_share_other_key_context_or_tampering() -> None:
     assert not verify_dleq(G, G.generator, y, a, wrong, cheat, context(G))
 
 
-@pytest.mark.parametrize("cls", [DlogProof, DleqProof])
-def test_proof_from_wire_refuses_bad_values(cls: type[DlogProof] | type[DleqProof]) -> None:
+# --- the batched Chaum–Pedersen proof (RFC 9497 §2.2) -------------------------------------------
+
+
+def batch_setup(n: int = 6, seed: int = 5) -> tuple[int, Any, list[Any], list[Any], random.Random]:
+    """A key ``x``, ``y = x·G``, ``n`` bases (first halves of ciphertexts) and the true shares ``x·a_i``."""
+    r = rng(seed)
+    x = G.random_scalar(r.randrange)
+    bases = [G.mul_gen(G.random_scalar(r.randrange)) for _ in range(n)]
+    return x, G.mul_gen(x), bases, [G.mul(a, x) for a in bases], r
+
+
+@pytest.mark.parametrize("n", [1, 2, 6])
+def test_batch_dleq_completeness_and_wire(n: int) -> None:
+    x, y, bases, values, r = batch_setup(n)
+    proof = prove_dleq_batch(G, x, G.generator, y, bases, values, context(G), r.randrange)
+    again = BatchDleqProof.from_wire(G, proof.to_wire(), "batch proof")
+    assert verify_dleq_batch(G, G.generator, y, bases, values, again, context(G))
+
+
+@pytest.mark.parametrize("bad", range(6))
+def test_batch_dleq_rejects_a_single_false_share_among_six(bad: int) -> None:
+    x, y, bases, values, r = batch_setup()
+    proof = prove_dleq_batch(G, x, G.generator, y, bases, values, context(G), r.randrange)
+    false = list(values)
+    false[bad] = G.add(false[bad], G.generator)  # a valid element, not x·a
+    # The honest proof of the true shares does not cover the false one...
+    assert not verify_dleq_batch(G, G.generator, y, bases, false, proof, context(G))
+    # ...and a proof made by the key's owner over the false batch fails too.
+    cheat = prove_dleq_batch(G, x, G.generator, y, bases, false, context(G), r.randrange)
+    assert not verify_dleq_batch(G, G.generator, y, bases, false, cheat, context(G))
+    # Shares swapped between two slots, another context, another key, a tampered response: all fail.
+    swapped = list(values)
+    swapped[bad], swapped[(bad + 1) % 6] = swapped[(bad + 1) % 6], swapped[bad]
+    assert not verify_dleq_batch(G, G.generator, y, bases, swapped, proof, context(G))
+    assert not verify_dleq_batch(G, G.generator, y, bases, values, proof, context(G, pack=4))
+    assert not verify_dleq_batch(G, G.generator, G.mul_gen(x + 1), bases, values, proof, context(G))
+    assert not verify_dleq_batch(G, G.generator, y, bases, values,
+                                 BatchDleqProof(G, proof.challenge, (proof.response + 1) % G.order), context(G))
+    # A batch that drops a share, or an empty one, proves nothing.
+    assert not verify_dleq_batch(G, G.generator, y, bases[:-1], values[:-1], proof, context(G))
+    assert not verify_dleq_batch(G, G.generator, y, [], [], proof, context(G))
+
+
+def _weights_blind_to_the_shares(group: Group, transcript: Transcript, base1: Any, pub1: Any,
+                                 bases: Any, values: Any) -> list[int]:
+    """A deliberately broken ``_composite_weights``: the weights do not hash the shares, so a prover
+    knows them before choosing its shares (what the real one must never allow)."""
+    transcript.append_element("batch dleq base", group, base1)
+    transcript.append_element("batch dleq public", group, pub1)
+    transcript.append_elements("batch dleq bases", group, bases)
+    return transcript.challenges("batch dleq composite weights", group, len(bases))
+
+
+def test_batch_dleq_weights_hash_the_shares_so_cancelling_errors_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two false shares whose errors cancel in the composites of weights known in advance: a verifier
+    whose weights ignore the shares accepts them (so this test can fail), ours refuses them."""
+    x, y, bases, values, r = batch_setup()
+    known = _weights_blind_to_the_shares(G, context(G), G.generator, y, bases, values)
+    e = G.mul_gen(424242)
+    forged = list(values)
+    forged[0] = G.add(values[0], G.mul(e, known[1]))  # x·a_0 + w_1·E
+    forged[1] = G.sub(values[1], G.mul(e, known[0]))  # x·a_1 − w_0·E: Σ w_i·d_i = x·M still
+    assert forged[:2] != values[:2]
+    with monkeypatch.context() as patched:
+        patched.setattr(proofs, "_composite_weights", _weights_blind_to_the_shares)
+        fooled = prove_dleq_batch(G, x, G.generator, y, bases, forged, context(G), r.randrange)
+        assert verify_dleq_batch(G, G.generator, y, bases, forged, fooled, context(G))
+    assert not verify_dleq_batch(G, G.generator, y, bases, forged, fooled, context(G))
+    fresh = prove_dleq_batch(G, x, G.generator, y, bases, forged, context(G), r.randrange)
+    assert not verify_dleq_batch(G, G.generator, y, bases, forged, fresh, context(G))
+
+
+@pytest.mark.parametrize("cls", [DlogProof, DleqProof, BatchDleqProof])
+def test_proof_from_wire_refuses_bad_values(cls: type[DlogProof] | type[DleqProof] | type[BatchDleqProof]) -> None:
     good = G.scalar_text(5)
     too_big = base64.b64encode(G.order.to_bytes(G.scalar_bytes, "big")).decode()
     for value in [None, good, [good], [good, good, good], [good, 5], [good, too_big], [good, good[:-4]],
@@ -234,3 +310,10 @@ def test_proofs_on_p256() -> None:
     proof = prove_dleq(P, x, P.generator, y, a, d, context(P), r.randrange)
     assert verify_dleq(P, P.generator, y, a, d, DleqProof.from_wire(P, proof.to_wire(), "p"), context(P))
     assert not verify_dleq(P, P.generator, y, a, P.add(d, a), proof, context(P))
+    bases = [P.mul_gen(P.random_scalar(r.randrange)) for _ in range(6)]
+    shares = [P.mul(b, x) for b in bases]
+    batch = prove_dleq_batch(P, x, P.generator, y, bases, shares, context(P), r.randrange)
+    assert verify_dleq_batch(P, P.generator, y, bases, shares, BatchDleqProof.from_wire(P, batch.to_wire(), "p"),
+                             context(P))
+    shares[3] = P.add(shares[3], a)
+    assert not verify_dleq_batch(P, P.generator, y, bases, shares, batch, context(P))

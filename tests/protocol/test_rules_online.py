@@ -51,7 +51,7 @@ def guard(table: Table) -> Any:
             return
         hidden = set(st.hand_slots[them]) | set(st.crib_slots)
         crib_open = st.phase is Phase.SHOW and st.show_step == 2 and bool(st.crib_unseen)
-        for slot, _, _ in message["shares"]:
+        for slot, _ in message["shares"]:
             if slot not in hidden:
                 continue
             laid = message["t"] == "play" and message["slot"] == slot
@@ -211,12 +211,12 @@ def test_a_proof_made_under_other_rules_fails() -> None:
     verifier.take_key(message["share"], message["proof"])
     prover.take_key(*verifier.key_message(rng).values())
     ct = (g.mul_gen(3), g.mul_gen(7))
-    share = prover.prove_share(0, 4, ct, prover.my_share(ct), rng)
-    verifier.check_share(0, 4, ct, share.value, share.proof)
+    shares = prover.prove_shares(0, [4], [ct], [prover.my_share(ct)], rng)
+    verifier.check_shares(0, shares, [ct])
     other_table = MatchKeys(g, "room", 0, 1, verifier.secret, Rules(target=61))
     other_table.public = list(verifier.public)
     with pytest.raises(Exception, match="not proven"):
-        other_table.check_share(0, 4, ct, share.value, share.proof)
+        other_table.check_shares(0, shares, [ct])
 
 
 def test_the_classic_table_states_its_rules_as_before() -> None:

@@ -429,3 +429,40 @@ def test_a_browser_back_behind_what_it_acknowledged_is_sent_it_again() -> None:
     play_with_kills(ann, bob, hub, random.Random(3), kill_rate=0.0)
     assert public_log(ann) == public_log(bob)
 
+
+
+def test_while_a_payload_waits_for_its_save_the_queued_work_waits_until_it_is_out_or_hold_ms() -> None:
+    """The deal's background work does not run between a payload and the store's answer (the answer
+    comes first and the payload goes out at once); a store that never answers holds it HOLD_MS at most."""
+    clock, hub = Clock(), Hub()
+    ann, bob = open_slow_room(clock, hub)
+    settle(ann, bob)
+    store: SlowStore = ann.store  # type: ignore[attr-defined]
+    store.timer = None
+    game = ann.session.game
+    channel = ann.session.channel
+    assert channel is not None and game.pack is not None and not game.busy
+
+    def held_move() -> None:
+        game.pack.ahead.clear()  # type: ignore[union-attr]
+        game._queue_bg({"kind": "ahead", "pack": game.source.current})  # background work to do
+        before = len(channel.sent)  # type: ignore[attr-defined]
+        ann.c.click("online-name", {"value": f"Ann {len(channel.sent)}"})  # type: ignore[attr-defined]
+        assert len(channel.sent) == before and game.busy  # type: ignore[attr-defined]
+        delays = sorted(ann.host.delays.get(h, 0) for h in ann.host.timers)
+        assert 0 not in delays and online.HOLD_MS in delays, delays  # no slice of work, only the hold
+
+    held_move()
+    store.complete()  # the save is on disk: the payload goes out, then the work
+    assert game.pack is not None and not game.pack.ahead
+    assert 0 in [ann.host.delays.get(h, 0) for h in ann.host.timers]
+    settle(ann)
+    assert len(game.pack.ahead) > 40
+
+    held_move()  # and a store that never answers
+    hold = next(h for h in sorted(ann.host.timers) if ann.host.delays.get(h) == online.HOLD_MS)
+    sent = len(channel.sent)  # type: ignore[attr-defined]
+    ann.host.delays.pop(hold)
+    ann.host.timers.pop(hold)()
+    settle(ann)
+    assert len(game.pack.ahead) > 40 and len(channel.sent) == sent  # type: ignore[attr-defined]

@@ -13,8 +13,8 @@ may be hostile. Promised, under DDH in the group of the deal (NIST P-256):
   list the other sends is proven a shuffle of the deck before this browser uses it, and this
   browser computes decryption shares only for the slots the engine opens now;
 - **soundness**: every step of the other browser is verified before it is used (a key share by a
-  Schnorr proof, a shuffle by Wikström's proof, a decryption share by a Chaum–Pedersen proof); a
-  failed proof stops the match at once with the evidence as text;
+  Schnorr proof, a shuffle by Wikström's proof, the decryption shares of a message by one batched
+  Chaum–Pedersen proof); a failed proof stops the match at once with the evidence as text;
 - **fair chance**: the pack's order is uniform if either browser is honest; cut depths stay the
   players' choice.
 
@@ -32,13 +32,20 @@ which both open what they still hold, with proofs. The result of a match is *ver
   input is sent.
 - Work: :meth:`step` does some within a time budget (a browser calls it once a frame): first the
   moves (received and sent), then, in the background, the shuffles of the packs ahead (the next
-  pack is shuffled and proven while the current hand is played). :meth:`run_all` does it all.
-  Payloads to send collect in :meth:`take_outbox`, in order.
+  pack is shuffled and proven while the current hand is played) and this browser's decryption
+  shares of every slot of a pack once it is ready (so a move's shares only need their proof). The
+  background waits while this browser's own move waits for the other's reply. :meth:`run_all` does
+  it all. Payloads to send collect in :meth:`take_outbox`, in order.
+- A cut (for deal, of the pack, for the starter) is answered before its shares are checked: the
+  answer (this browser's shares of the slots the cut gives the other, or of the card turned up)
+  depends only on the cut's depth, checked legal first, and the rules already give the other those
+  cards. Nothing is built on the cut's own shares before their proof is checked.
 
 Message kinds (``"t"``): ``key`` (a key share and its proof), ``shuffle`` (a proven shuffle, step 1
 or 2), ``ready`` (the first shuffler verified step 2: the pack may be used), the actions ``cutdeal``,
-``cut``, ``discard``, ``starter``, ``play``, ``go``, ``count`` (with the sender's proven decryption
-shares for the slots the action opens), ``shares`` (the reply that opens them for the actor),
+``cut``, ``discard``, ``starter``, ``play``, ``go``, ``count`` (with the sender's decryption shares
+for the slots the action opens, ``[[slot, value], ...]``, and one ``proof`` for them all),
+``shares`` (the reply that opens them for the actor),
 ``final`` (what the sender still held when the match ended or was abandoned), ``next`` (accept the
 next hand), ``newmatch`` and ``abort``. Every one carries the match number ``m`` and its sender's
 message number ``n`` (0, 1, 2... per match), so a replayed or lost payload is refused.
@@ -65,14 +72,15 @@ from . import elgamal
 from .elgamal import Ciphertext
 from .errors import AuditFailure, ProtocolError
 from .group import Element, Group, OpCount, Work
-from .pack import PACK_SIZE, MatchKeys, public_deck
+from .pack import PACK_SIZE, MatchKeys, Shares, public_deck
 
 __all__ = ["OnlineGame", "SAVE_FORMAT", "SAVE_VERSION", "MESSAGE_KINDS", "OldProtocolSave", "VERIFY_WAIT",
            "clean_peer_text", "online_rules"]
 
 SAVE_FORMAT = "cribbage-online"
-SAVE_VERSION = 2
-"""2: the proven deal on an elliptic curve (1 was the SRA deal with keys revealed after each hand)."""
+SAVE_VERSION = 3
+"""3: one batched proof for the shares of a message (2 proved each share apart; 1 was the SRA deal
+with keys revealed after each hand). An earlier save cannot resume: :class:`OldProtocolSave`."""
 REPLAY_SLICE = 20
 """Actions the Go audit's replay applies between two yields (each slice a few milliseconds)."""
 MAX_REASON = 200
@@ -86,18 +94,18 @@ _FIELDS: dict[str, frozenset[str]] = {
     "key": frozenset({"share", "proof"}),
     "shuffle": frozenset({"pack", "step", "cards", "proof"}),
     "ready": frozenset({"pack"}),
-    "cutdeal": frozenset({"pack", "depth", "shares"}),
-    "cut": frozenset({"pack", "depth", "shares"}),
+    "cutdeal": frozenset({"pack", "depth", "shares", "proof"}),
+    "cut": frozenset({"pack", "depth", "shares", "proof"}),
     "discard": frozenset({"pack", "slots"}),
-    "starter": frozenset({"pack", "depth", "shares"}),
-    "play": frozenset({"pack", "slot", "shares"}),
+    "starter": frozenset({"pack", "depth", "shares", "proof"}),
+    "play": frozenset({"pack", "slot", "shares", "proof"}),
     "go": frozenset({"pack"}),
-    "count": frozenset({"pack", "shares"}),
+    "count": frozenset({"pack", "shares", "proof"}),
     "muggins": frozenset({"pack"}),
     "pass": frozenset({"pack"}),
-    "crib": frozenset({"pack", "shares"}),
-    "shares": frozenset({"pack", "shares"}),
-    "final": frozenset({"pack", "shares"}),
+    "crib": frozenset({"pack", "shares", "proof"}),
+    "shares": frozenset({"pack", "shares", "proof"}),
+    "final": frozenset({"pack", "shares", "proof"}),
     "next": frozenset({"hand"}),
     "newmatch": frozenset({"op"}),
     "abort": frozenset({"reason"}),
@@ -160,6 +168,9 @@ class PackRecord:
     """Slot -> the other's proven decryption share."""
     mine: dict[int, Element] = field(default_factory=dict)
     """Slot -> this browser's decryption share (computed for slots opened, sent or not)."""
+    ahead: dict[int, Element] = field(default_factory=dict)
+    """Slot -> this browser's decryption share, computed in the background once the pack is ready
+    (never sent from here, not saved): a move's shares are then ready the moment it is made."""
     shares_out: list[int] = field(default_factory=list)
     """Slots whose share this browser has sent (or will, in queued work)."""
     discard_slots: list[list[int] | None] = field(default_factory=lambda: [None, None])
@@ -271,8 +282,11 @@ class OnlineGame:
 
     @property
     def busy(self) -> bool:
-        """True while work is queued (moves to check or send, shuffles to make or verify)."""
-        return bool(self._fg or self._bg)
+        """True while work can go on now (moves to check or send, shuffles to make or verify).
+
+        The shuffles of the packs ahead wait while this browser's own move waits for the other's
+        reply: then the reply is checked the moment it comes, with no slice of a shuffle before it."""
+        return bool(self._fg or (self._bg and self.pending is None))
 
     @property
     def moving(self) -> bool:
@@ -546,6 +560,7 @@ class OnlineGame:
             slots = st.deal_slots(action.depth)
             self.pending = _Pending(action, list(slots[self.seat]))
             self._queue_send({**base, "t": "cut", "depth": action.depth}, list(slots[other(self.seat)]))
+            self._fg.append({"kind": "mine", "pack": k, "slots": list(slots[self.seat])})
         elif isinstance(action, Discard):
             laid_away = [self._own_slot(c) for c in action.cards]
             self._apply(action)
@@ -571,9 +586,10 @@ class OnlineGame:
                 mine, theirs = self._crib_slots(rec)
                 self.pending = _Pending(action, theirs)
                 self._queue_send({**base, "t": "count", **claim}, mine)
+                self._fg.append({"kind": "mine", "pack": k, "slots": list(theirs)})
                 return
             self._apply(action)
-            self._queue_send({**base, "t": "count", "shares": [], **claim})
+            self._queue_send({**base, "t": "count", "shares": [], "proof": [], **claim})
             self._after_apply(k)
 
     def accept_next_hand(self) -> None:
@@ -639,9 +655,10 @@ class OnlineGame:
         """Do queued work for about ``budget_ms`` (one step at least); True while more remains.
 
         The moves come first (received ones to check, this browser's shares to prove); the shuffles
-        of the packs ahead run when no move waits."""
+        of the packs ahead run when no move waits. A move whose payload is ready ends the step, so
+        that it is sent before any other work."""
         deadline = self.clock() + budget_ms / 1000.0
-        while self._fg or self._bg:
+        while self.busy:
             try:
                 if self._fg:
                     job = self._fg[0]
@@ -654,6 +671,8 @@ class OnlineGame:
                         self.revision += 1
                         if self._fg and self._fg[0] is job:  # (a new match replaces the queue)
                             self._fg.pop(0)
+                        if self._outbox:
+                            break  # a move's payload goes out (saved, then sent) before more work
                 else:
                     job = self._bg[0]
                     if self._bg_work is None:
@@ -688,13 +707,17 @@ class OnlineGame:
         self._outbox.append({**message, "n": self.sent})
         self.sent += 1
 
-    def _queue_send(self, message: dict[str, Any], share_slots: list[int] | None = None) -> None:
-        """Send ``message`` after the work queued before it, with this browser's proven shares of
-        ``share_slots`` (None: a message that carries no shares)."""
+    def _queue_send(self, message: dict[str, Any], share_slots: list[int] | None = None, at: int | None = None) -> None:
+        """Send ``message`` after the work queued before it (or at place ``at`` of the queue), with this
+        browser's proven shares of ``share_slots`` (None: a message that carries no shares)."""
         if share_slots is not None:
             rec = self.records[message["pack"]]
             rec.shares_out.extend(s for s in share_slots if s not in rec.shares_out)
-        self._fg.append({"kind": "send", "message": message, "slots": share_slots})
+        job = {"kind": "send", "message": message, "slots": share_slots}
+        if at is None:
+            self._fg.append(job)
+        else:
+            self._fg.insert(at, job)
 
     def _queue_bg(self, job: dict[str, Any]) -> None:
         """Background work in pack order (the pack needed soonest first; the one begun stays first)."""
@@ -709,7 +732,11 @@ class OnlineGame:
         if kind == "send":
             return self._job_send(job["message"], job["slots"])
         if kind == "recv":
-            return self._job_recv(job["message"])
+            return self._job_recv(job["message"], job.get("replied", False))
+        if kind == "mine":
+            return self._job_mine(job["pack"], job["slots"])
+        if kind == "ahead":
+            return self._job_ahead(job["pack"])
         if kind == "audit":
             return self._job_audit(job.get("final", False))
         if kind == "shuffle1":
@@ -732,19 +759,44 @@ class OnlineGame:
             return
         k = message["pack"]
         rec = self.records[k]
+        yield from self._job_mine(k, slots)
         assert rec.deck2 is not None
-        shares: list[list[Any]] = []
+        shares = self.keys.prove_shares(k, slots, [rec.deck2[s] for s in slots], [rec.mine[s] for s in slots],
+                                        self.randbelow)
+        # No yield after the emit: a save made while this job was half done redoes the whole job.
+        self._emit({**message, **shares.to_wire(self.group)})
+
+    def _job_mine(self, k: int, slots: list[int]) -> Work[None]:
+        """This browser's decryption shares of ``slots``, kept (sent later, or added to the other's
+        to open a card: computed ahead while the other's reply is on its way)."""
+        rec = self.records[k]
         for s in slots:
-            ct = rec.deck2[s]
-            value = rec.mine.get(s)
-            if value is None:
-                value = self.keys.my_share(ct)
+            if s not in rec.mine:
+                computed = s not in rec.ahead
+                rec.mine[s] = self._my_share(rec, s)
+                if computed:
+                    yield
+
+    def _job_ahead(self, k: int) -> Work[None]:
+        """This browser's shares of every slot of pack ``k``, computed ahead in the background."""
+        rec = self.records[k]
+        if rec.deck2 is None or rec.ended:
+            return
+        for s in range(PACK_SIZE):
+            if s not in rec.mine and s not in rec.ahead:
+                rec.ahead[s] = self.keys.my_share(rec.deck2[s])
                 yield
-            share = self.keys.prove_share(k, s, ct, value, self.randbelow)
-            yield
-            rec.mine[s] = value
-            shares.append(share.to_wire(self.group))
-        self._emit({**message, "shares": shares})
+
+    def _my_share(self, rec: PackRecord, slot: int) -> Element:
+        """This browser's share of ``slot``: kept, computed ahead, or computed now."""
+        value = rec.mine.get(slot)
+        if value is None:
+            value = rec.ahead.get(slot)
+        if value is None:
+            assert rec.deck2 is not None
+            value = self.keys.my_share(rec.deck2[slot])
+            rec.ahead[slot] = value
+        return value
 
     def _job_shuffle_first(self, k: int) -> Work[None]:
         deck1, proof = yield from self.keys.shuffle_and_prove(k, 1, public_deck(self.group), self.randbelow)
@@ -778,12 +830,16 @@ class OnlineGame:
             rec.deck2 = outputs
             rec.ready = True
             self._emit({"t": "ready", "m": self.match_number, "pack": k})
+            self._queue_bg({"kind": "ahead", "pack": k})
         # Only now, with no yield after the emit: a save made while this job was half done (a page
         # killed or reloaded mid-shuffle) still holds the shuffle to check, and the job starts over.
         rec.incoming = None
 
-    def _job_recv(self, message: dict[str, Any]) -> Work[None]:
+    def _job_recv(self, message: dict[str, Any], replied: bool) -> Work[None]:
         if self.failure and message["t"] != "newmatch":
+            return
+        if message["t"] in ("cut", "cutdeal", "starter"):
+            yield from self._on_reveal(message, replied)
             return
         handler: Callable[[dict[str, Any]], Work[None]] = getattr(self, "_on_" + message["t"])
         yield from handler(message)
@@ -932,25 +988,33 @@ class OnlineGame:
         if reason is not None:
             raise ProtocolError(f"the other player's '{action}' is not legal now: {reason}")
 
-    def _open(self, rec: PackRecord, k: int, shares: list[Any], slots: list[int]) -> Work[dict[int, tuple[Card, Element]]]:
-        """Check the other's proven shares for exactly ``slots``; return the cards they open (nothing changed)."""
-        if len(shares) != len(slots):
+    def _read(self, message: dict[str, Any], slots: list[int]) -> Shares:
+        """Decode the other's shares of a payload, which must be for exactly ``slots`` (nothing checked
+        beyond their encodings yet)."""
+        shares = self.keys.read_shares(message["shares"], message["proof"])
+        if len(shares.slots) != len(slots):
             raise ProtocolError(f"expected decryption shares for {len(slots)} slots")
+        for slot in shares.slots:
+            if slot not in slots:
+                raise ProtocolError(f"a share for slot {slot}, which this message does not open")
+        return shares
+
+    def _open(self, rec: PackRecord, k: int, shares: Shares, slots: list[int]) -> Work[dict[int, tuple[Card, Element]]]:
+        """Check the other's proven shares for exactly ``slots``; return the cards they open (nothing changed)."""
         assert rec.deck2 is not None
+        deck = rec.deck2
+        self.keys.check_shares(k, shares, [deck[s] for s in shares.slots])
         opened: dict[int, tuple[Card, Element]] = {}
         mine_new: dict[int, Element] = {}
-        for entry in shares:
-            slot, value, proof = self.keys.read_share(entry)
-            if slot not in slots or slot in opened:
-                raise ProtocolError(f"a share for slot {slot}, which this message does not open")
-            ct = rec.deck2[slot]
-            self.keys.check_share(k, slot, ct, value, proof)
-            yield
+        for slot, value in zip(shares.slots, shares.values):
+            ct = deck[slot]
             mine = rec.mine.get(slot)
             if mine is None:
-                mine = self.keys.my_share(ct)
+                computed = slot not in rec.ahead
+                mine = self._my_share(rec, slot)
                 mine_new[slot] = mine
-                yield
+                if computed:
+                    yield
             index = self.keys.open(ct, mine, value)
             if index is None:
                 raise AuditFailure(f"pack {k + 1}: slot {slot} opens no card, though every proof passed",
@@ -1014,37 +1078,44 @@ class OnlineGame:
         if rec.first_seat == self.seat or rec.deck2 is None or rec.ready:
             raise ProtocolError(f"pack {k + 1} said ready out of turn")
         rec.ready = True
+        self._queue_bg({"kind": "ahead", "pack": k})
         return
         yield
 
-    def _on_cutdeal(self, message: dict[str, Any]) -> Work[None]:
-        yield from self._turn_up(message, CutForDeal(other(self.seat), message["depth"]))
+    def _on_reveal(self, message: dict[str, Any], replied: bool) -> Work[None]:
+        """The other cut: for deal or the starter (a public card: open its slot for both), or the pack
+        (the deal: open this browser's hand here, and the other's there).
 
-    def _on_starter(self, message: dict[str, Any]) -> Work[None]:
-        yield from self._turn_up(message, CutStarter(other(self.seat), message["depth"]))
-
-    def _turn_up(self, message: dict[str, Any], action: CutForDeal | CutStarter) -> Work[None]:
-        """The other cut and turned up a public card (for deal, or the starter): open its slot for both."""
+        The reply (this browser's shares for the other) depends only on the move itself, checked
+        legal first, never on the shares the move carries: it goes out first, in a job of its own,
+        and the move's shares are checked after (``replied``) before anything is built on them."""
         k, rec = self._current(message)
+        them = other(self.seat)
+        kind = message["t"]
+        action: CutForDeal | CutStarter | CutPack
+        if kind == "cut":
+            action = CutPack(them, message["depth"])
+            if self._needs_acceptance() and not all(self.accepted):
+                raise ProtocolError("a cut before both players accepted the next hand")
+        else:
+            action = (CutForDeal if kind == "cutdeal" else CutStarter)(them, message["depth"])
         self._check_turn(action)
-        slot = self.match.state.slot_at(action.depth)
-        opened = yield from self._open(rec, k, message["shares"], [slot])
+        st = self.match.state
+        if isinstance(action, CutPack):
+            dealt = st.deal_slots(action.depth)
+            opens, reply = list(dealt[self.seat]), list(dealt[them])
+        else:
+            opens = reply = [st.slot_at(action.depth)]
+        shares = self._read(message, opens)
+        if not replied:
+            self._queue_send({"t": "shares", "m": self.match_number, "pack": k}, reply, at=1)
+            self._fg.insert(2, {"kind": "recv", "message": message, "replied": True})
+            return
+        opened = yield from self._open(rec, k, shares, opens)
         self._learn(rec, opened)
-        self._reply(k, [slot])
         self._apply(action)
-        self._after_apply(k)
-
-    def _on_cut(self, message: dict[str, Any]) -> Work[None]:
-        k, rec = self._current(message)
-        action = CutPack(other(self.seat), message["depth"])
-        if self._needs_acceptance() and not all(self.accepted):
-            raise ProtocolError("a cut before both players accepted the next hand")
-        self._check_turn(action)
-        slots = self.match.state.deal_slots(action.depth)
-        opened = yield from self._open(rec, k, message["shares"], list(slots[self.seat]))
-        self._learn(rec, opened)
-        self._reply(k, list(slots[other(self.seat)]))
-        self._apply(action)
+        if not isinstance(action, CutPack):
+            self._after_apply(k)
 
     def _on_discard(self, message: dict[str, Any]) -> Work[None]:
         _, rec = self._current(message)
@@ -1077,7 +1148,7 @@ class OnlineGame:
         st = self.match.state
         if st.phase is not Phase.PLAY or st.to_play != them:
             raise ProtocolError("the other player lays a card out of turn")
-        opened = yield from self._open(rec, k, message["shares"], [slot])
+        opened = yield from self._open(rec, k, self._read(message, [slot]), [slot])
         action = Play(them, opened[slot][0])
         self._check_turn(action)
         self._learn(rec, opened)
@@ -1104,11 +1175,11 @@ class OnlineGame:
             raise ProtocolError("the other player counts out of turn")
         if st.show_step == 2 and st.crib_unseen and not self.rules.muggins:
             mine, theirs = self._crib_slots(rec)
-            opened = yield from self._open(rec, k, message["shares"], theirs)
+            opened = yield from self._open(rec, k, self._read(message, theirs), theirs)
             self._learn(rec, opened)
             self._turn_crib_if_open()
             self._reply(k, mine)
-        elif message["shares"] != []:
+        elif message["shares"] != [] or message["proof"] != []:
             raise ProtocolError("a count that opens no cards carries no shares")
         self._check_turn(action)
         self._apply(action)
@@ -1119,7 +1190,7 @@ class OnlineGame:
         pending = self.pending
         if pending is None:
             raise ProtocolError("decryption shares that nothing here waits for")
-        opened = yield from self._open(rec, k, message["shares"], pending.slots)
+        opened = yield from self._open(rec, k, self._read(message, pending.slots), pending.slots)
         action = pending.action
         self._learn(rec, opened)
         self.pending = None
@@ -1151,7 +1222,7 @@ class OnlineGame:
         if not self._crib_turn_due() or self.match.state.dealer != other(self.seat):
             raise ProtocolError("the crib is turned out of turn")
         mine, theirs = self._crib_slots(rec)
-        opened = yield from self._open(rec, k, message["shares"], theirs)
+        opened = yield from self._open(rec, k, self._read(message, theirs), theirs)
         self._learn(rec, opened)
         self._turn_crib_if_open()
         self._reply(k, mine)
@@ -1196,6 +1267,7 @@ class OnlineGame:
         mine, theirs = self._crib_slots(self.records[k])
         self.pending = _Pending(None, theirs)
         self._queue_send({"t": "crib", "m": self.match_number, "pack": k}, mine)
+        self._fg.append({"kind": "mine", "pack": k, "slots": list(theirs)})
 
     def _on_final(self, message: dict[str, Any]) -> Work[None]:
         """The other opens what it still held at the end (or when the match was abandoned)."""
@@ -1210,10 +1282,10 @@ class OnlineGame:
                                 f"{self.source.current + 1}")
         rec = self.pack
         if rec is None or not rec.ready:
-            if message["shares"]:
+            if message["shares"] or message["proof"]:
                 raise ProtocolError("shares for a pack that was never dealt")
         else:
-            opened = yield from self._open(rec, k, message["shares"], slots)
+            opened = yield from self._open(rec, k, self._read(message, slots), slots)
             self._learn(rec, opened)
         self._fg.append({"kind": "audit", "final": True})
 
@@ -1246,6 +1318,7 @@ class OnlineGame:
             rec.ended = True
             rec.end_action = len(self.match.actions)
             rec.deck1 = None  # the slots still needed are in deck2
+            rec.ahead = {}
         if self.match.state.is_over:
             self._bg, self._bg_work = [], None
             if not self.final_sent:
@@ -1267,7 +1340,7 @@ class OnlineGame:
         rec = self.pack
         slots = self._unopened_kept(self.seat) if rec is not None and rec.ready else []
         if rec is None or not rec.ready:
-            self._emit({"t": "final", "m": self.match_number, "pack": k, "shares": []})
+            self._emit({"t": "final", "m": self.match_number, "pack": k, "shares": [], "proof": []})
         else:
             self._queue_send({"t": "final", "m": self.match_number, "pack": k}, slots)
 
@@ -1348,13 +1421,16 @@ def _shape(kind: str, message: dict[str, Any]) -> None:
     if "shares" in message:
         shares = message["shares"]
         if not isinstance(shares, list) or len(shares) > 8:
-            raise ProtocolError("shares are a list of at most 8 [slot, value, proof] entries")
+            raise ProtocolError("shares are a list of at most 8 [slot, value] pairs")
         for entry in shares:
-            if not isinstance(entry, list) or len(entry) != 3:
-                raise ProtocolError("a share is a [slot, value, proof] triple")
+            if not isinstance(entry, list) or len(entry) != 2:
+                raise ProtocolError("a share is a [slot, value] pair")
             _int(entry[0], "a share's slot", PACK_SIZE)
-            if not isinstance(entry[1], str) or not isinstance(entry[2], list):
-                raise ProtocolError("a share's value is text and its proof a list")
+            if not isinstance(entry[1], str):
+                raise ProtocolError("a share's value is text")
+        proof = message["proof"]
+        if not isinstance(proof, list) or len(proof) != (2 if shares else 0):
+            raise ProtocolError("the shares' proof is a list of two scalars (none without shares)")
     if kind == "shuffle":
         if not isinstance(message["cards"], list) or len(message["cards"]) != PACK_SIZE:
             raise ProtocolError(f"a shuffle holds exactly {PACK_SIZE} ciphertexts")

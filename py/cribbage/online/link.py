@@ -113,9 +113,10 @@ __all__ = [
     "seat_commitment",
 ]
 
-PROTOCOL = 2
+PROTOCOL = 3
 """The envelope version; a peer speaking another one is refused with a plain message (version 1 had
-seat proofs not bound to the channel and a join by trust on first use)."""
+seat proofs not bound to the channel and a join by trust on first use; version 2 carried the deal's
+payloads with one proof per decryption share, whose transcripts version 3 no longer accepts)."""
 MAX_ENVELOPE = 192 * 1024
 """Longest envelope accepted or sent, in characters (a 2048-bit encrypted pack is ~35 000); sent as
 ASCII, so also bytes, under the 256 KiB a Chromium data channel message may carry."""

@@ -13,9 +13,11 @@ section 4, over a prime-order group (NIST P-256 in play, :mod:`.p256`):
   and permutes the first's list; each list carries Wikström's proof of a shuffle (:mod:`.shuffle`,
   as written in Haenni, Locher, Koenig & Dubuis 2017), verified by the other before it shuffles,
   cuts or decrypts anything. The pack's order is uniform if either browser is honest.
-- **Opening a slot** ``(a, b)``: each browser's decryption share is ``d_j = x_j·a`` with a
-  Chaum–Pedersen proof that ``log_G y_j = log_a d_j``; the card is ``b − d_0 − d_1`` looked up among
-  the ``M_i``. A private card is opened for its owner by the other's share alone (the owner adds
+- **Opening a slot** ``(a, b)``: each browser's decryption share is ``d_j = x_j·a``, proven by
+  a Chaum–Pedersen proof that ``log_G y_j = log_a d_j``; the card is ``b − d_0 − d_1`` looked up among
+  the ``M_i``. The shares one message opens (up to six: a hand) carry one batched proof for all of
+  them (RFC 9497 §2.2, :func:`.proofs.prove_dleq_batch`), which fails if any one share is false.
+  A private card is opened for its owner by the other's share alone (the owner adds
   its own, never sent until the card is public).
 - **Fiat–Shamir.** Every proof's challenge hashes the whole statement (:mod:`.transcript`): the
   protocol version, the group and the derivation of its generators, the room, the match, the pack,
@@ -49,11 +51,12 @@ __all__ = [
     "card_index",
     "public_deck",
     "MatchKeys",
-    "Share",
+    "Shares",
 ]
 
-PROTOCOL = "cribbage-proven-deal/2"
-"""The protocol version, first in every transcript."""
+PROTOCOL = "cribbage-proven-deal/3"
+"""The protocol version, first in every transcript (3: one batched proof for the shares of a message;
+2 proved each share apart)."""
 PACK_SIZE = 52
 RULES = "cribbage: two players, six cards, game to 121"
 """The classic table's statement of its rules, in every transcript of a classic match (unchanged since
@@ -99,15 +102,18 @@ def public_deck(group: Group) -> list[Ciphertext]:
 
 
 @dataclass(frozen=True)
-class Share:
-    """A decryption share of one slot with its Chaum–Pedersen proof."""
+class Shares:
+    """The decryption shares of some slots with one batched Chaum–Pedersen proof for them all."""
 
-    slot: int
-    value: Element
-    proof: proofs.DleqProof
+    slots: tuple[int, ...]
+    values: tuple[Element, ...]
+    proof: proofs.BatchDleqProof | None
+    """None only for no shares at all."""
 
-    def to_wire(self, group: Group) -> list[Any]:
-        return [self.slot, group.encode_text(self.value), self.proof.to_wire()]
+    def to_wire(self, group: Group) -> dict[str, Any]:
+        """The ``shares`` and ``proof`` fields of a payload: ``[[slot, value], ...]`` and ``[c, s]``."""
+        return {"shares": [[s, group.encode_text(v)] for s, v in zip(self.slots, self.values)],
+                "proof": [] if self.proof is None else self.proof.to_wire()}
 
 
 class MatchKeys:
@@ -222,35 +228,64 @@ class MatchKeys:
         """This browser's decryption share of a slot (kept or sent; one scalar multiplication)."""
         return elgamal.decryption_share(self.group, self.secret, ct)
 
-    def prove_share(self, pack: int, slot: int, ct: Ciphertext, value: Element, randbelow: RandBelow) -> Share:
+    def _shares_transcript(self, prover: int, pack: int, slots: Sequence[int]) -> Transcript:
+        t = self.transcript("shares", prover, pack=pack)
+        t.append_int("slots", len(slots))
+        for slot in slots:
+            t.append_int("slot", slot)
+        return t
+
+    def prove_shares(self, pack: int, slots: Sequence[int], cts: Sequence[Ciphertext], values: Sequence[Element],
+                     randbelow: RandBelow) -> Shares:
+        """This browser's shares ``values`` of ``slots`` (ciphertexts ``cts``) with one proof for all."""
         g = self.group
-        t = self.transcript("share", self.seat, pack=pack, slot=slot)
+        if not slots:
+            return Shares((), (), None)
+        t = self._shares_transcript(self.seat, pack, slots)
         mine = self.public[self.seat]
-        proof = proofs.prove_dleq(g, self.secret, g.generator, mine, ct[0], value, t, randbelow)
-        return Share(slot, value, proof)
+        proof = proofs.prove_dleq_batch(g, self.secret, g.generator, mine, [ct[0] for ct in cts], list(values), t,
+                                        randbelow)
+        return Shares(tuple(slots), tuple(values), proof)
 
-    def read_share(self, entry: object) -> tuple[int, Element, proofs.DleqProof]:
-        """Decode one ``[slot, value, proof]`` entry (no arithmetic yet); ProtocolError if malformed."""
+    def read_shares(self, shares: object, proof: object) -> Shares:
+        """Decode the ``shares`` and ``proof`` fields of a payload (no arithmetic beyond decoding the
+        points); ProtocolError if anything is malformed or a slot comes twice."""
         g = self.group
-        if not isinstance(entry, list) or len(entry) != 3:
-            raise ProtocolError("a share is a [slot, value, proof] triple")
-        slot = entry[0]
-        if type(slot) is not int or not 0 <= slot < PACK_SIZE:
-            raise ProtocolError("a share's slot must be a number from 0 to 51")
-        value = g.decode_text(entry[1], f"the share for slot {slot}")
-        proof = proofs.DleqProof.from_wire(g, entry[2], f"the proof of the share for slot {slot}")
-        return slot, value, proof
+        if not isinstance(shares, list) or len(shares) > 8:
+            raise ProtocolError("shares are a list of at most 8 [slot, value] pairs")
+        slots: list[int] = []
+        values: list[Element] = []
+        for entry in shares:
+            if not isinstance(entry, list) or len(entry) != 2:
+                raise ProtocolError("a share is a [slot, value] pair")
+            slot = entry[0]
+            if type(slot) is not int or not 0 <= slot < PACK_SIZE:
+                raise ProtocolError("a share's slot must be a number from 0 to 51")
+            if slot in slots:
+                raise ProtocolError(f"two shares for slot {slot}")
+            slots.append(slot)
+            values.append(g.decode_text(entry[1], f"the share for slot {slot}"))
+        if not slots:
+            if proof != []:
+                raise ProtocolError("no shares, yet a proof")
+            return Shares((), (), None)
+        p = proofs.BatchDleqProof.from_wire(g, proof, "the proof of the shares")
+        return Shares(tuple(slots), tuple(values), p)
 
-    def check_share(self, pack: int, slot: int, ct: Ciphertext, value: Element, proof: proofs.DleqProof) -> None:
-        """The other's share of ``slot`` must carry a valid proof; else :class:`AuditFailure`."""
+    def check_shares(self, pack: int, shares: Shares, cts: Sequence[Ciphertext]) -> None:
+        """The other's shares (of slots whose ciphertexts are ``cts``) must carry a valid batched
+        proof; else :class:`AuditFailure` naming the slots (one false share fails them all)."""
+        if shares.proof is None:
+            return
         g = self.group
         them = 1 - self.seat
         y = self.public[them]
-        t = self.transcript("share", them, pack=pack, slot=slot)
-        if not proofs.verify_dleq(g, g.generator, y, ct[0], value, proof, t):
+        t = self._shares_transcript(them, pack, shares.slots)
+        if not proofs.verify_dleq_batch(g, g.generator, y, [ct[0] for ct in cts], list(shares.values), shares.proof, t):
+            slots = list(shares.slots)
             raise AuditFailure(
-                f"pack {pack + 1}: the other browser's decryption share of slot {slot} is not proven "
-                "(a false share)", {"pack": pack, "slot": slot, "step": "share"})
+                f"pack {pack + 1}: the other browser's decryption shares of slots {slots} are not proven "
+                "(a false share)", {"pack": pack, "slots": slots, "step": "shares"})
 
     def open(self, ct: Ciphertext, mine: Element, theirs: Element) -> int | None:
         """The card index of a slot from both shares, or None (cannot happen after valid proofs)."""
