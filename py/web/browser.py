@@ -127,10 +127,24 @@ class BrowserHost:
         self._flip = False
         self._slowest = 0.0
         self._no_scroll = to_js({"preventScroll": True}, dict_converter=window.Object.fromEntries)
+        self._marks = bool(_nn(getattr(window, "__cribbageMarks", None)))
+        """Write ``performance.measure`` entries (``py …``) for py/tools/bench_taps.py."""
 
     # Drawing.
 
+    def perf_ms(self) -> float:
+        """The page's clock (``performance.now()``), for the phases of a frame."""
+        return float(window.performance.now())
+
+    def measure(self, name: str, start: float, end: float | None = None) -> None:
+        """A ``performance.measure`` entry ``py <name>`` (only when a benchmark asked for them)."""
+        if self._marks:
+            end = float(window.performance.now()) if end is None else end
+            window.performance.measure("py " + name, to_js({"start": start, "end": end},
+                                                           dict_converter=window.Object.fromEntries))
+
     def show(self, rendered: Rendered, focus: str | None) -> None:
+        began = float(window.performance.now()) if self._marks else 0.0
         active = _nn(document.activeElement)
         previous = str(active.id) if active is not None and active.id else ""
         if rendered.table != self._table_html:
@@ -144,6 +158,8 @@ class BrowserHost:
         covered = bool(rendered.overlay)
         self.table.inert = covered
         self._focus(focus, previous, covered)
+        if self._marks:
+            self.measure("\u00b7 dom", began)
 
     def _focus(self, focus: str | None, previous: str, covered: bool) -> None:
         target = None
@@ -184,18 +200,20 @@ class BrowserHost:
     def _fire(self, token: Any) -> None:
         fn = self._callbacks.pop(int(token), None)
         if fn is not None:
-            self.timed(fn)
+            self.timed(fn, "timer " + str(getattr(fn, "__qualname__", "?")))
 
-    def timed(self, fn: Callable[[], Any]) -> Any:
+    def timed(self, fn: Callable[[], Any], label: str = "handler") -> Any:
         """Run a handler, keeping the slowest time seen in ``#app[data-handler-ms]``."""
-        start = window.performance.now()
+        start = float(window.performance.now())
         try:
             return fn()
         finally:
-            spent = float(window.performance.now() - start)
+            spent = float(window.performance.now()) - start
             if spent > self._slowest:
                 self._slowest = spent
                 self.app.setAttribute("data-handler-ms", f"{spent:.0f}")
+            if self._marks:
+                self.measure(label, start)
 
     def cancel(self, handle: Any) -> None:
         timer, token = handle
@@ -406,7 +424,7 @@ def _on_click(controller: Controller, host: BrowserHost, event: Any) -> None:
     if source:
         field = _nn(document.getElementById(source))
         data["value"] = str(field.value) if field is not None else ""
-    host.timed(lambda: controller.click(action, data))
+    host.timed(lambda: controller.click(action, data), "click " + action)
 
 
 def _copy(element: Any) -> None:
@@ -440,7 +458,7 @@ def _on_key(controller: Controller, host: BrowserHost, event: Any) -> None:
             action = _text(element.getAttribute("data-action"))  # a disabled control takes no Enter
     key, ctrl, shift, alt = str(event.key), bool(event.ctrlKey or event.metaKey), bool(event.shiftKey), \
         bool(event.altKey)
-    used = host.timed(lambda: controller.key(key, ctrl, shift, alt, action))
+    used = host.timed(lambda: controller.key(key, ctrl, shift, alt, action), "key " + key)
     if used:
         event.preventDefault()
 
