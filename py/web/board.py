@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from html import escape
+from typing import NamedTuple
 
 __all__ = [
     "HOLES",
@@ -22,6 +23,9 @@ __all__ = [
     "peg_positions",
     "board_svg",
     "board_size",
+    "board_label",
+    "Peg",
+    "pegs_of",
 ]
 
 HOLES = 120
@@ -195,19 +199,60 @@ def _static_board(orientation: str) -> str:
     return "".join(parts)
 
 
-def _peg(x: float, y: float, seat: int, which: str, score: int, title: str, moved: bool) -> str:
+class Peg(NamedTuple):
+    """One peg as the page draws it: where it stands and what it says."""
+
+    key: str
+    """``"0-front"``, ``"1-back"``: its ``data-peg``."""
+    x: float
+    y: float
+    cls: str
+    hole: int
+    title: str
+
+    @property
+    def translate(self) -> str:
+        """Its place as a CSS transform (the page moves a peg by this, so it can glide)."""
+        return f"translate({_f(self.x)}px, {_f(self.y)}px)"
+
+
+def pegs_of(scores: tuple[int, int], previous: tuple[int, int], names: tuple[str, str] = ("You", "Computer"),
+            orientation: str = "horizontal", moved: tuple[bool, bool] = (False, False)) -> tuple[Peg, ...]:
+    """The four pegs: for each seat the back peg (the total before the latest score), then the front."""
+    positions = peg_positions(scores, previous)
+    out = []
+    for seat in (0, 1):
+        name = names[seat]
+        bx, by = _xy(*positions[(seat, "back")], orientation)
+        out.append(Peg(f"{seat}-back", bx, by, f"peg peg-{seat} peg-back", min(previous[seat], GAME_HOLE),
+                       f"{name}: back peg at {previous[seat]}"))
+        fx, fy = _xy(*positions[(seat, "front")], orientation)
+        out.append(Peg(f"{seat}-front", fx, fy, f"peg peg-{seat} peg-front" + (" peg-moved" if moved[seat] else ""),
+                       min(scores[seat], GAME_HOLE), f"{name}: {scores[seat]}"))
+    return tuple(out)
+
+
+def _peg(peg: Peg) -> str:
+    seat = int(peg.key[0])
+    which = peg.key[2:]
     colour, dark = PEG_COLOURS[seat], PEG_DARK[seat]
-    cls = f"peg peg-{seat} peg-{which}" + (" peg-moved" if moved else "")
     r = 5.2 if which == "front" else 4.5
     opacity = "1" if which == "front" else ".72"
+    # Drawn at the origin and translated: the page moves a peg by its transform alone.
     return (
-        f'<g class="{cls}" data-peg="{seat}-{which}" data-hole="{score}" opacity="{opacity}">'
-        f"<title>{escape(title)}</title>"
-        f'<circle cx="{_f(x + 0.8)}" cy="{_f(y + 1.1)}" r="{r}" fill="#000" fill-opacity=".35"/>'
-        f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{r}" fill="{colour}" stroke="{dark}" stroke-width="1.1"/>'
-        f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{r}" fill="url(#peg-shine)"/>'
+        f'<g class="{peg.cls}" data-peg="{peg.key}" data-hole="{peg.hole}" opacity="{opacity}" '
+        f'transform="translate({_f(peg.x)} {_f(peg.y)})">'
+        f"<title>{escape(peg.title)}</title>"
+        f'<g class="peg-body"><circle cx=".8" cy="1.1" r="{r}" fill="#000" fill-opacity=".35"/>'
+        f'<circle r="{r}" fill="{colour}" stroke="{dark}" stroke-width="1.1"/>'
+        f'<circle r="{r}" fill="url(#peg-shine)"/></g>'
         "</g>"
     )
+
+
+def board_label(scores: tuple[int, int], names: tuple[str, str]) -> str:
+    """The board's spoken label."""
+    return f"Cribbage board. {names[0]} {scores[0]}, {names[1]} {scores[1]}, game is 121."
 
 
 def board_svg(
@@ -225,20 +270,10 @@ def board_svg(
     if orientation not in ("horizontal", "vertical"):
         raise ValueError(f"unknown orientation {orientation!r}")
     w, h = board_size(orientation)
-    pegs: list[str] = []
-    positions = peg_positions(scores, previous)
-    for seat in (0, 1):
-        front = min(scores[seat], GAME_HOLE)
-        back = min(previous[seat], GAME_HOLE)
-        name = names[seat]
-        bx, by = _xy(*positions[(seat, "back")], orientation)
-        pegs.append(_peg(bx, by, seat, "back", back, f"{name}: back peg at {previous[seat]}", False))
-        fx, fy = _xy(*positions[(seat, "front")], orientation)
-        pegs.append(_peg(fx, fy, seat, "front", front, f"{name}: {scores[seat]}", moved[seat]))
-    label = f"Cribbage board. {names[0]} {scores[0]}, {names[1]} {scores[1]}, game is 121."
+    pegs = "".join(_peg(p) for p in pegs_of(scores, previous, names, orientation, moved))
     return (
         f'<svg class="board board-{orientation}" viewBox="0 0 {_f(w)} {_f(h)}" role="img" '
-        f'aria-label="{escape(label)}" preserveAspectRatio="xMidYMid meet">'
+        f'aria-label="{escape(board_label(scores, names))}" preserveAspectRatio="xMidYMid meet">'
         + _static_board(orientation)
-        + '<g class="pegs">' + "".join(pegs) + "</g></svg>"
+        + '<g class="pegs">' + pegs + "</g></svg>"
     )
