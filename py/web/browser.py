@@ -634,7 +634,35 @@ def start() -> Controller:
     if loading is not None:
         loading.hidden = True
     document.body.dataset.ready = "true"
+    _warm_in_idle(host)
     return controller
+
+
+def _warm_in_idle(host: BrowserHost) -> None:
+    """Import the computer and the coach in the page's idle moments after the table is drawn, one
+    small step per idle callback (:func:`web.seats.warm_steps`): the first hint no longer freezes."""
+    from web.seats import warm_steps
+
+    steps = warm_steps()
+    idle = _nn(getattr(window, "requestIdleCallback", None))
+
+    def step(*_: Any) -> None:
+        start = float(window.performance.now())
+        name = next(steps, None)
+        if name is None:
+            proxy.destroy()
+            return
+        host.measure(f"warm {name}", start)
+        schedule()
+
+    def schedule() -> None:
+        if idle is not None:
+            window.requestIdleCallback(proxy)
+        else:  # Safari: no idle callbacks; a short timer between frames does
+            window.setTimeout(proxy, 40)
+
+    proxy = create_proxy(step)
+    schedule()
 
 
 def _embedded() -> bool:

@@ -7,17 +7,20 @@ touching the match.
 
 - :class:`LocalHuman`: moves come from this browser's input (the controller proposes them).
 - :class:`Computer`: chooses from ``view`` alone (``make_player(level).choose(view)``), after a
-  visible delay run by the host's timer, so the page never freezes.
+  visible delay run by the host's timer; its search runs in slices of at most :data:`SLICE_MS`
+  (``choose_steps``: the same choice, made between frames), so the page never freezes.
 - :class:`RemoteSeat`: moves arrive from outside (the online peer) through :meth:`RemoteSeat.arrive`;
   the shape ``web/online.py`` fills in.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import random
+import time
 from types import ModuleType
-from typing import Callable, Literal, Protocol
+from typing import Callable, Generator, Iterator, Literal, Protocol
 
 from cribbage.actions import Action, CutForDeal, CutPack, CutStarter, Discard, Play
 from cribbage.cards import Card
@@ -25,7 +28,10 @@ from cribbage.scoring import fifteens, pairs, runs, score_play
 from cribbage.view import SeatView
 
 __all__ = ["Seat", "SeatKind", "Propose", "Timer", "LocalHuman", "Computer", "RemoteSeat", "ai_module",
-           "ai_available", "fallback_choose", "keep_points"]
+           "ai_available", "fallback_choose", "keep_points", "warm_steps", "SLICE_MS"]
+
+SLICE_MS = 12.0
+"""The longest piece of the computer's search run in one go (the page draws between pieces)."""
 
 SeatKind = Literal["human", "computer", "remote"]
 Propose = Callable[[Action], None]
@@ -70,6 +76,35 @@ def ai_module() -> ModuleType | None:
         else:
             _AI.append(ai)
     return _AI[0]
+
+
+def warm_steps() -> Iterator[str]:
+    """Import the computer and the coach piece by piece and load their tables, one step per
+    ``next()`` (the page runs one in each idle moment after the table is drawn, so the first hint
+    or the computer's first move finds them ready). Yields the name of the step just done."""
+    if _AI:
+        return
+    for name in ("cribbage.ai.steps", "cribbage.ai.discards", "cribbage.ai.pegging", "cribbage.ai.strategy",
+                 "cribbage.ai.coach", "cribbage.ai.players"):
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - ai_module() will say so when it is needed
+            return
+        yield name
+    if ai_module() is None:
+        return
+    yield "cribbage.ai"
+    from cribbage.ai import discards, strategy
+
+    for role in ("dealer", "pone"):
+        discards._role_table(role)
+        yield f"crib table ({role})"
+    strategy.win_chance(60, 60)
+    yield "win table"
+    strategy._histograms()
+    yield "hand histograms"
+    strategy._peg_table()
+    yield "peg table"
 
 
 def ai_available() -> bool:
@@ -159,13 +194,32 @@ class Computer:
 
     def choose(self, view: SeatView) -> Action:
         """The computer's move from ``view`` only (the fallback if the AI fails or is missing)."""
+        steps = self.choose_steps(view)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as stop:
+                action: Action = stop.value
+                return action
+
+    def choose_steps(self, view: SeatView) -> Generator[None, None, Action]:
+        """:meth:`choose` in steps: the search yields between pieces (the same choice at the end)."""
         seed = self.seed()
+        legal = view.legal_actions
+        if len(legal) == 1 or isinstance(legal[0], (CutForDeal, CutPack, CutStarter)):
+            # A cut is a draw from the seed and a lone action is itself: the players choose
+            # them exactly like this, so the computer need not be imported for them.
+            return fallback_choose(view, seed)
         ai = ai_module()
         if ai is not None:
             try:
                 player = ai.make_player(self.level(), seed=seed)
-                action: Action = player.choose(view)
-                return action
+                steps = getattr(player, "choose_steps", None)
+                if steps is None:
+                    chosen: Action = player.choose(view)
+                    return chosen
+                result: Action = yield from steps(view)
+                return result
             except Exception:  # noqa: BLE001 - fall back rather than stall the table
                 pass
         return fallback_choose(view, seed)
@@ -175,7 +229,21 @@ class Computer:
         if turn is None:
             return
         view, propose = turn
-        propose(self.choose(view))
+        self._run(self.choose_steps(view), propose)
+
+    def _run(self, steps: Generator[None, None, Action], propose: Propose) -> None:
+        """Run the search for at most :data:`SLICE_MS`; continue on the next timer, or propose."""
+        self._handle = None
+        end = time.perf_counter() + SLICE_MS / 1000
+        while True:
+            try:
+                next(steps)
+            except StopIteration as stop:
+                propose(stop.value)
+                return
+            if time.perf_counter() >= end:
+                break
+        self._handle = self.timer.later(0, lambda: self._run(steps, propose))
 
 
 class RemoteSeat:

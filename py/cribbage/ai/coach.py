@@ -19,8 +19,9 @@ from ..state import GameState, Phase
 from ..view import SeatView
 from ..view import view as view_of
 from .discards import crib_ev, keeps, starters_for
-from .pegging import evaluate_plays, peg_points, play_state_from_view
-from .strategy import endgame_discard_values, endgame_play_values, peg_ev_of_keep
+from .pegging import evaluate_plays_steps, peg_points, play_state_from_view
+from .steps import Steps, finish
+from .strategy import endgame_discard_values, endgame_play_values_steps, peg_ev_of_keep
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -188,6 +189,13 @@ def analyze_plays(view: SeatView, *, samples: int = 64, rng: random.Random | Non
     (default :data:`OPPONENT_MODEL`) a draw is weighted by ``exp(opponent_model * hand EV)`` of the
     four cards it implies he kept, since players keep good hands.
     """
+    return finish(analyze_plays_steps(view, samples=samples, rng=rng, opponent_model=opponent_model,
+                                      endgame=endgame))
+
+
+def analyze_plays_steps(view: SeatView, *, samples: int = 64, rng: random.Random | None = None,
+                        opponent_model: float | None = None, endgame: bool = True) -> Steps[list[PlayChoice]]:
+    """:func:`analyze_plays` in steps (see :mod:`cribbage.ai.steps`)."""
     legal = [a for a in view.legal_actions if isinstance(a, (Play, Go))]
     if not legal:
         return []
@@ -196,14 +204,14 @@ def analyze_plays(view: SeatView, *, samples: int = 64, rng: random.Random | Non
     rng = rng or random.Random(_view_seed(view))
     ps = play_state_from_view(view)
     tail_cards = [c for _, c in view.pile]
-    win = endgame_play_values(view, ps, samples, rng) if endgame else None
+    win = (yield from endgame_play_values_steps(view, ps, samples, rng)) if endgame else None
     if win is not None:
         values = win
         as_win = True
     else:
         beta = OPPONENT_MODEL if opponent_model is None else opponent_model
         weight = _kept_hand_weight(view, beta) if beta > 0 else None
-        values = {r: v for r, (_, v) in evaluate_plays(ps, samples, rng, weight).items()}
+        values = {r: v for r, (_, v) in (yield from evaluate_plays_steps(ps, samples, rng, weight)).items()}
         as_win = False
     out = []
     for a in legal:

@@ -19,6 +19,7 @@ from ..cards import DECK, Card
 from ..scoring import hand_points
 from .discards import load_data
 from .pegging import _VALUE, PlayState, _remove, peg_points, settle
+from .steps import Steps, finish
 
 if TYPE_CHECKING:
     from ..view import SeatView
@@ -264,6 +265,12 @@ def _crib_distribution(discards: Sequence[Card], starter: Card, unknown: Sequenc
 
 def endgame_play_values(view: SeatView, ps: PlayState, samples: int, rng: random.Random) -> dict[int, float] | None:
     """Chance of winning for each rank this seat may lay, or None when the game is not near its end."""
+    return finish(endgame_play_values_steps(view, ps, samples, rng))
+
+
+def endgame_play_values_steps(view: SeatView, ps: PlayState, samples: int, rng: random.Random,
+                              ) -> Steps[dict[int, float] | None]:
+    """:func:`endgame_play_values` in steps: it pauses after each draw of the opponent's cards."""
     me = view.seat
     need0 = 121 - view.scores[me]
     need1 = 121 - view.scores[1 - me]
@@ -309,4 +316,5 @@ def endgame_play_values(view: SeatView, ps: PlayState, samples: int, rng: random
         for r in options:
             totals[r] += solver.after(hand, opp, ps.tail, count, 0, ps.go, r, 0, 0)
         weight_sum += 1.0
+        yield
     return {r: v / weight_sum for r, v in totals.items()}

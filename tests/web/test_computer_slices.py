@@ -1,0 +1,84 @@
+"""The computer's search in slices (web/seats.py, cribbage/ai/steps.py): the same choices, never
+one long piece, and nothing of the computer imported for a cut."""
+
+from __future__ import annotations
+
+import pytest
+from table_fakes import FakeHost, play_human_turn
+
+from cribbage.match import Match
+from web import seats
+from web.controller import Controller, MemoryStorage
+
+
+def _play(seed: int, monkeypatch: pytest.MonkeyPatch, slice_ms: float) -> tuple[Match, int]:
+    monkeypatch.setattr(seats, "SLICE_MS", slice_ms)
+    host = FakeHost()
+    controller = Controller(host, MemoryStorage(), {"delay": "0", "level": "expert"}, seed_source=lambda: seed)
+    controller.boot()
+    timers = 0
+    for _ in range(4000):
+        timers += host.run_timers()
+        if controller.match.state.is_over:
+            break
+        if not play_human_turn(controller, controller.active_seat()):
+            timers += host.run_timers()
+    assert controller.match.state.is_over
+    return controller.match, timers
+
+
+def test_a_match_in_slices_is_the_match_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    at_once, few = _play(31, monkeypatch, 1e9)
+    sliced, many = _play(31, monkeypatch, 0.0)  # every piece of every search in its own timer
+    assert [str(a) for a in sliced.actions] == [str(a) for a in at_once.actions]
+    assert many > few + 50  # the searches really were cut into pieces
+
+
+def test_the_expert_choice_in_steps_is_its_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cribbage.ai import make_player
+    from cribbage.ai.steps import finish
+
+    match, _ = _play(12, monkeypatch, 1e9)
+    checked = 0
+    replay = Match(match.seed, humans=(0,), names=match.names)
+    for action in match.actions:
+        seat = getattr(action, "seat", None)
+        view = replay.view(seat) if seat is not None else None
+        if view is not None and len(view.legal_actions) > 1 and view.phase.name == "PLAY":
+            steps = make_player("expert", seed=checked).choose_steps(view)
+            pieces = 0
+            while True:
+                try:
+                    next(steps)
+                    pieces += 1
+                except StopIteration as stop:
+                    sliced = stop.value
+                    break
+            assert sliced == make_player("expert", seed=checked).choose(view)
+            assert sliced == finish(make_player("expert", seed=checked).choose_steps(view))
+            checked += 1
+        replay.apply(action)
+    assert checked >= 10
+
+
+def test_a_cut_needs_nothing_of_the_computer(monkeypatch: pytest.MonkeyPatch) -> None:
+    host = FakeHost()
+    controller = Controller(host, MemoryStorage(), {"delay": "0"}, seed_source=lambda: 3)
+    phases: list[str] = []
+    real = seats.ai_module
+    monkeypatch.setattr(seats, "ai_module", lambda: phases.append(controller.match.state.phase.name) or real())
+    controller.boot()
+    for _ in range(20):
+        host.run_timers()
+        if controller.match.state.phase.name == "PLAY":
+            break
+        play_human_turn(controller, 0)
+    assert phases and not {"CUT_FOR_DEAL", "CUT_PACK", "CUT_STARTER"} & set(phases), phases
+
+
+def test_the_idle_warm_up_imports_the_computer_step_by_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(seats, "_AI", [])
+    done = list(seats.warm_steps())
+    assert done[0] == "cribbage.ai.steps" and "cribbage.ai" in done and "peg table" == done[-1]
+    assert seats._AI and seats._AI[0] is not None
+    assert list(seats.warm_steps()) == []  # once is enough
