@@ -254,8 +254,12 @@ def run_once(browser: Any, url: str, args: argparse.Namespace, trace_path: Path)
         cause = ", ".join(f"{m[0][3:]} {m[2]:.0f}" for m in py if not m[0].startswith("py ·")) or "no Python"
         phases = ", ".join(f"{m[0][5:]} {m[2]:.0f}" for m in py if m[0].startswith("py ·"))
         long_tasks.append((start, dur, cause + (f" [{phases}]" if phases else ""), "; ".join(scripts)))
+    phases: dict[str, list[float]] = {}
+    for name, start, duration in measures:
+        if name.startswith("py \u00b7") and start >= ready:
+            phases.setdefault(name[5:], []).append(duration)
     return {"taps": durations, "tasks": [d for _, d in tasks], "long": long_tasks, "parts": parts,
-            "scores": scores, "errors": errors}
+            "scores": scores, "errors": errors, "phases": phases}
 
 
 def main() -> int:
@@ -269,6 +273,7 @@ def main() -> int:
     parser.add_argument("--trace", action="store_true", help="also trace where a tap's time goes (slower)")
     parser.add_argument("--motion", default="", help="extra URL option, e.g. off: ?motion=off")
     parser.add_argument("--reduced", action="store_true", help="emulate prefers-reduced-motion")
+    parser.add_argument("--long", type=int, default=25, help="list at most this many tasks over 50 ms")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -319,8 +324,10 @@ def report(run: int, res: dict[str, Any], args: argparse.Namespace) -> None:
                                    for k, v in sorted(by_kind.items())))
     print(f"  main-thread tasks after ready: {len(tasks)}, p99 {pct(tasks, 99):.0f} ms (of the {len(big)} over 5 ms: "
           f"p99 {pct(big, 99):.0f} ms), max {max(tasks or [0]):.0f} ms, over 50 ms: {len(res['long'])}")
-    for start, dur, cause, scripts in sorted(res["long"], key=lambda x: -x[1]):
+    for start, dur, cause, scripts in sorted(res["long"], key=lambda x: -x[1])[:args.long]:
         print(f"    {dur:5.0f} ms at {start / 1000:6.1f} s: {cause}" + (f" | LoAF: {scripts}" if scripts else ""))
+    print("  drawing a frame (Python, ms): " + ", ".join(
+        f"{k} median {statistics.median(v):.1f} p90 {pct(v, 90):.1f} ({len(v)})" for k, v in sorted(res["phases"].items())))
     for key, values in res["parts"].items():
         if values:
             print(f"  {key:9s} median {statistics.median(values):5.1f} ms, p90 {pct(values, 90):5.1f} ms")

@@ -183,6 +183,9 @@ class BrowserHost:
             self._vt = vt
             for promise in (vt.ready, vt.finished, vt.updateCallbackDone):
                 promise.catch(self._vt_ignore)  # a skipped transition rejects: nothing to report
+            # Until the new frame is drawn (a frame later) the page says it is busy, so a script
+            # or a test that waits for ``data-busy="false"`` reads the table it is about to see.
+            self.app.setAttribute("data-busy", "true")
             return
         self._draw()
 
