@@ -210,6 +210,9 @@ class Computer:
             # A cut is a draw from the seed and a lone action is itself: the players choose
             # them exactly like this, so the computer need not be imported for them.
             return fallback_choose(view, seed)
+        if not _AI:  # not imported yet (the idle warm-up is not done): import it a piece at a time
+            for _ in warm_steps():
+                yield
         ai = ai_module()
         if ai is not None:
             try:
