@@ -28,7 +28,7 @@ from cribbage.scoring import fifteens, pairs, runs, score_play
 from cribbage.view import SeatView
 
 __all__ = ["Seat", "SeatKind", "Propose", "Timer", "LocalHuman", "Computer", "RemoteSeat", "ai_module",
-           "ai_available", "fallback_choose", "keep_points", "warm_steps", "SLICE_MS"]
+           "ai_available", "fallback_choose", "keep_points", "warm_steps", "warmed", "SLICE_MS"]
 
 SLICE_MS = 12.0
 """The longest piece of the computer's search run in one go (the page draws between pieces)."""
@@ -78,14 +78,19 @@ def ai_module() -> ModuleType | None:
     return _AI[0]
 
 
+_WARM: list[bool] = []
+"""Holds True once :func:`warm_steps` has run to its end."""
+
+
 def warm_steps() -> Iterator[str]:
     """Import the computer and the coach piece by piece and load their tables, one step per
     ``next()`` (the page runs one in each idle moment after the table is drawn, so the first hint
-    or the computer's first move finds them ready). Yields the name of the step just done."""
-    if _AI:
+    or the computer's first move finds them ready). Yields the name of the step just done; a step
+    already done (by another run of it) costs nothing the second time."""
+    if _WARM:
         return
-    for name in ("cribbage.ai.steps", "cribbage.ai.discards", "cribbage.ai.pegging", "cribbage.ai.strategy",
-                 "cribbage.ai.coach", "cribbage.ai.players"):
+    for name in ("importlib.resources", "cribbage.ai.steps", "cribbage.ai.discards", "cribbage.ai.pegging",
+                 "cribbage.ai.strategy", "cribbage.ai.coach", "cribbage.ai.players"):
         try:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - ai_module() will say so when it is needed
@@ -96,6 +101,8 @@ def warm_steps() -> Iterator[str]:
     yield "cribbage.ai"
     from cribbage.ai import discards, strategy
 
+    discards.crib_table()
+    yield "crib table"
     for role in ("dealer", "pone"):
         discards._role_table(role)
         yield f"crib table ({role})"
@@ -104,7 +111,13 @@ def warm_steps() -> Iterator[str]:
     strategy._histograms()
     yield "hand histograms"
     strategy._peg_table()
+    _WARM.append(True)
     yield "peg table"
+
+
+def warmed() -> bool:
+    """Are the computer and its tables loaded?"""
+    return bool(_WARM)
 
 
 def ai_available() -> bool:
@@ -210,7 +223,7 @@ class Computer:
             # A cut is a draw from the seed and a lone action is itself: the players choose
             # them exactly like this, so the computer need not be imported for them.
             return fallback_choose(view, seed)
-        if not _AI:  # not imported yet (the idle warm-up is not done): import it a piece at a time
+        if not _WARM:  # the idle warm-up is not done: import and load the rest a piece at a time
             for _ in warm_steps():
                 yield
         ai = ai_module()
