@@ -218,11 +218,6 @@ class Computer:
     def choose_steps(self, view: SeatView) -> Generator[None, None, Action]:
         """:meth:`choose` in steps: the search yields between pieces (the same choice at the end)."""
         seed = self.seed()
-        legal = view.legal_actions
-        if len(legal) == 1 or isinstance(legal[0], (CutForDeal, CutPack, CutStarter)):
-            # A cut is a draw from the seed and a lone action is itself: the players choose
-            # them exactly like this, so the computer need not be imported for them.
-            return fallback_choose(view, seed)
         if not _WARM:  # the idle warm-up is not done: import and load the rest a piece at a time
             for _ in warm_steps():
                 yield

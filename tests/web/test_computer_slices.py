@@ -61,19 +61,18 @@ def test_the_expert_choice_in_steps_is_its_choice(monkeypatch: pytest.MonkeyPatc
     assert checked >= 10
 
 
-def test_a_cut_needs_nothing_of_the_computer(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_computer_is_imported_a_piece_at_a_time_by_its_first_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(seats, "_AI", [])
+    monkeypatch.setattr(seats, "_WARM", [])
+    monkeypatch.setattr(seats, "SLICE_MS", 0.0)  # every piece in its own timer (each is quick here)
     host = FakeHost()
     controller = Controller(host, MemoryStorage(), {"delay": "0"}, seed_source=lambda: 3)
-    phases: list[str] = []
-    real = seats.ai_module
-    monkeypatch.setattr(seats, "ai_module", lambda: phases.append(controller.match.state.phase.name) or real())
     controller.boot()
-    for _ in range(20):
-        host.run_timers()
-        if controller.match.state.phase.name == "PLAY":
-            break
-        play_human_turn(controller, 0)
-    assert phases and not {"CUT_FOR_DEAL", "CUT_PACK", "CUT_STARTER"} & set(phases), phases
+    play_human_turn(controller, 0)  # the cut for deal: the computer cuts next
+    before = len(controller.match.actions)
+    ran = host.run_timers()
+    assert len(controller.match.actions) > before and seats.warmed()
+    assert ran >= 10  # one timer for each piece of the import, not one long task
 
 
 def test_the_idle_warm_up_imports_the_computer_step_by_step(monkeypatch: pytest.MonkeyPatch) -> None:
