@@ -26,7 +26,7 @@ except ImportError:  # pragma: no cover - older Pyodide
 from web import modes
 from web.cardfaces import sprite_svg
 from web.controller import Controller
-from web.patch import moves, plan
+from web.patch import moves, moving, plan
 from web.render import Rendered
 from web.storage import DurableStorage, Storage
 
@@ -131,6 +131,8 @@ class BrowserHost:
         """The view transition running, if any."""
         self._vt_waiting = False
         """A view transition has captured (or is capturing) the old frame; its update draws ``_target``."""
+        self._vt_names: frozenset[str] = frozenset()
+        """The names given for the transition under way: only what changes place."""
         self._vt_update = create_proxy(self._vt_draw)
         self._vt_ignore = create_proxy(lambda *_: None)
         self._callbacks: dict[int, Callable[[], None]] = {}
@@ -172,7 +174,8 @@ class BrowserHost:
         start = getattr(document, "startViewTransition", None)
         if start is not None and self.animated() and moves(self._drawn, rendered):
             self.skip_transition()
-            self._name(self.table)  # the old places: names are set only while something moves
+            self._vt_names = moving(self._drawn, rendered)
+            self._name(self.table)  # the old places of what is about to move
             self._vt_waiting = True
             try:
                 vt = document.startViewTransition(self._vt_update)
@@ -203,12 +206,14 @@ class BrowserHost:
         self._draw(named=True)
 
     def _name(self, root: Any) -> None:
-        """Give every ``data-vt`` element under ``root`` its view-transition name (CSSOM: the CSP
-        forbids style attributes in markup)."""
+        """Name the ``data-vt`` elements under ``root`` that move in the transition under way, and
+        no other (CSSOM: the CSP forbids style attributes in markup)."""
         found = root.querySelectorAll("[data-vt]")
+        names = self._vt_names
         for i in range(int(found.length)):
             element = found.item(i)
-            element.style.viewTransitionName = element.getAttribute("data-vt")
+            name = str(element.getAttribute("data-vt"))
+            element.style.viewTransitionName = name if name in names else ""
 
     def _draw(self, named: bool = False) -> None:
         if self._target is None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from .render import Rendered
 
-__all__ = ["Patch", "plan", "vt_names", "moves"]
+__all__ = ["Patch", "plan", "vt_names", "moves", "moving"]
 
 _VT = re.compile(r'data-vt="([\w-]+)"')
 
@@ -76,6 +76,19 @@ def plan(before: Rendered | None, after: Rendered) -> Patch:
             continue
         changed.append((key, html))
     return Patch(regions=tuple(changed), pegs=pegs, overlay=overlay, names=names)
+
+
+def moving(before: Rendered | None, after: Rendered) -> frozenset[str]:
+    """The view-transition names of what changes place from ``before`` to ``after``: a card that
+    changes region, appears or leaves; the crib when it goes over to the other player. Only these
+    are named for the transition (each named piece is captured twice: fewer is cheaper)."""
+    if before is None:
+        return frozenset()
+    a, b = vt_names(before), vt_names(after)
+    out = {name for name in a.keys() | b.keys() if a.get(name) != b.get(name)}
+    if before.crib_side != after.crib_side and "crib" in b:
+        out.add("crib")
+    return frozenset(out)
 
 
 def moves(before: Rendered | None, after: Rendered) -> bool:

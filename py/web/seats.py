@@ -89,8 +89,9 @@ def warm_steps() -> Iterator[str]:
     already done (by another run of it) costs nothing the second time."""
     if _WARM:
         return
-    for name in ("importlib.resources", "cribbage.ai.steps", "cribbage.ai.discards", "cribbage.ai.pegging",
-                 "cribbage.ai.strategy", "cribbage.ai.coach", "cribbage.ai.players"):
+    # importlib.resources (how the tables are read) and what it pulls in, then the computer (the
+    # package imports its modules at once), then its tables.
+    for name in ("urllib.parse", "pathlib", "shutil", "tempfile", "importlib.resources", "cribbage.ai"):
         try:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - ai_module() will say so when it is needed
@@ -98,7 +99,6 @@ def warm_steps() -> Iterator[str]:
         yield name
     if ai_module() is None:
         return
-    yield "cribbage.ai"
     from cribbage.ai import discards, strategy
 
     discards.crib_table()
@@ -111,8 +111,12 @@ def warm_steps() -> Iterator[str]:
     strategy._histograms()
     yield "hand histograms"
     strategy._peg_table()
-    _WARM.append(True)
     yield "peg table"
+    from cribbage.scoring import rank_points_steps
+
+    for _ in rank_points_steps():  # the fast hand totals: built in 91 pieces
+        yield "hand totals"
+    _WARM.append(True)
 
 
 def warmed() -> bool:

@@ -12,7 +12,7 @@ from table_fakes import FakeHost, play_human_turn
 
 from cribbage.state import Phase
 from web.controller import Controller, MemoryStorage
-from web.patch import moves, plan, vt_names
+from web.patch import moves, moving, plan, vt_names
 from web.render import Rendered
 
 CARD_NAME = re.compile(r"c-[A2-9TJQK][SHDC]")
@@ -120,6 +120,8 @@ def test_a_card_laid_travels_from_the_hand_to_the_pile() -> None:
             if region == "stage" and before.get(name) == "me":
                 laid += 1
                 assert moves(a, b)
+                # Only what changes place is named for the transition: not the cards that stay.
+                assert name in moving(a, b) and not {n for n, r in after.items() if before.get(n) == r} & moving(a, b)
         # The computer's card keeps the name of the back it was laid from.
         for name, region in after.items():
             if name.startswith("opp-") and region == "stage":
