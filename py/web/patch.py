@@ -85,19 +85,17 @@ def moving(before: Rendered | None, after: Rendered) -> frozenset[str]:
     if before is None:
         return frozenset()
     a, b = vt_names(before), vt_names(after)
-    out = {name for name in a.keys() | b.keys() if a.get(name) != b.get(name)}
+    # Travel only: a card in both frames, in another region (cards dealt or gathered just appear
+    # or go: capturing a dozen of them costs more than it shows). The starter turns over.
+    out = {name for name in a.keys() & b.keys() if a[name] != b[name]}
+    if "starter" in b and "starter" not in a:
+        out.add("starter")
     if before.crib_side != after.crib_side and "crib" in b:
         out.add("crib")
     return frozenset(out)
 
 
 def moves(before: Rendered | None, after: Rendered) -> bool:
-    """Does the frame move something the player should see travel?
-
-    A card that changes region (laid from the hand to the pile, the pile gathered after a 31), a
-    card or the starter appearing or leaving, the crib going to the other player. (Pegs glide by
-    a CSS transition of their own: they need no view transition.)
-    """
-    if before is None:
-        return False
-    return vt_names(before) != vt_names(after) or before.crib_side != after.crib_side
+    """Does the frame move something the player should see travel (:func:`moving`)? (Pegs glide
+    by a CSS transition of their own: they need no view transition.)"""
+    return bool(moving(before, after))

@@ -372,13 +372,16 @@ def _deck(scene: Scene) -> str:
 
 def _crib(scene: Scene) -> str:
     v = scene.view
-    if v.dealer is None or scene.summary is not None:
+    dealer = _shown_dealer(scene)
+    if dealer is None:
         return '<div class="crib empty"></div>'
-    owner = possessive(scene.names[v.dealer], v.dealer == _you(scene))
-    size = v.crib_size
+    # While a finished hand's show stays up its crib (counted: its cards are in the show) stays
+    # with its owner; the next hand's crib then slides over to the new dealer.
+    owner = possessive(scene.names[dealer], dealer == _you(scene))
+    size = v.crib_size if scene.summary is None else 0
     # In the show the crib is turned over in its own panel; here it stays a stack.
     cards = "".join(back_html("crib-card") for _ in range(size))
-    side = "mine" if v.dealer == v.seat else "theirs"  # it stands on its owner's side of the table
+    side = "mine" if dealer == v.seat else "theirs"  # it stands on its owner's side of the table
     return (
         f'<div class="crib crib-{side}" role="group" aria-label="{esc(owner)} crib, {size} cards">'
         f'<div class="crib-stack" data-vt="crib">{cards or back_html("crib-card ghost")}</div>'
@@ -1049,9 +1052,8 @@ def render(scene: Scene) -> Rendered:
     table, regions = _table(scene)
     v = scene.view
     scores, previous = (v.scores[0], v.scores[1]), (v.previous_scores[0], v.previous_scores[1])
-    crib_side = ""
-    if v.dealer is not None and scene.summary is None:
-        crib_side = "mine" if v.dealer == v.seat else "theirs"
+    shown = _shown_dealer(scene)
+    crib_side = "" if shown is None else "mine" if shown == v.seat else "theirs"
     return Rendered(table, overlay, meta, regions, board_frame=scene.orientation,
                     pegs=pegs_of(scores, previous, scene.names, scene.orientation, scene.moved),
                     board_label=board_label(scores, scene.names), crib_side=crib_side)

@@ -91,7 +91,8 @@ def warm_steps() -> Iterator[str]:
         return
     # importlib.resources (how the tables are read) and what it pulls in, then the computer (the
     # package imports its modules at once), then its tables.
-    for name in ("urllib.parse", "pathlib", "shutil", "tempfile", "importlib.resources", "cribbage.ai"):
+    # (Only modules the small stdlib archive holds: any other would fetch the full one.)
+    for name in ("pathlib", "shutil", "tempfile", "importlib.resources", "cribbage.ai"):
         try:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - ai_module() will say so when it is needed

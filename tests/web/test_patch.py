@@ -127,3 +127,10 @@ def test_a_card_laid_travels_from_the_hand_to_the_pile() -> None:
             if name.startswith("opp-") and region == "stage":
                 assert before.get(name) in ("opp", "stage")
     assert laid >= 8
+
+
+def test_the_crib_slides_to_the_new_dealer_when_the_deal_passes() -> None:
+    _, frames = _match_frames(seed=6)
+    slides = [(a, b) for a, b in zip(frames, frames[1:]) if a.crib_side and b.crib_side and a.crib_side != b.crib_side]
+    assert len(slides) >= 3
+    assert all("crib" in moving(a, b) for a, b in slides)
