@@ -286,15 +286,16 @@ def rank_points() -> dict[int, int]:
 
 
 def rank_points_steps() -> Iterator[None]:
-    """Build the table of :func:`rank_points` a piece at a time (a yield after each pair of
-    lowest ranks: 91 pieces), for a page that must not freeze while it is made; the same table."""
+    """Build the table of :func:`rank_points` a piece at a time (a yield after each three lowest
+    ranks: 455 pieces of at most 13 hands), for a page that must not freeze; the same table."""
     if _RANK_POINTS:
         return
     table: dict[int, int] = {}
     for a in range(1, 14):
         for b in range(a, 14):
-            _fill_rank_points(table, b, [a, b])
-            yield
+            for c in range(b, 14):
+                _fill_rank_points(table, c, [a, b, c])
+                yield
     if not _RANK_POINTS:
         _RANK_POINTS.update(table)
 

@@ -115,8 +115,8 @@ def warm_steps() -> Iterator[str]:
     yield "peg table"
     from cribbage.scoring import rank_points_steps
 
-    for _ in rank_points_steps():  # the fast hand totals: built in 91 pieces
-        yield "hand totals"
+    for _ in rank_points_steps():  # the fast hand totals, piece by piece
+        yield "hand totals"  # 455 small pieces
     _WARM.append(True)
 
 
