@@ -14,7 +14,10 @@ Measured in the page, from the table being ready to the end of the match:
 - **tap to next paint**: Event Timing (``PerformanceObserver`` type ``event``, durationThreshold 16),
   one figure per tap: the longest entry of its interaction (pointerdown, pointerup, click), i.e.
   from the hardware timestamp to the next paint after the handlers ran (rounded to 8 ms by the
-  browser). A tap with no entry took under 16 ms and counts as 16.
+  browser). A tap with no entry took under 16 ms and counts as 16. When a tap moves a card the
+  page draws the new frame inside a view transition: the next paint is then the frame in which
+  the old table is captured, and the new one follows a frame later (``--motion off``: no
+  transitions, every tap's figure includes its whole update).
 - **main-thread tasks**: every ``RunTask`` of the page's renderer main thread in a Chrome trace
   (category ``toplevel``), p99 and max; and each task over 50 ms with its cause: the Python
   handlers running inside it (``performance.measure`` entries ``py …`` that the page writes when
