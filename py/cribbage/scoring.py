@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import combinations
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from .cards import Card, CardError, Rank, Suit, format_cards
 
@@ -260,23 +260,27 @@ RANK_KEY: tuple[int, ...] = tuple(0 if r == 0 else 8 ** (r - 1) for r in range(1
 _RANK_POINTS: dict[int, int] = {}
 
 
+def _fill_rank_points(table: dict[int, int], start: int, ranks: list[int]) -> None:
+    """Score into ``table`` every five-rank multiset that begins with ``ranks`` (then ranks >= ``start``)."""
+    if len(ranks) == 5:
+        # Suits are irrelevant to fifteens, pairs and runs; give each copy of a rank its own.
+        suits = _SUITS
+        cards = [Card(Rank(r), suits[ranks[:i].count(r)]) for i, r in enumerate(ranks)]
+        points = sum(i.points for i in (*fifteens(cards), *pairs(cards), *runs(cards)))
+        table[sum(RANK_KEY[r] for r in ranks)] = points
+        return
+    for r in range(start, 14):
+        if ranks.count(r) < 4:
+            _fill_rank_points(table, r, [*ranks, r])
+
+
+_SUITS = tuple(Suit)
+
+
 def _build_rank_points() -> dict[int, int]:
     """Fifteens + pairs + runs of every five-rank multiset, counted by the item functions above."""
     table: dict[int, int] = {}
-    suits = list(Suit)
-
-    def fill(start: int, ranks: list[int]) -> None:
-        if len(ranks) == 5:
-            # Suits are irrelevant to fifteens, pairs and runs; give each copy of a rank its own.
-            cards = [Card(Rank(r), suits[ranks[:i].count(r)]) for i, r in enumerate(ranks)]
-            points = sum(i.points for i in (*fifteens(cards), *pairs(cards), *runs(cards)))
-            table[sum(RANK_KEY[r] for r in ranks)] = points
-            return
-        for r in range(start, 14):
-            if ranks.count(r) < 4:
-                fill(r, [*ranks, r])
-
-    fill(1, [])
+    _fill_rank_points(table, 1, [])
     return table
 
 
@@ -285,6 +289,21 @@ def rank_points() -> dict[int, int]:
     if not _RANK_POINTS:
         _RANK_POINTS.update(_build_rank_points())
     return _RANK_POINTS
+
+
+def rank_points_steps() -> Iterator[None]:
+    """Build the table of :func:`rank_points` a piece at a time (a yield after each three lowest
+    ranks: 455 pieces of at most 13 hands), for a page that must not freeze; the same table."""
+    if _RANK_POINTS:
+        return
+    table: dict[int, int] = {}
+    for a in range(1, 14):
+        for b in range(a, 14):
+            for c in range(b, 14):
+                _fill_rank_points(table, c, [a, b, c])
+                yield
+    if not _RANK_POINTS:
+        _RANK_POINTS.update(table)
 
 
 def hand_points(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 __all__ = [
     "Layout",
@@ -29,6 +29,9 @@ __all__ = [
     "peg_positions",
     "board_svg",
     "board_size",
+    "board_label",
+    "Peg",
+    "pegs_of",
 ]
 
 HOLES = 120
@@ -308,19 +311,64 @@ def _lines_svg(lines: Sequence[tuple[str, int]], orientation: str, layout: Layou
     return "".join(out)
 
 
-def _peg(x: float, y: float, seat: int, which: str, score: int, title: str, moved: bool) -> str:
+class Peg(NamedTuple):
+    """One peg as the page draws it: where it stands and what it says."""
+
+    key: str
+    """``"0-front"``, ``"1-back"``: its ``data-peg``."""
+    x: float
+    y: float
+    cls: str
+    hole: int
+    title: str
+
+    @property
+    def translate(self) -> str:
+        """Its place as a CSS transform (the page moves a peg by this, so it can glide)."""
+        return f"translate({_f(self.x)}px, {_f(self.y)}px)"
+
+
+def pegs_of(scores: Sequence[int], previous: Sequence[int], names: Sequence[str] = ("You", "Computer"),
+            orientation: str = "horizontal", moved: Sequence[bool] = (False, False),
+            layout: Layout = LAYOUT) -> tuple[Peg, ...]:
+    """The pegs: for each track the back peg (the total before the latest score), then the front."""
+    positions = peg_positions(scores, previous, layout)
+    length = layout.length
+    game = layout.game_hole
+    out = []
+    for seat in range(layout.tracks):
+        name = names[seat]
+        bx, by = _xy(*positions[(seat, "back")], orientation, length)
+        out.append(Peg(f"{seat}-back", bx, by, f"peg peg-{seat} peg-back", min(previous[seat], game),
+                       f"{name}: back peg at {previous[seat]}"))
+        fx, fy = _xy(*positions[(seat, "front")], orientation, length)
+        out.append(Peg(f"{seat}-front", fx, fy, f"peg peg-{seat} peg-front" + (" peg-moved" if moved[seat] else ""),
+                       min(scores[seat], game), f"{name}: {scores[seat]}"))
+    return tuple(out)
+
+
+def _peg(peg: Peg) -> str:
+    seat_text, which = peg.key.split("-")
+    seat = int(seat_text)
     colour, dark = TRACK_COLOURS[seat], TRACK_DARK[seat]
-    cls = f"peg peg-{seat} peg-{which}" + (" peg-moved" if moved else "")
     r = 5.2 if which == "front" else 4.5
     opacity = "1" if which == "front" else ".72"
+    # Drawn at the origin and translated: the page moves a peg by its transform alone.
     return (
-        f'<g class="{cls}" data-peg="{seat}-{which}" data-hole="{score}" opacity="{opacity}">'
-        f"<title>{escape(title)}</title>"
-        f'<circle cx="{_f(x + 0.8)}" cy="{_f(y + 1.1)}" r="{r}" fill="#000" fill-opacity=".35"/>'
-        f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{r}" fill="{colour}" stroke="{dark}" stroke-width="1.1"/>'
-        f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{r}" fill="url(#peg-shine)"/>'
+        f'<g class="{peg.cls}" data-peg="{peg.key}" data-hole="{peg.hole}" opacity="{opacity}" '
+        f'transform="translate({_f(peg.x)} {_f(peg.y)})">'
+        f"<title>{escape(peg.title)}</title>"
+        f'<g class="peg-body"><circle cx=".8" cy="1.1" r="{r}" fill="#000" fill-opacity=".35"/>'
+        f'<circle r="{r}" fill="{colour}" stroke="{dark}" stroke-width="1.1"/>'
+        f'<circle r="{r}" fill="url(#peg-shine)"/></g>'
         "</g>"
     )
+
+
+def board_label(scores: Sequence[int], names: Sequence[str], layout: Layout = LAYOUT) -> str:
+    """The board's spoken label."""
+    said = ", ".join(f"{names[s]} {scores[s]}" for s in range(layout.tracks))
+    return f"Cribbage board. {said}, game is {layout.game_hole}."
 
 
 def board_svg(
@@ -341,24 +389,11 @@ def board_svg(
     if orientation not in ("horizontal", "vertical"):
         raise ValueError(f"unknown orientation {orientation!r}")
     w, h = board_size(orientation, layout)
-    length = layout.length
-    game = layout.game_hole
-    pegs: list[str] = []
-    positions = peg_positions(scores, previous, layout)
-    for seat in range(layout.tracks):
-        front = min(scores[seat], game)
-        back = min(previous[seat], game)
-        name = names[seat]
-        bx, by = _xy(*positions[(seat, "back")], orientation, length)
-        pegs.append(_peg(bx, by, seat, "back", back, f"{name}: back peg at {previous[seat]}", False))
-        fx, fy = _xy(*positions[(seat, "front")], orientation, length)
-        pegs.append(_peg(fx, fy, seat, "front", front, f"{name}: {scores[seat]}", moved[seat]))
-    said = ", ".join(f"{names[s]} {scores[s]}" for s in range(layout.tracks))
-    label = f"Cribbage board. {said}, game is {game}."
+    pegs = "".join(_peg(p) for p in pegs_of(scores, previous, names, orientation, moved, layout))
     return (
         f'<svg class="board board-{orientation}" viewBox="0 0 {_f(w)} {_f(h)}" role="img" '
-        f'aria-label="{escape(label)}" preserveAspectRatio="xMidYMid meet">'
+        f'aria-label="{escape(board_label(scores, names, layout))}" preserveAspectRatio="xMidYMid meet">'
         + _static_board(orientation, layout)
         + _lines_svg(lines, orientation, layout)
-        + '<g class="pegs">' + "".join(pegs) + "</g></svg>"
+        + '<g class="pegs">' + pegs + "</g></svg>"
     )

@@ -26,6 +26,7 @@ except ImportError:  # pragma: no cover - older Pyodide
 from web import modes
 from web.cardfaces import sprite_svg
 from web.controller import Controller
+from web.patch import moves, moving, plan
 from web.render import Rendered
 from web.storage import DurableStorage, Storage
 
@@ -115,13 +116,26 @@ class BrowserHost:
     computer's thinking included), which the browser tests keep an eye on.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, motion: bool = True) -> None:
         self.app = document.getElementById("app")
         self.table = document.getElementById("table")
         self.overlay = document.getElementById("overlay")
         self.live = document.getElementById("live")
-        self._table_html = ""
-        self._overlay_html: str | None = None
+        self._drawn: Rendered | None = None
+        """The frame the page shows now (the patch is planned from it)."""
+        self._target: tuple[Rendered, str | None] | None = None
+        """The latest frame asked for, and its focus (a view transition draws it a frame later)."""
+        self.motion = motion
+        """False with ``?motion=off``: no view transitions, no glides (reduced motion also stops them)."""
+        self._reduced = window.matchMedia("(prefers-reduced-motion: reduce)")
+        self._vt: Any = None
+        """The view transition running, if any."""
+        self._vt_waiting = False
+        """A view transition has captured (or is capturing) the old frame; its update draws ``_target``."""
+        self._vt_names: frozenset[str] = frozenset()
+        """The names given for the transition under way: only what changes place."""
+        self._vt_update = create_proxy(self._vt_draw)
+        self._vt_ignore = create_proxy(lambda *_: None)
         self._callbacks: dict[int, Callable[[], None]] = {}
         self._seq = 0
         self._fire_proxy = create_proxy(self._fire)
@@ -130,23 +144,135 @@ class BrowserHost:
         self._no_scroll = to_js({"preventScroll": True}, dict_converter=window.Object.fromEntries)
         self._held: list[dict[str, Any]] | None = []
         """Messages for the embedding page held until ``ready`` is posted (then None): it comes first."""
+        self._marks = bool(_nn(getattr(window, "__cribbageMarks", None)))
+        """Write ``performance.measure`` entries (``py …``) for py/tools/bench_taps.py."""
 
     # Drawing.
 
+    def perf_ms(self) -> float:
+        """The page's clock (``performance.now()``), for the phases of a frame."""
+        return float(window.performance.now())
+
+    def measure(self, name: str, start: float, end: float | None = None) -> None:
+        """A ``performance.measure`` entry ``py <name>`` (only when a benchmark asked for them)."""
+        if self._marks:
+            end = float(window.performance.now()) if end is None else end
+            window.performance.measure("py " + name, to_js({"start": start, "end": end},
+                                                           dict_converter=window.Object.fromEntries))
+
+    def animated(self) -> bool:
+        """May things move? Not with ``?motion=off``, nor when the player prefers reduced motion."""
+        return self.motion and not bool(self._reduced.matches)
+
     def show(self, rendered: Rendered, focus: str | None) -> None:
+        """Draw a frame: patch the regions that changed; a card that changes place travels there.
+
+        A view transition captures the page as it is, then draws the new frame (a frame later);
+        the cards, the starter and the crib named ``data-vt`` glide from the old places to the
+        new. Frames asked for meanwhile are drawn by that same update: the latest one wins.
+        """
+        self._target = (rendered, focus)
+        if self._vt_waiting:
+            return
+        start = getattr(document, "startViewTransition", None)
+        if start is not None and self.animated() and moves(self._drawn, rendered):
+            self.skip_transition()
+            self._vt_names = moving(self._drawn, rendered)
+            self._name(self.table)  # the old places of what is about to move
+            self._vt_waiting = True
+            try:
+                vt = document.startViewTransition(self._vt_update)
+            except Exception:  # noqa: BLE001 - e.g. a browser that refuses: draw at once
+                self._vt_waiting = False
+                self._draw()
+                return
+            self._vt = vt
+            for promise in (vt.ready, vt.finished, vt.updateCallbackDone):
+                promise.catch(self._vt_ignore)  # a skipped transition rejects: nothing to report
+            # Until the new frame is drawn (a frame later) the page says it is busy, so a script
+            # or a test that waits for ``data-busy="false"`` reads the table it is about to see.
+            self.app.setAttribute("data-busy", "true")
+            return
+        self._draw()
+
+    def skip_transition(self) -> None:
+        """End the running view transition at once (a tap never waits for an animation)."""
+        vt, self._vt = self._vt, None
+        if vt is not None:
+            try:
+                vt.skipTransition()
+            except Exception:  # noqa: BLE001
+                pass
+
+    def _vt_draw(self, *_: Any) -> None:
+        self._vt_waiting = False
+        self._draw(named=True)
+
+    def _name(self, root: Any) -> None:
+        """Name the ``data-vt`` elements under ``root`` that move in the transition under way, and
+        no other (CSSOM: the CSP forbids style attributes in markup)."""
+        found = root.querySelectorAll("[data-vt]")
+        names = self._vt_names
+        for i in range(int(found.length)):
+            element = found.item(i)
+            name = str(element.getAttribute("data-vt"))
+            element.style.viewTransitionName = name if name in names else ""
+
+    def _draw(self, named: bool = False) -> None:
+        if self._target is None:
+            return
+        rendered, focus = self._target
+        self._target = None
+        began = float(window.performance.now()) if self._marks else 0.0
         active = _nn(document.activeElement)
         previous = str(active.id) if active is not None and active.id else ""
-        if rendered.table != self._table_html:
-            self.table.innerHTML = rendered.table
-            self._table_html = rendered.table
-        if rendered.overlay != self._overlay_html:
-            self.overlay.innerHTML = rendered.overlay
-            self._overlay_html = rendered.overlay
+        patch = plan(self._drawn, rendered)
+        if patch.full is not None:
+            self.table.innerHTML = patch.full
+            if named:
+                self._name(self.table)
+        for key, html in patch.regions:
+            old = _nn(self.table.querySelector(f'[data-region="{key}"]'))
+            if old is None:  # not where it should be (should not happen): draw it all
+                self.table.innerHTML = rendered.table
+                if named:
+                    self._name(self.table)
+                break
+            old.outerHTML = html
+            if named:
+                new = _nn(self.table.querySelector(f'[data-region="{key}"]'))
+                if new is not None:
+                    self._name(new)
+        if patch.pegs or patch.full is not None:
+            self._set_pegs(rendered)
+        if patch.overlay is not None:
+            self.overlay.innerHTML = patch.overlay
+        self._drawn = rendered
         for key, value in rendered.meta.items():
             self.app.setAttribute(f"data-{key}", value)
         covered = bool(rendered.overlay)
         self.table.inert = covered
         self._focus(focus, previous, covered)
+        if self._marks:
+            self.measure("\u00b7 dom", began)
+
+    def _set_pegs(self, rendered: Rendered) -> None:
+        """Move the pegs by their transform (a CSS transition carries them along), keep the rest."""
+        board = _nn(self.table.querySelector("svg.board"))
+        if board is None:
+            return
+        board.setAttribute("aria-label", rendered.board_label)
+        for peg in rendered.pegs:
+            element = _nn(board.querySelector(f'[data-peg="{peg.key}"]'))
+            if element is None:
+                continue
+            element.setAttribute("class", peg.cls)
+            element.setAttribute("data-hole", str(peg.hole))
+            element.setAttribute("transform", f"translate({peg.x:g} {peg.y:g})")
+            element.style.transform = peg.translate
+            title = _nn(element.querySelector("title"))
+            if title is not None:
+                title.textContent = peg.title
 
     def _focus(self, focus: str | None, previous: str, covered: bool) -> None:
         target = None
@@ -187,18 +313,20 @@ class BrowserHost:
     def _fire(self, token: Any) -> None:
         fn = self._callbacks.pop(int(token), None)
         if fn is not None:
-            self.timed(fn)
+            self.timed(fn, "timer " + str(getattr(fn, "__qualname__", "?")))
 
-    def timed(self, fn: Callable[[], Any]) -> Any:
+    def timed(self, fn: Callable[[], Any], label: str = "handler") -> Any:
         """Run a handler, keeping the slowest time seen in ``#app[data-handler-ms]``."""
-        start = window.performance.now()
+        start = float(window.performance.now())
         try:
             return fn()
         finally:
-            spent = float(window.performance.now() - start)
+            spent = float(window.performance.now()) - start
             if spent > self._slowest:
                 self._slowest = spent
                 self.app.setAttribute("data-handler-ms", f"{spent:.0f}")
+            if self._marks:
+                self.measure(label, start)
 
     def cancel(self, handle: Any) -> None:
         timer, token = handle
@@ -429,8 +557,8 @@ class Routed(Protocol):
             target_action: str | None = None) -> bool: ...
 
 
-def _on_click(controller: Routed, host: BrowserHost, event: Any) -> None:
-    target = _nn(event.target)
+def _on_click(controller: Routed, host: BrowserHost, event: Any, target: Any = None) -> None:
+    target = target if target is not None else _nn(event.target)
     if target is None or not hasattr(target, "closest"):
         return
     element = _nn(target.closest("[data-action]"))
@@ -464,7 +592,19 @@ def _on_click(controller: Routed, host: BrowserHost, event: Any) -> None:
             if field is not None:
                 values[name] = str(field.value)
         data["inputs"] = json.dumps(values)
-    host.timed(lambda: controller.click(action, data))
+    host.timed(lambda: controller.click(action, data), "click " + action)
+
+
+def _on_root_click(controller: Routed, host: BrowserHost, event: Any) -> None:
+    """A click the browser gave the document itself: between the start of a view transition and
+    its update (one frame) input goes to the root. Route it to what lies under the pointer."""
+    target = _nn(event.target)
+    if target is None or not target.isSameNode(document.documentElement):
+        return
+    host.skip_transition()
+    under = _nn(document.elementFromPoint(event.clientX, event.clientY))
+    if under is not None and bool(host.app.contains(under)):
+        _on_click(controller, host, event, under)
 
 
 def _copy(element: Any) -> None:
@@ -498,7 +638,7 @@ def _on_key(controller: Routed, host: BrowserHost, event: Any) -> None:
             action = _text(element.getAttribute("data-action"))  # a disabled control takes no Enter
     key, ctrl, shift, alt = str(event.key), bool(event.ctrlKey or event.metaKey), bool(event.shiftKey), \
         bool(event.altKey)
-    used = host.timed(lambda: controller.key(key, ctrl, shift, alt, action))
+    used = host.timed(lambda: controller.key(key, ctrl, shift, alt, action), "key " + key)
     if used:
         event.preventDefault()
 
@@ -539,7 +679,10 @@ def start() -> Routed:
     if sprites is not None:
         sprites.innerHTML = sprite_svg()
     embedded = _embedded()
-    host = BrowserHost()
+    motion = _text(window.URLSearchParams.new(window.location.search).get("motion")) != "off"
+    if not motion:
+        document.documentElement.classList.add("motion-off")  # the stylesheet stops every glide
+    host = BrowserHost(motion=motion)
     params = _params()
     modes.before_online(lambda: _configure_online(host, params))
     controller = Controller(host, page_storage(), params, embedded=embedded)
@@ -548,6 +691,9 @@ def start() -> Routed:
 
     app = document.getElementById("app")
     app.addEventListener("click", create_proxy(lambda event: _on_click(controller, host, event)))
+    # A tap never waits for an animation: it ends the running view transition at once.
+    document.addEventListener("pointerdown", create_proxy(lambda event: host.skip_transition()), True)
+    document.addEventListener("click", create_proxy(lambda event: _on_root_click(controller, host, event)))
     document.addEventListener("keydown", create_proxy(lambda event: _on_key(controller, host, event)))
     app.addEventListener("change", create_proxy(lambda event: _on_change(controller, host, event)))
     wide.addEventListener("change", create_proxy(
@@ -559,7 +705,35 @@ def start() -> Routed:
         loading.hidden = True
     document.body.dataset.ready = "true"
     host.post_ready()
+    _warm_in_idle(host)
     return controller
+
+
+def _warm_in_idle(host: BrowserHost) -> None:
+    """Import the computer and the coach in the page's idle moments after the table is drawn, one
+    small step per idle callback (:func:`web.seats.warm_steps`): the first hint no longer freezes."""
+    from web.seats import warm_steps
+
+    steps = warm_steps()
+    idle = _nn(getattr(window, "requestIdleCallback", None))
+
+    def step(*_: Any) -> None:
+        start = float(window.performance.now())
+        name = next(steps, None)
+        if name is None:
+            proxy.destroy()
+            return
+        host.measure(f"warm {name}", start)
+        schedule()
+
+    def schedule() -> None:
+        if idle is not None:
+            window.requestIdleCallback(proxy)
+        else:  # Safari: no idle callbacks; a short timer between frames does
+            window.setTimeout(proxy, 40)
+
+    proxy = create_proxy(step)
+    schedule()
 
 
 def _embedded() -> bool:

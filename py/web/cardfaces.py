@@ -8,6 +8,7 @@ reveals a hidden card. The suit shapes live once in the page (:func:`sprite_svg`
 
 from __future__ import annotations
 
+from functools import lru_cache
 from html import escape
 
 from cribbage.cards import Card, Rank, Suit
@@ -101,8 +102,9 @@ def _use(suit: str, cx: float, cy: float, size: float, flip: bool = False) -> st
     return f'<use href="#suit-{suit}" x="{x:g}" y="{y:g}" width="{size:g}" height="{size:g}"{transform}/>'
 
 
+@lru_cache(maxsize=64)
 def card_svg(card: Card) -> str:
-    """The face of ``card`` as an ``<svg>`` (100x140 box, scales to any size)."""
+    """The face of ``card`` as an ``<svg>`` (100x140 box, scales to any size; made once per card)."""
     s = card.suit.value
     colour = SUIT_COLOURS[s]
     rank = rank_text(card)
@@ -163,6 +165,8 @@ def card_html(card: Card, *, tag: str = "div", classes: str = "", attrs: dict[st
     return f"<{tag} {text}>{inner}{card_svg(card)}</{tag}>"
 
 
-def back_html(classes: str = "") -> str:
-    """A face-down card: no code, no text, no label, nothing that could tell which card it is."""
-    return f'<span class="{("card back " + classes).strip()}" aria-hidden="true"></span>'
+def back_html(classes: str = "", vt: str = "") -> str:
+    """A face-down card: no code, no text, no label, nothing that could tell which card it is
+    (``vt``: a view-transition name given by its place, never by the card)."""
+    name = f' data-vt="{escape(vt)}"' if vt else ""
+    return f'<span class="{("card back " + classes).strip()}" aria-hidden="true"{name}></span>'

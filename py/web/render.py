@@ -23,7 +23,7 @@ from cribbage.state import Event, Phase
 from cribbage.view import SeatView
 
 from . import rules
-from .board import PEG_COLOURS, board_svg
+from .board import PEG_COLOURS, Peg, board_label, board_svg, pegs_of
 from .cardfaces import back_html, card_html, card_name
 from .modes import MODES, mode_of
 from .speech import event_sentence
@@ -131,6 +131,17 @@ class Rendered:
     table: str
     overlay: str
     meta: dict[str, str]
+    regions: tuple[tuple[str, str], ...] = ()
+    """The table as (key, markup) regions in document order, each one element with ``data-region``
+    (the table is their markup inside the layout's containers): what :mod:`web.patch` compares."""
+    board_frame: str = ""
+    """What the board looks like without its pegs (its orientation): the same frame, only pegs move."""
+    pegs: tuple[Peg, ...] = ()
+    """The four pegs (:func:`web.board.pegs`), set by attributes when only they changed."""
+    board_label: str = ""
+    """The board's spoken label (names and scores)."""
+    crib_side: str = ""
+    """Where the crib stands: ``mine`` or ``theirs`` (by its owner), or empty."""
 
 
 def esc(text: object) -> str:
@@ -304,7 +315,7 @@ def _my_hand(scene: Scene) -> str:
     for i, card in enumerate(cards):
         code = card.code
         classes = ["hand-card"]
-        attrs: dict[str, str] = {"id": f"hand-{i}", "data-action": "card", "data-index": str(i)}
+        attrs: dict[str, str] = {"id": f"hand-{i}", "data-action": "card", "data-index": str(i), "data-vt": f"c-{code}"}
         selected = code in scene.selected
         if selected:
             classes.append("selected")
@@ -321,7 +332,7 @@ def _my_hand(scene: Scene) -> str:
             attrs["aria-keyshortcuts"] = str(i + 1)
             out.append(card_html(card, tag="button", classes=" ".join(classes), attrs=attrs, name=label))
         else:
-            out.append(card_html(card, classes=" ".join(classes) + " still"))
+            out.append(card_html(card, classes=" ".join(classes) + " still", attrs={"data-vt": f"c-{code}"}))
     label = f"{_poss(scene, v.seat)} cards"
     return f'<div class="hand hand-me" role="group" aria-label="{esc(label)}">{"".join(out)}</div>'
 
@@ -335,10 +346,12 @@ def _opp_hand(scene: Scene) -> str:
         # Laid on the table: drawn once, in its panel of the show.
         return f'<div class="hand hand-opp shown" aria-hidden="true"></div>'
     if v.opponent_kept and v.phase is Phase.GAME_OVER:
-        cards = "".join(card_html(c, classes="opp-card") for c in v.opponent_kept)
+        cards = "".join(card_html(c, classes="opp-card", attrs={"data-vt": f"c-{c.code}"}) for c in v.opponent_kept)
         return f'<div class="hand hand-opp" role="group" aria-label="{esc(_poss(scene, opp))} hand">{cards}</div>'
     n = v.opponent_cards
-    backs = "".join(back_html("opp-card") for _ in range(n))
+    # A back is named by its place only (nothing tells which card it is): the card laid from it
+    # takes that name in the pile (see _pile), so it travels from the hand to the pile.
+    backs = "".join(back_html("opp-card", vt=f"opp-{i}") for i in range(n))
     return (f'<div class="hand hand-opp" role="img" aria-label="{esc(name)} holds {n} '
             f'card{"s" if n != 1 else ""}">{backs}</div>')
 
@@ -347,7 +360,7 @@ def _deck(scene: Scene) -> str:
     v = scene.view
     starter = ""
     if v.starter is not None and scene.summary is None:
-        starter = card_html(v.starter, classes="starter")
+        starter = card_html(v.starter, classes="starter", attrs={"data-vt": "starter"})
     stack = "".join(back_html("deck-card") for _ in range(3))
     label = "Starter" if v.starter is not None and scene.summary is None else "Pack"
     return (
@@ -359,15 +372,19 @@ def _deck(scene: Scene) -> str:
 
 def _crib(scene: Scene) -> str:
     v = scene.view
-    if v.dealer is None or scene.summary is not None:
+    dealer = _shown_dealer(scene)
+    if dealer is None:
         return '<div class="crib empty"></div>'
-    owner = possessive(scene.names[v.dealer], v.dealer == _you(scene))
-    size = v.crib_size
+    # While a finished hand's show stays up its crib (counted: its cards are in the show) stays
+    # with its owner; the next hand's crib then slides over to the new dealer.
+    owner = possessive(scene.names[dealer], dealer == _you(scene))
+    size = v.crib_size if scene.summary is None else 0
     # In the show the crib is turned over in its own panel; here it stays a stack.
     cards = "".join(back_html("crib-card") for _ in range(size))
+    side = "mine" if dealer == v.seat else "theirs"  # it stands on its owner's side of the table
     return (
-        f'<div class="crib" role="group" aria-label="{esc(owner)} crib, {size} cards">'
-        f'<div class="crib-stack">{cards or back_html("crib-card ghost")}</div>'
+        f'<div class="crib crib-{side}" role="group" aria-label="{esc(owner)} crib, {size} cards">'
+        f'<div class="crib-stack" data-vt="crib">{cards or back_html("crib-card ghost")}</div>'
         f'<div class="zone-label">{esc(owner)} crib</div></div>'
     )
 
@@ -422,7 +439,8 @@ def _cut_for_deal_cards(scene: Scene) -> str:
     for seat in (v.seat, 1 - v.seat):
         card = cuts.get(seat)
         name = scene.names[seat]
-        inner = card_html(card, classes="cut-card") if card is not None else back_html("cut-card ghost")
+        inner = (card_html(card, classes="cut-card", attrs={"data-vt": f"c-{card.code}"}) if card is not None
+                 else back_html("cut-card ghost"))
         low = ""
         if len(cuts) == 2 and v.dealer == seat:
             low = '<span class="badge">Deals</span>'
@@ -434,9 +452,13 @@ def _pile(scene: Scene) -> str:
     v = scene.view
     me = v.seat
     cards = []
-    for seat, card in v.pile:
+    for i, (seat, card) in enumerate(v.pile):
         who = "mine" if seat == me else "theirs"
-        cards.append(f'<li class="pile-slot {who} seat-{seat}">{card_html(card, classes="pile-card")}</li>')
+        # The opponent's latest card keeps the name of the back it was laid from (see _opp_hand).
+        last_theirs = seat != me and i == len(v.pile) - 1 and v.phase is Phase.PLAY
+        name = f"opp-{v.opponent_cards}" if last_theirs else f"c-{card.code}"
+        cards.append(f'<li class="pile-slot {who} seat-{seat}">'
+                     f'{card_html(card, classes="pile-card", attrs={"data-vt": name})}</li>')
     ghost = ""
     if scene.private and scene.play_preview is not None and len(scene.selected) == 1:
         code = scene.selected[0]
@@ -451,7 +473,8 @@ def _pile(scene: Scene) -> str:
     if v.played:
         rows = []
         for count_cards in v.played:
-            minis = "".join(_mini(c, "earlier-card") for _, c in count_cards)
+            minis = "".join(card_html(c, classes="mini earlier-card", attrs={"data-vt": f"c-{c.code}"})
+                            for _, c in count_cards)
             total = sum(c.value for _, c in count_cards)
             rows.append(f'<div class="earlier-count" role="group" aria-label="Earlier count of {total}">{minis}</div>')
         earlier = f'<div class="earlier" role="group" aria-label="Earlier counts of this hand">{"".join(rows)}</div>'
@@ -781,9 +804,22 @@ def _online(scene: Scene) -> str:
     return online_html(scene.online)
 
 
-def _table(scene: Scene) -> str:
+def _keyed(key: str, html: str) -> str:
+    """``html`` (one element) marked as the region ``key``."""
+    if not html:
+        return ""
+    end = html.index(">")
+    space = html.find(" ", 0, end)
+    cut = space if space != -1 else end
+    return f'{html[:cut]} data-region="{key}"{html[cut:]}'
+
+
+def _table(scene: Scene) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The table's markup and its regions (each one element, compared frame by frame)."""
     if scene.online is not None and scene.online.blocked:
-        return _header(scene, scores=False) + _notice(scene) + _online(scene)  # no seat here: no table
+        regions = (("bar", _keyed("bar", _header(scene, scores=False))), ("notice", _keyed("notice", _notice(scene))),
+                   ("online", _keyed("online", _online(scene))))  # no seat here: no table
+        return "".join(html for _, html in regions), tuple((k, h) for k, h in regions if h)
     v = scene.view
     me = v.seat
     opp = 1 - me
@@ -794,24 +830,29 @@ def _table(scene: Scene) -> str:
         hand_zone = _my_hand(scene) if scene.summary is None else ""
     opp_zone = _opp_hand(scene) if scene.summary is None and v.phase not in (
         Phase.CUT_FOR_DEAL, Phase.CUT_PACK) else ""
-    return (
-        _header(scene)
-        + _notice(scene)
-        + _online(scene)
-        + '<div class="layout">'
-        + f'<section class="board-wrap" aria-label="Board">{board}</section>'
-        + '<section class="felt" aria-label="Table">'
-        + f'<div class="seat seat-opp seat-{opp}" role="group" aria-label="{esc(scene.names[opp])}">{opp_zone}</div>'
-        + '<div class="middle">'
-        + _deck(scene)
-        + f'<div class="stage">{_center(scene)}</div>'
-        + _crib(scene)
-        + "</div>"
-        + _prompt(scene)
-        + f'<div class="seat seat-me seat-{me}">{hand_zone}</div>'
-        + _recent(scene)
+    r = {
+        "bar": _header(scene),
+        "notice": _notice(scene),
+        "online": _online(scene),
+        "board": f'<section class="board-wrap" aria-label="Board">{board}</section>',
+        "opp": f'<div class="seat seat-opp seat-{opp}" role="group" aria-label="{esc(scene.names[opp])}">{opp_zone}</div>',
+        "deck": _deck(scene),
+        "stage": f'<div class="stage">{_center(scene)}</div>',
+        "crib": _crib(scene),
+        "prompt": _prompt(scene),
+        "me": f'<div class="seat seat-me seat-{me}">{hand_zone}</div>',
+        "recent": _recent(scene),
+    }
+    k = {key: _keyed(key, html) for key, html in r.items()}
+    table = (
+        k["bar"] + k["notice"] + k["online"]
+        + '<div class="layout">' + k["board"]
+        + '<section class="felt" aria-label="Table">' + k["opp"]
+        + '<div class="middle">' + k["deck"] + k["stage"] + k["crib"] + "</div>"
+        + k["prompt"] + k["me"] + k["recent"]
         + "</section></div>"
     )
+    return table, tuple((key, html) for key, html in k.items() if html)
 
 
 # --- dialogs and the cover ----------------------------------------------------------------------
@@ -1024,4 +1065,11 @@ def render(scene: Scene) -> Rendered:
         "seat": str(v.seat),
         "dialog": scene.dialog or "",
     }
-    return Rendered(_table(scene), overlay, meta)
+    table, regions = _table(scene)
+    v = scene.view
+    scores, previous = (v.scores[0], v.scores[1]), (v.previous_scores[0], v.previous_scores[1])
+    shown = _shown_dealer(scene)
+    crib_side = "" if shown is None else "mine" if shown == v.seat else "theirs"
+    return Rendered(table, overlay, meta, regions, board_frame=scene.orientation,
+                    pegs=pegs_of(scores, previous, scene.names, scene.orientation, scene.moved),
+                    board_label=board_label(scores, scene.names), crib_side=crib_side)

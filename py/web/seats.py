@@ -7,17 +7,20 @@ touching the match.
 
 - :class:`LocalHuman`: moves come from this browser's input (the controller proposes them).
 - :class:`Computer`: chooses from ``view`` alone (``make_player(level).choose(view)``), after a
-  visible delay run by the host's timer, so the page never freezes.
+  visible delay run by the host's timer; its search runs in slices of at most :data:`SLICE_MS`
+  (``choose_steps``: the same choice, made between frames), so the page never freezes.
 - :class:`RemoteSeat`: moves arrive from outside (the online peer) through :meth:`RemoteSeat.arrive`;
   the shape ``web/online.py`` fills in.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import random
+import time
 from types import ModuleType
-from typing import Callable, Literal, Protocol
+from typing import Callable, Generator, Iterator, Literal, Protocol
 
 from cribbage.actions import Action, CutForDeal, CutPack, CutStarter, Discard, Play
 from cribbage.cards import Card
@@ -25,7 +28,10 @@ from cribbage.scoring import fifteens, pairs, runs, score_play
 from cribbage.view import SeatView
 
 __all__ = ["Seat", "SeatKind", "Propose", "Timer", "LocalHuman", "Computer", "RemoteSeat", "ai_module",
-           "ai_available", "fallback_choose", "keep_points"]
+           "ai_available", "fallback_choose", "keep_points", "warm_steps", "warmed", "SLICE_MS"]
+
+SLICE_MS = 12.0
+"""The longest piece of the computer's search run in one go (the page draws between pieces)."""
 
 SeatKind = Literal["human", "computer", "remote"]
 Propose = Callable[[Action], None]
@@ -70,6 +76,53 @@ def ai_module() -> ModuleType | None:
         else:
             _AI.append(ai)
     return _AI[0]
+
+
+_WARM: list[bool] = []
+"""Holds True once :func:`warm_steps` has run to its end."""
+
+
+def warm_steps() -> Iterator[str]:
+    """Import the computer and the coach piece by piece and load their tables, one step per
+    ``next()`` (the page runs one in each idle moment after the table is drawn, so the first hint
+    or the computer's first move finds them ready). Yields the name of the step just done; a step
+    already done (by another run of it) costs nothing the second time."""
+    if _WARM:
+        return
+    # importlib.resources (how the tables are read) and what it pulls in, then the computer (the
+    # package imports its modules at once), then its tables.
+    # (Only modules the small stdlib archive holds: any other would fetch the full one.)
+    for name in ("pathlib", "shutil", "tempfile", "importlib.resources", "cribbage.ai"):
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - ai_module() will say so when it is needed
+            return
+        yield name
+    if ai_module() is None:
+        return
+    from cribbage.ai import discards, strategy
+
+    discards.crib_table()
+    yield "crib table"
+    for role in ("dealer", "pone"):
+        discards._role_table(role)
+        yield f"crib table ({role})"
+    strategy.win_chance(60, 60)
+    yield "win table"
+    strategy._histograms()
+    yield "hand histograms"
+    strategy._peg_table()
+    yield "peg table"
+    from cribbage.scoring import rank_points_steps
+
+    for _ in rank_points_steps():  # the fast hand totals, piece by piece
+        yield "hand totals"  # 455 small pieces
+    _WARM.append(True)
+
+
+def warmed() -> bool:
+    """Are the computer and its tables loaded?"""
+    return bool(_WARM)
 
 
 def ai_available() -> bool:
@@ -159,13 +212,30 @@ class Computer:
 
     def choose(self, view: SeatView) -> Action:
         """The computer's move from ``view`` only (the fallback if the AI fails or is missing)."""
+        steps = self.choose_steps(view)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as stop:
+                action: Action = stop.value
+                return action
+
+    def choose_steps(self, view: SeatView) -> Generator[None, None, Action]:
+        """:meth:`choose` in steps: the search yields between pieces (the same choice at the end)."""
         seed = self.seed()
+        if not _WARM:  # the idle warm-up is not done: import and load the rest a piece at a time
+            for _ in warm_steps():
+                yield
         ai = ai_module()
         if ai is not None:
             try:
                 player = ai.make_player(self.level(), seed=seed)
-                action: Action = player.choose(view)
-                return action
+                steps = getattr(player, "choose_steps", None)
+                if steps is None:
+                    chosen: Action = player.choose(view)
+                    return chosen
+                result: Action = yield from steps(view)
+                return result
             except Exception:  # noqa: BLE001 - fall back rather than stall the table
                 pass
         return fallback_choose(view, seed)
@@ -175,7 +245,21 @@ class Computer:
         if turn is None:
             return
         view, propose = turn
-        propose(self.choose(view))
+        self._run(self.choose_steps(view), propose)
+
+    def _run(self, steps: Generator[None, None, Action], propose: Propose) -> None:
+        """Run the search for at most :data:`SLICE_MS`; continue on the next timer, or propose."""
+        self._handle = None
+        end = time.perf_counter() + SLICE_MS / 1000
+        while True:
+            try:
+                next(steps)
+            except StopIteration as stop:
+                propose(stop.value)
+                return
+            if time.perf_counter() >= end:
+                break
+        self._handle = self.timer.later(0, lambda: self._run(steps, propose))
 
 
 class RemoteSeat:

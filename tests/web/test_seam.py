@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from pathlib import Path
+from typing import Generator
 
 import pytest
 from table_fakes import FakeHost, play_human_turn, select
@@ -79,13 +80,13 @@ def test_the_computer_holds_no_match(monkeypatch: pytest.MonkeyPatch) -> None:
     host = FakeHost()
     session, _, _ = session_vs_computer(host)
     seen: list[object] = []
-    real = Computer.choose
+    real = Computer.choose_steps  # what choose() and the sliced search both go through
 
-    def spy(self: Computer, view: SeatView) -> Action:
+    def spy(self: Computer, view: SeatView) -> Generator[None, None, Action]:
         seen.append(view)
         return real(self, view)
 
-    monkeypatch.setattr(Computer, "choose", spy)
+    monkeypatch.setattr(Computer, "choose_steps", spy)
     for _ in range(30):
         if session.match.state.phase is Phase.DISCARD:
             break

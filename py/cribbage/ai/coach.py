@@ -20,10 +20,11 @@ from ..state import Phase
 from ..view import SeatView
 from ..view import view as view_of
 from .discards import crib1_ev, crib_ev, crib_role, crib_sign, keeps, starters_for
-from .pegging import evaluate_plays, peg_points, play_state_from_view
+from .pegging import evaluate_plays_steps, peg_points, play_state_from_view
+from .steps import Steps, finish
 from .table_play import BUDGET as TABLE_BUDGET
 from .table_play import TablePlay, evaluate_table_plays, table_play_from_view
-from .strategy import endgame_discard_values, endgame_play_values, peg_ev_of_keep, supports
+from .strategy import endgame_discard_values, endgame_play_values_steps, peg_ev_of_keep, supports
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -245,6 +246,13 @@ def analyze_plays(view: SeatView, *, samples: int = 64, rng: random.Random | Non
     (default :data:`OPPONENT_MODEL`) a draw is weighted by ``exp(opponent_model * hand EV)`` of the
     four cards it implies he kept, since players keep good hands.
     """
+    return finish(analyze_plays_steps(view, samples=samples, rng=rng, opponent_model=opponent_model,
+                                      endgame=endgame))
+
+
+def analyze_plays_steps(view: SeatView, *, samples: int = 64, rng: random.Random | None = None,
+                        opponent_model: float | None = None, endgame: bool = True) -> Steps[list[PlayChoice]]:
+    """:func:`analyze_plays` in steps (see :mod:`cribbage.ai.steps`)."""
     legal = [a for a in view.legal_actions if isinstance(a, (Play, Go))]
     if not legal:
         return []
@@ -256,14 +264,14 @@ def analyze_plays(view: SeatView, *, samples: int = 64, rng: random.Random | Non
         # Several hidden hands: a search over samples of them (cribbage.ai.table_play), in points.
         return analyze_table_plays(table_play_from_view(view), tail_cards, samples=samples, rng=rng)
     ps = play_state_from_view(view)
-    win = endgame_play_values(view, ps, samples, rng) if endgame else None
+    win = (yield from endgame_play_values_steps(view, ps, samples, rng)) if endgame else None
     if win is not None:
         values = win
         as_win = True
     else:
         beta = OPPONENT_MODEL if opponent_model is None else opponent_model
         weight = _kept_hand_weight(view, beta) if beta > 0 else None
-        values = {r: v for r, (_, v) in evaluate_plays(ps, samples, rng, weight).items()}
+        values = {r: v for r, (_, v) in (yield from evaluate_plays_steps(ps, samples, rng, weight)).items()}
         as_win = False
     out = []
     for a in legal:

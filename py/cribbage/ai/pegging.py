@@ -21,11 +21,12 @@ from math import comb
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..cards import DECK, Card
+from .steps import Steps, finish
 
 if TYPE_CHECKING:
     from ..view import SeatView
 
-__all__ = ["peg_points", "PlayState", "solve", "evaluate_plays", "play_state_from_view"]
+__all__ = ["peg_points", "PlayState", "solve", "evaluate_plays", "evaluate_plays_steps", "play_state_from_view"]
 
 _VALUE = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 _PAIR_POINTS = (0, 2, 6, 12)
@@ -259,6 +260,13 @@ def evaluate_plays(ps: PlayState, samples: int = 60, rng: random.Random | None =
                    weight: Callable[[tuple[Card, ...]], float] | None = None,
                    ) -> dict[int, tuple[int, float]]:
     """For each rank I may lay now: (points it scores at once, expected net pegging to the end)."""
+    return finish(evaluate_plays_steps(ps, samples, rng, weight))
+
+
+def evaluate_plays_steps(ps: PlayState, samples: int = 60, rng: random.Random | None = None,
+                         weight: Callable[[tuple[Card, ...]], float] | None = None,
+                         ) -> Steps[dict[int, tuple[int, float]]]:
+    """:func:`evaluate_plays` in steps: it pauses after each holding of the opponent's."""
     rng = rng or random.Random(0)
     hand = tuple(sorted(int(c.rank) for c in ps.hand))
     count = sum(_VALUE[r] for r in ps.tail)
@@ -272,6 +280,7 @@ def evaluate_plays(ps: PlayState, samples: int = 60, rng: random.Random | None =
     for opp, w in holdings(ps, samples, rng, weight):
         for r in options:
             sums[r] += w * solver.after(hand, opp, ps.tail, count, 0, ps.go, r)
+        yield
     for r in options:
         result[r] = (peg_points(ps.tail, r), sums[r])
     return result

@@ -13,9 +13,10 @@ from typing import Sequence
 
 from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from ..view import SeatView
-from .coach import analyze_plays, discard_choices
+from .coach import analyze_plays_steps, discard_choices
 from .discards import hand_ev, keeps, starters_for
 from .pegging import peg_points
+from .steps import Steps, finish
 from .table import muggins_choice
 
 __all__ = ["RandomPlayer", "GreedyPlayer", "ExpertPlayer"]
@@ -29,6 +30,10 @@ class _Base:
 
     def choose(self, view: SeatView) -> Action:
         """Pick a legal action for this view."""
+        return finish(self.choose_steps(view))
+
+    def choose_steps(self, view: SeatView) -> Steps[Action]:
+        """:meth:`choose` in steps: the play's search pauses between pieces (see :mod:`.steps`)."""
         legal = view.legal_actions
         if not legal:
             raise ValueError("this seat has nothing to do now")
@@ -43,13 +48,18 @@ class _Base:
             return first
         if isinstance(first, Discard):
             return self.discard(view)
-        return self.play(view)
+        return (yield from self.play_steps(view))
 
     def discard(self, view: SeatView) -> Action:
         raise NotImplementedError
 
     def play(self, view: SeatView) -> Action:
         raise NotImplementedError
+
+    def play_steps(self, view: SeatView) -> Steps[Action]:
+        """:meth:`play` in steps (at once unless a player searches)."""
+        return self.play(view)
+        yield  # a generator
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
@@ -128,8 +138,11 @@ class ExpertPlayer(_Base):
         return Discard(view.seat, choices[i].discard)
 
     def play(self, view: SeatView) -> Action:
-        plays = analyze_plays(view, samples=self.samples, rng=self.rng, opponent_model=self.opponent_model,
-                              endgame=self.endgame)
+        return finish(self.play_steps(view))
+
+    def play_steps(self, view: SeatView) -> Steps[Action]:
+        plays = yield from analyze_plays_steps(view, samples=self.samples, rng=self.rng,
+                                               opponent_model=self.opponent_model, endgame=self.endgame)
         # One choice per rank (suits do not matter in the play).
         distinct = []
         seen = set()

@@ -29,6 +29,7 @@ from ..rules import Rules
 from ..scoring import hand_points
 from .discards import load_data
 from .pegging import _VALUE, PlayState, _remove, peg_points, settle
+from .steps import Steps, finish
 
 if TYPE_CHECKING:
     from ..view import SeatView
@@ -297,6 +298,12 @@ def endgame_play_values(view: SeatView, ps: PlayState, samples: int, rng: random
                         target: int | None = None) -> dict[int, float] | None:
     """Chance of winning for each rank this seat may lay, or None when the game is not near its end
     (``target``: the game's, by default the view's rules')."""
+    return finish(endgame_play_values_steps(view, ps, samples, rng, target))
+
+
+def endgame_play_values_steps(view: SeatView, ps: PlayState, samples: int, rng: random.Random,
+                              target: int | None = None) -> Steps[dict[int, float] | None]:
+    """:func:`endgame_play_values` in steps: it pauses after each draw of the opponent's cards."""
     me = view.seat
     goal = target_of(view) if target is None else target
     need0 = goal - view.scores[me]
@@ -344,4 +351,5 @@ def endgame_play_values(view: SeatView, ps: PlayState, samples: int, rng: random
         for r in options:
             totals[r] += solver.after(hand, opp, ps.tail, count, 0, ps.go, r, 0, 0)
         weight_sum += 1.0
+        yield
     return {r: v / weight_sum for r, v in totals.items()}

@@ -1,0 +1,342 @@
+"""Tap to next paint over a whole match against the expert (a benchmark, not a test): prints figures.
+
+    python py/tools/bench_taps.py [--runs 3] [--dist dist] [--seed 5] [--trace] [--motion off]
+
+Serves the built ``dist/`` (``py/tools/build_site.py``; nothing is built here) with
+``py/tools/serve.py`` and opens ``?delay=0&level=expert`` in headless Chromium, a fresh context
+(a first visit) per run. Once ``<body data-ready="true">`` it plays the whole match by tapping like
+a player (real mouse input through the browser, at a point where the control is on top): Hint at
+every discard, two cards, *To crib*, a card tapped twice to lay it, *Go*, *Count*, *Next hand*, a
+card of the fan to cut. Between taps it waits until the computer has moved and the page is quiet.
+
+Measured in the page, from the table being ready to the end of the match:
+
+- **tap to next paint**: Event Timing (``PerformanceObserver`` type ``event``, durationThreshold 16),
+  one figure per tap: the longest entry of its interaction (pointerdown, pointerup, click), i.e.
+  from the hardware timestamp to the next paint after the handlers ran (rounded to 8 ms by the
+  browser). A tap with no entry took under 16 ms and counts as 16. When a tap moves a card the
+  page draws the new frame inside a view transition: the next paint is then the frame in which
+  the old table is captured, and the new one follows a frame later (``--motion off``: no
+  transitions, every tap's figure includes its whole update).
+- **main-thread tasks**: every ``RunTask`` of the page's renderer main thread in a Chrome trace
+  (category ``toplevel``), p99 and max; and each task over 50 ms with its cause: the Python
+  handlers running inside it (``performance.measure`` entries ``py …`` that the page writes when
+  ``window.__cribbageMarks`` is set: the action or timer, and the phases of drawing a frame) and
+  the Long Animation Frame's script attribution (invoker).
+- with ``--trace``, where a tap's time goes (the median and p90 over taps of Python, style,
+  layout, paint and the rest, from ``devtools.timeline`` trace events; tracing slows the page a
+  little, so the headline figures come from runs without it).
+
+Prints the load average beside the figures: the machine is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+
+import chromium  # noqa: E402
+import serve  # noqa: E402
+
+OBSERVE = """
+window.__cribbageMarks = true;
+window.__bench = {events: [], loaf: [], long: [], ready: null};
+(() => {
+  const keep = (type, opts, fn) => {
+    try { new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__bench[fn].push(e.toJSON())))
+            .observe({type, buffered: true, ...opts}); } catch (e) {}
+  };
+  keep('event', {durationThreshold: 16}, 'events');
+  keep('long-animation-frame', {}, 'loaf');
+  keep('longtask', {}, 'long');
+})();
+"""
+READY = "() => document.body.dataset.ready === 'true'"
+MARK_READY = """() => { window.__bench.ready = performance.now(); performance.mark('bench-ready');
+  console.timeStamp && console.timeStamp('bench-ready'); return performance.timeOrigin; }"""
+# The next tap for the seat at the bottom, as [kind, x, y] (a point where the control is on top),
+# or [state, 0, 0] when there is nothing to tap now ('wait', 'over').
+PLAN = """(hinted) => {
+  const app = document.getElementById('app');
+  const d = app.dataset;
+  if (d.phase === 'game over') return ['over', 0, 0];
+  if (d.busy === 'true' || d.dialog) return ['wait', 0, 0];
+  const point = (el) => {
+    if (!el) return null;
+    el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+    const r = el.getBoundingClientRect();
+    for (const fy of [0.5, 0.25, 0.75, 0.1, 0.9]) for (const fx of [0.5, 0.2, 0.8, 0.05, 0.95]) {
+      const x = r.left + fx * r.width, y = r.top + fy * r.height;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && hit.closest('[data-action]') === el) return [x, y];
+    }
+    return null;
+  };
+  const tap = (kind, el) => { const p = point(el); return p ? [kind, p[0], p[1]] : null; };
+  const q = (s) => document.querySelector(s);
+  if (d.phase === 'hand over') return tap('next', q('#btn-next')) || ['wait', 0, 0];
+  if (d.turn !== 'me') return ['wait', 0, 0];
+  const cuts = document.querySelectorAll('#table .fan-card.legal');
+  if (cuts.length) return tap('cut', cuts[Math.floor(cuts.length / 2)]) || ['wait', 0, 0];
+  if (d.phase === 'discard') {
+    const hint = q('#tool-hint:not([aria-disabled])');
+    if (hint && !hinted) return tap('hint', hint);
+    const chosen = document.querySelectorAll('#table .hand-me .hand-card.selected').length;
+    if (chosen < 2) return tap('select', q(`#table .hand-me .hand-card:not(.selected)`)) || ['wait', 0, 0];
+    return tap('discard', q('#btn-discard:not([aria-disabled])')) || ['wait', 0, 0];
+  }
+  if (d.phase === 'play') {
+    const go = q('#btn-go');
+    if (go) return tap('go', go);
+    const sel = q('#table .hand-me button.hand-card.selected:not([aria-disabled])');
+    if (sel) return tap('play', sel) || ['wait', 0, 0];
+    return tap('select', q('#table .hand-me button.hand-card:not([aria-disabled])')) || ['wait', 0, 0];
+  }
+  if (d.phase === 'show') return tap('count', q('#btn-count')) || ['wait', 0, 0];
+  return ['wait', 0, 0];
+}"""
+QUIET = """() => new Promise((resolve) => {
+  // Two frames after the last change: the tap's paint (and any computer reply's) is done.
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)));
+})"""
+COLLECT = """() => ({bench: window.__bench,
+  measures: performance.getEntriesByType('measure').filter((m) => m.name.startsWith('py '))
+    .map((m) => [m.name, m.startTime, m.duration])})"""
+
+
+def pct(values: list[float], p: float) -> float:
+    """The ``p``-th percentile (nearest rank) of ``values``."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, int(round(p / 100 * len(ordered) + 0.5)) - 1))
+    return ordered[k]
+
+
+def play(page: Any, gap_ms: int, limit_s: float) -> list[tuple[str, float]]:
+    """Tap through the match; return (kind, performance.now() just before the tap) per tap."""
+    taps: list[tuple[str, float]] = []
+    hinted_hand = None
+    started = time.monotonic()
+    while time.monotonic() - started < limit_s:
+        hand = page.evaluate("() => document.getElementById('app').dataset.hand")
+        kind, x, y = page.evaluate(PLAN, hinted_hand == hand)
+        if kind == "over":
+            break
+        if kind == "wait":
+            page.wait_for_timeout(15)
+            continue
+        if kind == "hint":
+            hinted_hand = hand
+        t = page.evaluate("() => performance.now()")
+        page.mouse.click(x, y)
+        taps.append((kind, t))
+        page.wait_for_function("() => document.getElementById('app').dataset.busy === 'false'", timeout=30_000)
+        page.evaluate(QUIET)
+        page.wait_for_timeout(gap_ms)
+    else:
+        raise RuntimeError("the match did not finish in time")
+    return taps
+
+
+def tap_durations(events: list[dict[str, Any]], taps: list[tuple[str, float]]) -> list[tuple[str, float, float]]:
+    """(kind, duration, start) per tap: the longest Event Timing entry of the tap's interaction."""
+    out = []
+    times = [t for _, t in taps] + [float("inf")]
+    for i, (kind, t) in enumerate(taps):
+        mine = [e for e in events if t <= e["startTime"] < times[i + 1] and e["interactionId"]
+                and e["name"] in ("pointerdown", "pointerup", "click", "mousedown", "mouseup")]
+        first = min((e["interactionId"] for e in mine), default=None)
+        own = [e["duration"] for e in mine if e["interactionId"] == first]
+        out.append((kind, max(own) if own else 16.0, t))
+    return out
+
+
+def trace_tasks(path: Path, ready_ts: float | None) -> tuple[list[tuple[float, float]], dict[str, Any]]:
+    """(start µs, duration ms) of the page's main-thread RunTasks after the ready mark, and the trace."""
+    data = json.loads(path.read_text())
+    events = data["traceEvents"] if isinstance(data, dict) else data
+    mains = {(e["pid"], e["tid"]) for e in events
+             if e.get("ph") == "M" and e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"}
+    # The page's renderer: the main thread that saw our ready mark.
+    marks = [e for e in events if e.get("name") == "bench-ready" and (e["pid"], e["tid"]) in mains]
+    if marks:
+        mains = {(marks[0]["pid"], marks[0]["tid"])}
+        ready_ts = marks[0]["ts"]
+    # "RunTask" with devtools.timeline, "ThreadControllerImpl::RunTask" with toplevel alone.
+    names = {e.get("name") for e in events if e.get("ph") == "X"}
+    name = "RunTask" if "RunTask" in names else "ThreadControllerImpl::RunTask"
+    tasks = [(e["ts"], e["dur"] / 1000) for e in events
+             if e.get("ph") == "X" and e.get("name") == name and (e["pid"], e["tid"]) in mains
+             and (ready_ts is None or e["ts"] >= ready_ts)]
+    return tasks, {"events": events, "mains": mains, "ready_ts": ready_ts}
+
+
+BREAKDOWN = {
+    "style": ("UpdateLayoutTree", "RecalculateStyles"),
+    "layout": ("Layout",),
+    "paint": ("Paint", "PrePaint", "Layerize", "PaintImage", "UpdateLayer", "Commit", "CompositeLayers"),
+}
+
+
+def breakdown(trace: dict[str, Any], taps: list[tuple[str, float, float]], ready_now: float,
+              measures: list[list[Any]]) -> dict[str, list[float]]:
+    """Per tap, from its start to the end of its first frame: ms of Python, style, layout, paint."""
+    events = [e for e in trace["events"] if e.get("ph") == "X" and (e["pid"], e["tid"]) in trace["mains"]]
+    frames = sorted(e["ts"] + e["dur"] for e in events if e.get("name") in ("Paint", "Commit"))
+    out: dict[str, list[float]] = {k: [] for k in ("python", "dom write", *BREAKDOWN, "total")}
+    # Trace timestamps and performance.now() differ by an offset: align on the ready mark.
+    shift = trace["ready_ts"]
+    for kind, duration, start in taps:
+        t0 = shift + (start - ready_now) * 1000
+        end = next((f for f in frames if f > t0 + 1000), None)
+        if end is None:
+            continue
+        inside = [e for e in events if t0 <= e["ts"] and e["ts"] + e["dur"] <= end]
+        for key, names in BREAKDOWN.items():
+            out[key].append(sum(e["dur"] for e in inside if e["name"] in names) / 1000)
+        lo, hi = start, start + (end - t0) / 1000
+        py = [m for m in measures if lo <= m[1] <= hi]
+        out["python"].append(sum(m[2] for m in py if not m[0].startswith("py ·")))
+        out["dom write"].append(sum(m[2] for m in py if m[0] == "py · dom"))
+        out["total"].append((end - t0) / 1000)
+    return out
+
+
+def run_once(browser: Any, url: str, args: argparse.Namespace, trace_path: Path) -> dict[str, Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    if args.reduced:
+        context.new_page().close()
+    page = context.new_page()
+    if args.reduced:
+        page.emulate_media(reduced_motion="reduce")
+    page.add_init_script(OBSERVE)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    categories = ["toplevel", "blink.user_timing"]
+    if args.trace:
+        categories += ["devtools.timeline", "disabled-by-default-devtools.timeline"]
+    browser.start_tracing(page=page, path=str(trace_path), categories=categories)
+    page.goto(url)
+    page.wait_for_function(READY, timeout=90_000)
+    page.evaluate(MARK_READY)
+    ready_now = page.evaluate("() => window.__bench.ready")
+    taps = play(page, args.gap, args.limit)
+    page.wait_for_timeout(300)
+    data = page.evaluate(COLLECT)
+    browser.stop_tracing()
+    scores = page.evaluate("() => [...document.querySelectorAll('[data-seat-score]')].map(e => +e.textContent)")
+    context.close()
+    bench = data["bench"]
+    ready = bench["ready"]
+    durations = tap_durations([e for e in bench["events"] if e["startTime"] >= ready], taps)
+    tasks, trace = trace_tasks(trace_path, None)
+    measures = data["measures"]
+    parts = breakdown(trace, durations, ready_now, measures) if args.trace else {}
+    loafs = [f for f in bench["loaf"] if f["startTime"] >= ready]
+    ready_ts = trace["ready_ts"]
+    long_tasks = []
+    for ts, dur in tasks:
+        if dur <= 50:
+            continue
+        start = ready + (ts - ready_ts) / 1000 if ready_ts is not None else 0.0
+        py = [m for m in measures if start - 2 <= m[1] <= start + dur]
+        frame = next((f for f in loafs if f["startTime"] - 2 <= start <= f["startTime"] + f["duration"]), None)
+        scripts = [f'{s.get("invoker", "?")} {s["duration"]:.0f}' for s in (frame or {}).get("scripts", [])]
+        cause = ", ".join(f"{m[0][3:]} {m[2]:.0f}" for m in py if not m[0].startswith("py ·")) or "no Python"
+        phases = ", ".join(f"{m[0][5:]} {m[2]:.0f}" for m in py if m[0].startswith("py ·"))
+        long_tasks.append((start, dur, cause + (f" [{phases}]" if phases else ""), "; ".join(scripts)))
+    phases: dict[str, list[float]] = {}
+    for name, start, duration in measures:
+        if name.startswith("py \u00b7") and start >= ready:
+            phases.setdefault(name[5:], []).append(duration)
+    return {"taps": durations, "tasks": [d for _, d in tasks], "long": long_tasks, "parts": parts,
+            "scores": scores, "errors": errors, "phases": phases}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--dist", type=Path, default=ROOT / "dist")
+    parser.add_argument("--seed", type=int, default=5, help="the match's seed (the same deals every run)")
+    parser.add_argument("--level", default="expert")
+    parser.add_argument("--gap", type=int, default=250, help="ms to wait after the page is quiet, between taps")
+    parser.add_argument("--limit", type=float, default=900, help="seconds a match may take")
+    parser.add_argument("--trace", action="store_true", help="also trace where a tap's time goes (slower)")
+    parser.add_argument("--motion", default="", help="extra URL option, e.g. off: ?motion=off")
+    parser.add_argument("--reduced", action="store_true", help="emulate prefers-reduced-motion")
+    parser.add_argument("--long", type=int, default=25, help="list at most this many tasks over 50 ms")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    if not (args.dist / "index.html").exists():
+        print(f"{args.dist} has no index.html: run py/tools/build_site.py first", file=sys.stderr)
+        return 2
+    server = serve.start(args.dist)
+    url = f"{server.url}?delay=0&level={args.level}&seed={args.seed}&mode=computer"
+    if args.motion:
+        url += f"&motion={args.motion}"
+    results = []
+    with sync_playwright() as p, tempfile.TemporaryDirectory() as tmp:
+        browser = chromium.launch(p)
+        for run in range(args.runs):
+            load_before = os.getloadavg()[0]
+            res = run_once(browser, url, args, Path(tmp) / f"trace{run}.json")
+            load_after = os.getloadavg()[0]
+            res["load"] = (load_before, load_after)
+            results.append(res)
+            report(run + 1, res, args)
+        browser.close()
+    server.shutdown()
+    if len(results) > 1:
+        def med(key: Any) -> float:
+            return statistics.median(key(r) for r in results)
+
+        print(f"\nmedian of {len(results)} runs: tap to next paint median {med(lambda r: statistics.median(d for _, d, _ in r['taps'])):.0f} ms, "
+              f"p98 {med(lambda r: pct([d for _, d, _ in r['taps']], 98)):.0f} ms, worst {med(lambda r: max(d for _, d, _ in r['taps'])):.0f} ms; "
+              f"tasks p99 {med(lambda r: pct(r['tasks'], 99)):.0f} ms (of tasks over 5 ms "
+              f"{med(lambda r: pct([t for t in r['tasks'] if t > 5], 99)):.0f} ms), max {med(lambda r: max(r['tasks'] or [0])):.0f} ms, "
+              f"over 50 ms {med(lambda r: len(r['long'])):.0f}; load average {min(r['load'][0] for r in results):.2f}–"
+              f"{max(r['load'][1] for r in results):.2f}")
+    return 0
+
+
+def report(run: int, res: dict[str, Any], args: argparse.Namespace) -> None:
+    durations = [d for _, d, _ in res["taps"]]
+    tasks = res["tasks"]
+    big = [t for t in tasks if t > 5]
+    print(f"run {run}: {len(durations)} taps, final score {res['scores']}, load average "
+          f"{res['load'][0]:.2f} → {res['load'][1]:.2f}")
+    print(f"  tap to next paint: median {statistics.median(durations):.0f} ms, p98 {pct(durations, 98):.0f} ms, "
+          f"worst {max(durations):.0f} ms ({sum(1 for d in durations if d <= 16)} under 16 ms)")
+    by_kind: dict[str, list[float]] = {}
+    for kind, d, _ in res["taps"]:
+        by_kind.setdefault(kind, []).append(d)
+    print("  by tap: " + ", ".join(f"{k} {statistics.median(v):.0f} ({len(v)}, worst {max(v):.0f})"
+                                   for k, v in sorted(by_kind.items())))
+    print(f"  main-thread tasks after ready: {len(tasks)}, p99 {pct(tasks, 99):.0f} ms (of the {len(big)} over 5 ms: "
+          f"p99 {pct(big, 99):.0f} ms), max {max(tasks or [0]):.0f} ms, over 50 ms: {len(res['long'])}")
+    for start, dur, cause, scripts in sorted(res["long"], key=lambda x: -x[1])[:args.long]:
+        print(f"    {dur:5.0f} ms at {start / 1000:6.1f} s: {cause}" + (f" | LoAF: {scripts}" if scripts else ""))
+    print("  drawing a frame (Python, ms): " + ", ".join(
+        f"{k} median {statistics.median(v):.1f} p90 {pct(v, 90):.1f} ({len(v)})" for k, v in sorted(res["phases"].items())))
+    for key, values in res["parts"].items():
+        if values:
+            print(f"  {key:9s} median {statistics.median(values):5.1f} ms, p90 {pct(values, 90):5.1f} ms")
+    for e in res["errors"]:
+        print("  page error:", e[:300])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
