@@ -27,13 +27,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from cribbage.actions import CutForDeal, CutPack, CutStarter, Discard  # noqa: E402
+from cribbage.actions import Action, Discard  # noqa: E402
 from cribbage.ai import make_player  # noqa: E402
-from cribbage.ai.simulate import wilson_interval  # noqa: E402
-from cribbage.rng import Rng  # noqa: E402
+from cribbage.ai.simulate import next_action, simulation_cuts, wilson_interval  # noqa: E402
 from cribbage.rules import PRESETS, Rules  # noqa: E402
 from cribbage.state import GameState  # noqa: E402
-from cribbage.view import view  # noqa: E402
 
 TABLES = {"three": PRESETS["three"], "partners": PRESETS["partners"]}
 
@@ -42,23 +40,14 @@ def play(rules: Rules, names: list[str], seed: int, times: dict[str, list[float]
     """One game, seat ``i`` played by ``names[i]``; the timed seats' decisions are timed (CPU ms)."""
     players = [make_player(n, seed * 7 + i) for i, n in enumerate(names)]
     state = GameState(seed, rules=rules)
-    cuts = Rng(seed ^ 0x5DEECE66D)
+    cuts = simulation_cuts(seed)
+
+    def timer(seat: int, first: Action, ms: float) -> None:
+        if seat in timed:
+            times["discard" if isinstance(first, Discard) else "play"].append(ms)
+
     while not state.is_over:
-        seat = state.actors()[0]
-        legal = state.legal_actions(seat)
-        first = legal[0]
-        if isinstance(first, (CutForDeal, CutPack, CutStarter)):
-            action = legal[cuts.below(len(legal))]
-        elif len(legal) == 1:
-            action = first
-        else:
-            v = view(state, seat)
-            t0 = time.process_time()
-            action = players[seat].choose(v)
-            if seat in timed:
-                kind = "discard" if isinstance(first, Discard) else "play"
-                times[kind].append(1000 * (time.process_time() - t0))
-        state.apply(action)
+        state.apply(next_action(state, players, cuts, clock=time.process_time, timed=timer))
     return state
 
 

@@ -20,11 +20,9 @@ HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus"
 sys.path.insert(0, str(HERE.parents[1] / "py"))
 
-from cribbage.actions import CutForDeal, CutPack, CutStarter, parse_action  # noqa: E402
+from cribbage.actions import parse_action  # noqa: E402
 from cribbage.match import Match  # noqa: E402
-from cribbage.rng import Rng  # noqa: E402
 from cribbage.state import GameState  # noqa: E402
-from cribbage.view import view  # noqa: E402
 
 PAIRS = (("greedy", "random"), ("random", "greedy"), ("greedy", "greedy"))
 SEEDS = range(34)
@@ -46,21 +44,14 @@ def play_match(seed: int, players: tuple[str, str], declare_go: bool) -> tuple[G
     """A whole match between two computer players and its action texts: the cuts are drawn from
     the seed (as the simulator does), every other decision with more than one choice is the player's."""
     from cribbage.ai import make_player
+    from cribbage.ai.simulate import next_action, simulation_cuts
 
     bots = [make_player(players[s], seed * 2 + s + 1) for s in (0, 1)]
     state = GameState(seed, declare_go=declare_go)
-    cuts = Rng(seed ^ 0x5DEECE66D)
+    cuts = simulation_cuts(seed)
     texts: list[str] = []
     while not state.is_over:
-        seat = state.actors()[0]
-        legal = state.legal_actions(seat)
-        first = legal[0]
-        if isinstance(first, (CutForDeal, CutPack, CutStarter)):
-            action = legal[cuts.below(len(legal))]
-        elif len(legal) == 1:
-            action = first
-        else:
-            action = bots[seat].choose(view(state, seat))
+        action = next_action(state, bots, cuts)
         state.apply(action)
         texts.append(str(action))
     return state, texts

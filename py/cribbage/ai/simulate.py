@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..actions import CutForDeal, CutPack, CutStarter, Discard
+from ..actions import Action, CutForDeal, CutPack, CutStarter, Discard
 from ..rng import Rng
 from ..rules import CLASSIC, Rules
 from ..state import GameState, Phase
@@ -178,28 +178,45 @@ def _factory(spec: str | PlayerFactory) -> tuple[str, PlayerFactory]:
     return name, spec
 
 
+def next_action(state: GameState, players: Sequence[Any], cuts: Rng,
+                clock: Callable[[], float] = time.perf_counter,
+                timed: Callable[[int, Action, float], None] | None = None) -> Action:
+    """The next action of a simulated game: a cut is drawn from ``cuts`` (the players are not
+    asked), a lone legal action is taken, any other choice is the seat's player's from its view;
+    ``timed(seat, first legal action, ms by clock)`` hears how long each choice took."""
+    seat = state.actors()[0]
+    legal = state.legal_actions(seat)
+    first = legal[0]
+    if isinstance(first, (CutForDeal, CutPack, CutStarter)):
+        return legal[cuts.below(len(legal))]
+    if len(legal) == 1:
+        return first
+    v = view(state, seat)
+    t0 = clock()
+    action: Action = players[seat].choose(v)
+    if timed is not None:
+        timed(seat, first, (clock() - t0) * 1000.0)
+    return action
+
+
+def simulation_cuts(seed: int) -> Rng:
+    """Where a simulated game's cuts come from (the seed's own stream: duplicate games cut alike)."""
+    return Rng(seed ^ 0x5DEECE66D)
+
+
 def play_game(players: Sequence[Any], seed: int, result: SimulationResult | None = None,
               labels: Sequence[str] = ("0", "1"), rules: Rules = CLASSIC) -> GameState:
     """Play one game, seat ``i`` by ``players[i]``; tally into ``result`` if given."""
     state = GameState(seed, rules=rules)
-    cuts = Rng(seed ^ 0x5DEECE66D)
+    cuts = simulation_cuts(seed)
+
+    def timed(seat: int, first: Action, ms: float) -> None:
+        if result is not None:
+            kind = "discard" if isinstance(first, Discard) else "play"
+            result.decision_times[labels[seat]][kind].append(ms)
+
     while not state.is_over:
-        seat = state.actors()[0]
-        legal = state.legal_actions(seat)
-        first = legal[0]
-        if isinstance(first, (CutForDeal, CutPack, CutStarter)):
-            action = legal[cuts.below(len(legal))]
-        elif len(legal) == 1:
-            action = first
-        else:
-            v = view(state, seat)
-            t0 = time.perf_counter()
-            action = players[seat].choose(v)
-            ms = (time.perf_counter() - t0) * 1000.0
-            if result is not None:
-                kind = "discard" if isinstance(first, Discard) else "play"
-                result.decision_times[labels[seat]][kind].append(ms)
-        state.apply(action)
+        state.apply(next_action(state, players, cuts, timed=timed))
     if result is not None:
         _tally(state, result, labels)
     return state
