@@ -259,9 +259,8 @@ class BrowserHost:
     def _set_pegs(self, rendered: Rendered) -> None:
         """Move the pegs by their transform (a CSS transition carries them along), keep the rest."""
         board = _nn(self.table.querySelector("svg.board"))
-        if board is None:
-            return
-        board.setAttribute("aria-label", rendered.board_label)
+        if board is None or not rendered.board_label:
+            return  # (a screen that draws its own board whole: the scorekeeper)
         for peg in rendered.pegs:
             element = _nn(board.querySelector(f'[data-peg="{peg.key}"]'))
             if element is None:
