@@ -848,7 +848,7 @@ def _table(scene: Scene) -> tuple[str, tuple[tuple[str, str], ...]]:
         k["bar"] + k["notice"] + k["online"]
         + '<div class="layout">' + k["board"]
         + '<section class="felt" aria-label="Table">' + k["opp"]
-        + '<div class="middle">' + k["deck"] + k["stage"] + k["crib"] + "</div>"
+        + '<div class="middle" tabindex="0" role="group" aria-label="The table">' + k["deck"] + k["stage"] + k["crib"] + "</div>"
         + k["prompt"] + k["me"] + k["recent"]
         + "</section></div>"
     )
