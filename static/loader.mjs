@@ -123,6 +123,14 @@ function unpackSnapshot(buffer, size) {
   return bytes;
 }
 
+// The stored bytes must have the SHA-256 the worker stored with them (static/snapshot-worker.mjs).
+async function checkDigest(buffer, expected) {
+  if (!expected || !globalThis.crypto || !crypto.subtle) throw new Error("snapshot has no digest: it is damaged");
+  const got = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", buffer)),
+    (b) => b.toString(16).padStart(2, "0")).join("");
+  if (got !== expected) throw new Error(`snapshot of ${buffer.byteLength} bytes is damaged (its digest differs)`);
+}
+
 // The stored snapshot as a promise of its bytes, begun by static/snapshot-early.js as the page
 // opened (else here). Pyodide awaits it after evaluating its own module. null: none to use.
 async function openSnapshot() {
@@ -133,9 +141,14 @@ async function openSnapshot() {
     if (!read || read.url !== snapshotURL) {
       const response = await (await caches.open(SNAPSHOT_CACHE)).match(snapshotURL);
       if (!response) return null;
-      read = { size: Number(response.headers.get("X-Snapshot-Bytes")), bytes: response.arrayBuffer() };
+      read = { size: Number(response.headers.get("X-Snapshot-Bytes")), sha: response.headers.get("X-Snapshot-SHA256"),
+               bytes: response.arrayBuffer() };
     }
-    const bytes = read.bytes.then((buffer) => unpackSnapshot(buffer, read.size));
+    const sha = read.sha;
+    const bytes = read.bytes.then(async (buffer) => {
+      await checkDigest(buffer, sha);
+      return unpackSnapshot(buffer, read.size);
+    });
     bytes.catch(() => {}); // handled where Pyodide awaits it (not an unhandled rejection meanwhile)
     return { bytes };
   } catch {

@@ -10,7 +10,8 @@
       return cache.match(keys[0]).then(function (response) {
         var bytes = response.arrayBuffer();
         bytes.catch(function () {}); // the loader handles a failed read
-        return { url: keys[0].url, size: Number(response.headers.get("X-Snapshot-Bytes")), bytes: bytes };
+        return { url: keys[0].url, size: Number(response.headers.get("X-Snapshot-Bytes")),
+                 sha: response.headers.get("X-Snapshot-SHA256"), bytes: bytes };
       });
     });
   }).catch(function () { return null; });

@@ -69,8 +69,13 @@ self.onmessage = async ({ data }) => {
     await caches.delete(cacheName); // one snapshot at a time: a new build's replaces the old
     const cache = await caches.open(cacheName);
     const packed = pack(snapshot);
+    // Its SHA-256, checked before a start uses it: a heap damaged on disk is refused, never run
+    // (a scrambled heap can spin the interpreter where no timer can stop it).
+    const digest = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", packed)),
+      (b) => b.toString(16).padStart(2, "0")).join("");
     await cache.put(snapshotURL, new Response(packed, {
-      headers: { "Content-Type": "application/octet-stream", "X-Snapshot-Bytes": String(snapshot.length) },
+      headers: { "Content-Type": "application/octet-stream", "X-Snapshot-Bytes": String(snapshot.length),
+                 "X-Snapshot-SHA256": digest },
     }));
     postMessage({
       ok: true, bytes: snapshot.length, stored: packed.length, modules: loaded, ms: performance.now() - started,

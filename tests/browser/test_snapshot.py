@@ -108,9 +108,11 @@ DAMAGE = {
                         "for (let i = m; i < m + 16 * 65536; i++) b[i] = 0xA5; return b; })()",
 }
 REASON = {"truncated": "is damaged", "foreign build": "build id mismatch", "stale": "not this build's",
-          "scrambled low": "", "scrambled middle": ""}
-"""Which check refuses each: the loader's sizes, Pyodide's header, the worker's mark."""
-DAMAGE_JS = """async ([cacheName, damage]) => {
+          "scrambled low": "digest differs", "scrambled middle": "digest differs"}
+"""Which check refuses each: the loader's digest (bytes damaged on disk), Pyodide's header and the
+worker's mark (sound snapshots of another build: the test stores their right digest)."""
+SOUND = ("foreign build", "stale")
+DAMAGE_JS = """async ([cacheName, damage, sound]) => {
   const cache = await caches.open(cacheName);
   const [request] = await cache.keys();
   const response = await cache.match(request);
@@ -129,7 +131,12 @@ DAMAGE_JS = """async ([cacheName, damage]) => {
     return out;
   }
   const damaged = eval(damage);
-  await cache.put(request, new Response(damaged, { headers: response.headers }));
+  const headers = new Headers(response.headers);
+  if (sound) {  // another build's snapshot, whole: its own digest
+    headers.set('X-Snapshot-SHA256', Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', damaged)),
+      (b) => b.toString(16).padStart(2, '0')).join(''));
+  }
+  await cache.put(request, new Response(damaged, { headers }));
 }"""
 
 
@@ -137,7 +144,7 @@ DAMAGE_JS = """async ([cacheName, damage]) => {
 def test_a_damaged_or_stale_snapshot_is_refused_and_the_game_starts_normally(page, base_url, damage):
     table = Table(page, base_url).open("?seed=3&delay=0")
     snapshot_made(page)
-    page.evaluate(DAMAGE_JS.replace("eval(damage)", DAMAGE[damage]), [CACHE, damage])
+    page.evaluate(DAMAGE_JS.replace("eval(damage)", DAMAGE[damage]), [CACHE, damage, damage in SOUND])
     reload_ready(page)
     assert how_it_started(page).startswith("refused:") and REASON[damage] in how_it_started(page), how_it_started(page)
     assert stored(page) == []  # deleted
