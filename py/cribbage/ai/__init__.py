@@ -38,7 +38,7 @@ from .coach import (
     review_hand,
 )
 from .players import ExpertPlayer, GreedyPlayer, RandomPlayer
-from .table import TablePlayer
+from .players import TablePlayer
 
 __all__ = [
     "Player",

@@ -17,9 +17,9 @@ from .coach import analyze_plays_steps, discard_choices
 from .discards import hand_ev, keeps, starters_for
 from .pegging import peg_points
 from .steps import Steps, finish
-from .table import muggins_choice
+from .table import crib_card_value, muggins_choice
 
-__all__ = ["RandomPlayer", "GreedyPlayer", "ExpertPlayer"]
+__all__ = ["RandomPlayer", "GreedyPlayer", "TablePlayer", "ExpertPlayer"]
 
 
 class _Base:
@@ -92,6 +92,37 @@ class GreedyPlayer(_Base):
         plays = [a for a in view.legal_actions if isinstance(a, Play)]
         scored = [(peg_points(tail, int(a.card.rank)), self.rng.random(), a) for a in plays]
         return max(scored, key=lambda t: (t[0], t[1]))[2]
+
+
+class TablePlayer(_Base):
+    """Best average hand, then greedy pegging: any table, any seat."""
+
+    name = "table"
+
+    def discard(self, view: SeatView) -> Action:
+        """Keep the four with the best average show; the card laid away feeds the crib."""
+        starters = starters_for(view.hand)
+        dealer = view.dealer
+        mine = dealer is not None and view.rules.side_of(dealer) == view.side
+        sign = 1.0 if mine else -1.0
+        scored = []
+        for away, keep in keeps(view.hand):
+            value = hand_ev(keep, starters) + sign * sum(crib_card_value(int(c.rank)) for c in away)
+            scored.append((value, self.rng.random(), away))
+        return Discard(view.seat, max(scored)[2])
+
+    def play(self, view: SeatView) -> Action:
+        """The most points now; then a count the next player can least use."""
+        tail = tuple(int(c.rank) for _, c in view.pile)
+        plays = [a for a in view.legal_actions if isinstance(a, Play)]
+        if not plays:
+            return Go(view.seat)
+        scored = []
+        for a in plays:
+            count = view.count + a.card.value
+            risk = 1.0 if count in (5, 21) else 0.0
+            scored.append((peg_points(tail, int(a.card.rank)) - risk, a.card.value, self.rng.random(), a))
+        return max(scored, key=lambda t: (t[0], t[1], t[2]))[3]
 
 
 class ExpertPlayer(_Base):
