@@ -106,7 +106,7 @@
   }, BOOT_TIMEOUT_MS);
 
   // Stop the watchdog as soon as Python marks the page ready. (An embedded page's `ready`
-  // message is posted by Python, py/web/browser.py, before any of the game's own messages.)
+  // message is posted by Python, py/web/page/host.py, before any of the game's own messages.)
   new MutationObserver(function (_, observer) {
     if (ready()) {
       clearTimeout(timer);

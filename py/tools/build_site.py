@@ -585,7 +585,8 @@ def build(
         (out / zip_name).write_bytes(data)
         files = {f"./{zip_name}": "./*"}
         # the memory snapshot (static/loader.mjs): what it imports, its key
-        modules = memory_snapshot.preimports((root / "py" / memory_snapshot.BROWSER).read_bytes(), pyscript_package)
+        modules = memory_snapshot.preimports(
+            [(name, (root / "py" / name).read_bytes()) for name in memory_snapshot.BROWSER], pyscript_package)
         fields["snapshot_modules"] = json.dumps(modules)
         fields["snapshot_key"] = memory_snapshot.key(
             result.pyodide, result.stdlib_zip, zip_name, (root / "static" / "snapshot-worker.mjs").read_text(), *modules

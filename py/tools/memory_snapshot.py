@@ -2,7 +2,8 @@
 
 static/snapshot-worker.mjs makes the snapshot in the browser and static/loader.mjs starts from it
 (py/tools/BENCH_LOAD.md, "Memory snapshot"). Before taking it, the worker imports the modules
-named here: the top-level imports of ``web/browser.py`` and of PyScript's own Python package,
+named here: the top-level imports of the page's start (``web/page/start.py`` and the glue it imports,
+``web/page/host.py``) and of PyScript's own Python package,
 less those that need the page (``js`` and what reads it), which a worker cannot import. The app
 archive ships bytecode only, so the list is made here, from the sources.
 """
@@ -12,9 +13,10 @@ from __future__ import annotations
 import ast
 import hashlib
 
-PAGE_ONLY = ("js", "pyscript", "polyscript", "pyodide_js", "_pyscript", "web.browser")
+PAGE_ONLY = ("js", "pyscript", "polyscript", "pyodide_js", "_pyscript", "web.page")
 """Modules (and their submodules) that need the page: never in a snapshot."""
-BROWSER = "web/browser.py"
+BROWSER = ("web/page/start.py", "web/page/host.py")
+"""The page's start modules (under ``py/``): what they import at the top is what a start needs."""
 
 
 def top_level_imports(source: bytes, name: str) -> list[str]:
@@ -32,9 +34,10 @@ def top_level_imports(source: bytes, name: str) -> list[str]:
     return names
 
 
-def preimports(browser: bytes, pyscript_package: list[tuple[str, bytes]]) -> list[str]:
-    """The modules the worker imports before it takes the snapshot."""
-    sources = [(BROWSER, browser)] + [(name, data) for name, data in pyscript_package if name.endswith(".py")]
+def preimports(browser: list[tuple[str, bytes]], pyscript_package: list[tuple[str, bytes]]) -> list[str]:
+    """The modules the worker imports before it takes the snapshot (``browser``: (name, source) of
+    each of :data:`BROWSER`)."""
+    sources = list(browser) + [(name, data) for name, data in pyscript_package if name.endswith(".py")]
     wanted = {module for name, data in sources for module in top_level_imports(data, name)}
     return sorted(m for m in wanted if not any(m == p or m.startswith(p + ".") for p in PAGE_ONLY))
 

@@ -3,10 +3,10 @@ for Letter and A4. Called by ``build_site.py`` (into ``dist/print/``); also runs
 
     python py/tools/printables.py OUT_DIR
 
-Nothing is written twice: the rule sheet's text is the Rules dialog's (``web.rules.SECTIONS``) and
+Nothing is written twice: the rule sheet's text is the Rules dialog's (``web.kit.rules.SECTIONS``) and
 the scoring charts are the tables of ``docs/RULES.md``; the 29 hand is counted by the engine; the
 lines and the counts no hand makes come from ``Rules`` and ``scoring.possible_totals``; the board
-is ``web.board``'s geometry (its holes, rows and lines), drawn for paper.
+is ``web.kit.board``'s geometry (its holes, rows and lines), drawn for paper.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from fpdf import FPDF  # noqa: E402
 from cribbage.cards import parse_card, parse_cards  # noqa: E402
 from cribbage.rules import Rules  # noqa: E402
 from cribbage.scoring import MAX_SHOW, possible_totals, score_hand  # noqa: E402
-from web import board  # noqa: E402
-from web import rules as rules_text  # noqa: E402
-from web.cardfaces import SUIT_COLOURS, _SUIT_PATHS, rank_text  # noqa: E402
+from web.kit import board  # noqa: E402
+from web.kit import rules as rules_text  # noqa: E402
+from web.kit.cards import SUIT_COLOURS, _SUIT_PATHS, rank_text  # noqa: E402
 
 __all__ = ["build_all", "rule_sheet", "score_sheet", "paper_board", "HOLE_RGB"]
 
@@ -251,7 +251,7 @@ def score_sheet(paper: str, table: str) -> bytes:
 
 
 def paper_board(paper: str, tracks: int) -> bytes:
-    """One landscape page: the board of :mod:`web.board` for ``tracks`` players, 121 holes a track,
+    """One landscape page: the board of :mod:`web.kit.board` for ``tracks`` players, 121 holes a track,
     with the skunk lines (91) and double skunk lines (61)."""
     layout = board.layout_for(tracks, 121)
     pdf = _pdf(paper, landscape=True)
@@ -367,7 +367,7 @@ def paper_board(paper: str, tracks: int) -> bytes:
 
 
 def sheets() -> list[tuple[str, Any]]:
-    """(key, maker(paper) -> bytes) for every sheet of :data:`web.rules.PRINTABLES`."""
+    """(key, maker(paper) -> bytes) for every sheet of :data:`web.kit.rules.PRINTABLES`."""
     makers: dict[str, Any] = {
         "rules": rule_sheet,
         "score-2": lambda paper: score_sheet(paper, "2"),

@@ -1,10 +1,14 @@
-"""The web table: pure renderers (board, cards, table, speech), the controller, and the browser glue.
+"""The web table, in packages of one concern each; imports go one way (page -> app -> record, modes
+-> table -> play -> kit -> the engine; tests/web/test_import_graph.py keeps them free of circles):
 
-Who moves and how a move is agreed sit behind one seam: ``modes.py`` (the registry of ways to play)
-opens a ``session.py`` Session whose seats are driven by ``seats.py`` (you, the computer, a remote
-seat); the controller only proposes moves and offers to the session and redraws on its changes.
+- ``page/``   the browser glue, the only code that imports ``pyscript``/``js`` (started by ``main.py``)
+- ``app/``    the shell: the controller (UI state, boot, switching, clicks and keys to intents), dialogs
+- ``table/``  the scene of one frame, where the seats sit, the renderers by region, the patch
+- ``modes/``  the registry of ways to play, the local modes, online play, the scorekeeper
+- ``record/`` the player's record: store, screens, drawing (imported on first use)
+- ``play/``   who moves and how a move is agreed: seat drivers, sessions, the storage port
+- ``kit/``    pure markup pieces: cards, board, charts, QR code, speech, the rules text
 
-Only ``browser.py`` (started by the entry ``main.py``) imports ``pyscript``/``js``; every other
-module here runs under plain CPython, so the rendering and the click/keyboard routing are tested
-without a browser (``tests/web/``).
+Every module outside ``page/`` runs under plain CPython, so the rendering and the click/keyboard
+routing are tested without a browser (``tests/web/``).
 """

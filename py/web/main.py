@@ -1,6 +1,6 @@
 """The page's entry point. PyScript runs this file from source at every load, so it only hands over
-to :mod:`web.browser`, which ships as bytecode in the app archive."""
+to :mod:`web.page.start`, which ships as bytecode in the app archive."""
 
-from web.browser import start
+from web.page.start import start
 
 CONTROLLER = start()

@@ -62,7 +62,7 @@ def test_a_reload_starts_from_the_snapshot_and_plays_a_hand(page, base_url):
     table = Table(page, base_url).open("?seed=11&delay=0")
     assert how_it_started(page) == "none"
     made = snapshot_made(page)
-    assert made["bytes"] > 10_000_000 and "web.controller" in made["modules"]
+    assert made["bytes"] > 10_000_000 and "web.app.controller" in made["modules"]
     assert 0 < made["stored"] < made["bytes"]  # stored without its all-zero pages
     assert len(stored(page)) == 1
     draws = []

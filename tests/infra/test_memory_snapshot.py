@@ -14,11 +14,11 @@ import memory_snapshot  # noqa: E402
 
 
 def test_the_snapshot_imports_the_start_modules_but_nothing_that_needs_the_page():
-    browser = (ROOT / "py" / memory_snapshot.BROWSER).read_bytes()
+    browser = [(name, (ROOT / "py" / name).read_bytes()) for name in memory_snapshot.BROWSER]
     modules = memory_snapshot.preimports(browser, build_site.pyscript_python(ROOT))
-    assert {"web.controller", "web.render", "web.modes", "json"} <= set(modules)
+    assert {"web.app.controller", "web.table.render", "web.modes.registry", "json"} <= set(modules)
     needs_page = [m for m in modules if m.split(".")[0] in ("js", "pyscript", "polyscript", "_pyscript")]
-    assert needs_page == [] and "web.browser" not in modules
+    assert needs_page == [] and not [m for m in modules if m.startswith("web.page")]
 
 
 def test_imports_inside_functions_and_guards_are_left_for_first_use():

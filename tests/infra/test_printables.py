@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT / "py" / "tools"))
 pytest.importorskip("fpdf", reason="fpdf2 is in the build extras: pip install -e '.[build]'")
 import printables  # noqa: E402
 
-from web.rules import PAPERS, PRINTABLES, printable_path  # noqa: E402
+from web.kit.rules import PAPERS, PRINTABLES, printable_path  # noqa: E402
 
 POPPLER = shutil.which("pdftoppm") and shutil.which("pdftotext") and shutil.which("pdfinfo")
 needs_poppler = pytest.mark.skipif(not POPPLER, reason="poppler-utils (pdftoppm, pdftotext) is not installed")

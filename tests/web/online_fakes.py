@@ -13,11 +13,11 @@ from cribbage.cards import Card
 from cribbage.online.group import MODP_TEST
 from cribbage.online.link import PROTOCOL, Binding
 from cribbage.state import Phase
-from web import online
-from web.cardfaces import card_name
-from web.render import deal_cuts
-from web.controller import Controller, MemoryStorage
-from web.online import ChannelEvents, PeerSession
+from web.modes import online
+from web.kit.cards import card_name
+from web.table.render import deal_cuts
+from web.app.controller import Controller, MemoryStorage
+from web.modes.online import ChannelEvents, PeerSession
 
 BUSY = json.dumps({"v": PROTOCOL, "k": "refuse", "reason": "full"}, separators=(",", ":"))
 _FP = random.Random(7)

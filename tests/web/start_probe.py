@@ -2,7 +2,7 @@
 then open online play or the record the way a player does, and print what was imported when (JSON).
 
 ``python start_probe.py SCENARIO [ARG]`` with ``py`` and ``tests/web`` on the path. pyscript is replaced
-by stand-ins (the page's JS objects are never touched by importing ``web.browser``).
+by stand-ins (the page's JS objects are never touched by importing ``web.page.start``).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import sys
 import types
 from typing import Any, Callable
 
-LAZY = ("cribbage.online", "cribbage.online.pack", "cribbage.online.game", "web.online", "web.render_online",
-        "cribbage.record", "web.record_screens", "web.render_record", "web.records_store", "web.charts")
+LAZY = ("cribbage.online", "cribbage.online.pack", "cribbage.online.game", "web.modes.online", "web.modes.online_panel",
+        "cribbage.record", "web.record.screens", "web.record.render", "web.record.store", "web.kit.charts")
 """Modules a start of the page must leave for later."""
 
 
@@ -43,11 +43,11 @@ def loaded() -> list[str]:
 
 
 def start() -> list[str]:
-    """Import the start modules (as the page does: web.main imports web.browser)."""
+    """Import the start modules (as the page does: web.main imports web.page.start)."""
     _stub_pyscript()
-    import web.browser  # noqa: F401
-    import web.controller  # noqa: F401
-    import web.render  # noqa: F401
+    import web.page.start  # noqa: F401
+    import web.app.controller  # noqa: F401
+    import web.table.render  # noqa: F401
 
     return loaded()
 
@@ -56,7 +56,7 @@ def table(storage: dict[str, str] | None = None, params: dict[str, str] | None =
     """A controller on a fake page (booted)."""
     from table_fakes import FakeHost
 
-    from web.controller import Controller, MemoryStorage
+    from web.app.controller import Controller, MemoryStorage
 
     host = FakeHost()
     controller = Controller(host, MemoryStorage(dict(storage or {})), {"delay": "0", **(params or {})},
@@ -75,11 +75,11 @@ ROOM_SECRET = "A" * 43
 
 
 def before_online(page_url: str, room: str | None, calls: list[str]) -> None:
-    """What browser.py does at start: configure online play once it is first opened."""
-    from web import modes
+    """What page/start.py does at start: configure online play once it is first opened."""
+    from web.modes import registry as modes
 
     def configure() -> None:
-        from web import online
+        from web.modes import online
 
         calls.append("configured; loaded: " + ",".join(loaded()))
         online.configure(room=room, secret=ROOM_SECRET if room else None, page_url=page_url)
@@ -130,7 +130,7 @@ def scenario_online_new(report: dict[str, Any]) -> None:
 
 
 def scenario_online_room(report: dict[str, Any], room: str) -> None:
-    """Open the page with ``?room=ID`` (browser.py then passes mode=online): the friend's seat."""
+    """Open the page with ``?room=ID`` (page/host.py then passes mode=online): the friend's seat."""
     calls: list[str] = []
     before_online("http://127.0.0.1/", room, calls)
     report["before_boot"] = loaded()
@@ -161,7 +161,7 @@ def scenario_game_over(report: dict[str, Any], storage_json: str) -> None:
     c = table(storage=json.loads(storage_json))
     report["after_boot"] = loaded()
     report["html"] = html(c)
-    from web.render_record import game_over_html
+    from web.record.render import game_over_html
 
     report["chart"] = game_over_html(c.match.state.events, c.names)
     report["history"] = c.storage.get("cribbage.history")

@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from web.board import GAME_HOLE, board_svg, hole_position, peg_positions
+from web.kit.board import GAME_HOLE, board_svg, hole_position, peg_positions
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -67,7 +67,7 @@ def test_orientations_are_transposed() -> None:
 
 # --- the scorekeeper's boards: three tracks, a game to 61, lines across -------------------------
 
-from web.board import layout_for, line_along  # noqa: E402
+from web.kit.board import layout_for, line_along  # noqa: E402
 
 
 @pytest.mark.parametrize("tracks,target", [(2, 121), (3, 121), (2, 61), (3, 61)])

@@ -8,8 +8,8 @@ import pytest
 
 from cribbage.cards import DECK, parse_card, parse_cards
 from cribbage.scoring import score_hand, score_play
-from web.cardfaces import back_html, card_html, card_name, card_svg, pip_positions, sprite_svg
-from web.speech import call_play, call_show, event_sentence, number_words, who_verb
+from web.kit.cards import back_html, card_html, card_name, card_svg, pip_positions, sprite_svg
+from web.kit.speech import call_play, call_show, event_sentence, number_words, who_verb
 
 
 def test_a_face_up_card_carries_its_code_and_name() -> None:

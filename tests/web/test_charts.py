@@ -9,7 +9,7 @@ import pytest
 
 from cribbage.match import Match
 from cribbage.record import EXPERT_DEALER, EXPERT_PONE, SOURCES, race, record_match, statistics
-from web.charts import histogram_chart, lead_changes, race_chart, source_rows, sources_chart
+from web.kit.charts import histogram_chart, lead_changes, race_chart, source_rows, sources_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -147,7 +147,7 @@ def test_empty_charts_still_say_what_they_show() -> None:
 
 def test_the_coach_trend_chart_draws_each_reviewed_match() -> None:
     from cribbage.record import TrendPoint
-    from web.charts import trend_chart
+    from web.kit.charts import trend_chart
 
     trend = [TrendPoint(1, 1.25, 0.5), TrendPoint(2, None, 0.25), TrendPoint(3, 0.75, None)]
     root = parse(trend_chart(trend))
@@ -162,7 +162,7 @@ def test_the_coach_trend_chart_draws_each_reviewed_match() -> None:
 
 def test_the_race_chart_draws_each_seat_in_its_pegs_colour() -> None:
     """The chart used to draw You blue and the other red, the board's colours swapped."""
-    from web import board, charts
+    from web.kit import board, charts
 
     assert charts.SEAT_COLOURS == board.PEG_COLOURS
     assert board.PEG_COLOURS[0] == "#e0452f"  # seat 0 (you) red, as on the board and the name plates

@@ -1,4 +1,4 @@
-"""The computer's search in slices (web/seats.py, cribbage/ai/steps.py): the same choices, never
+"""The computer's search in slices (web/play/seats.py, cribbage/ai/steps.py): the same choices, never
 one long piece, and nothing of the computer imported for a cut."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 from table_fakes import FakeHost, play_human_turn
 
 from cribbage.match import Match
-from web import seats
-from web.controller import Controller, MemoryStorage
+from web.play import seats
+from web.app.controller import Controller, MemoryStorage
 
 
 def _play(seed: int, monkeypatch: pytest.MonkeyPatch, slice_ms: float) -> tuple[Match, int]:

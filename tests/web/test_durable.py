@@ -14,9 +14,9 @@ from online_fakes import Browser, Clock, Hub, pass_time, settle, turn
 from table_fakes import text_of
 
 from cribbage.state import Phase
-from web import online
-from web.online import PeerSession, room_key
-from web.storage import DurableStorage, MemoryStorage
+from web.modes import online
+from web.modes.online import PeerSession, room_key
+from web.play.storage import DurableStorage, MemoryStorage
 
 
 class SlowStore:

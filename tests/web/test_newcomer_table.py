@@ -8,7 +8,7 @@ from table_fakes import FakeHost, play_human_turn, select, text_of
 
 from cribbage.actions import Discard, Play
 from cribbage.state import Phase
-from web.controller import Controller, MemoryStorage
+from web.app.controller import Controller, MemoryStorage
 
 
 def make(params: dict[str, str] | None = None, seed: int = 99) -> tuple[Controller, FakeHost]:
@@ -239,7 +239,7 @@ def test_the_readme_embeds_the_game_at_the_size_of_the_embed_example() -> None:
 def test_the_rules_dialog_explains_play_and_scoring_with_worked_examples() -> None:
     from cribbage.cards import parse_card, parse_cards
     from cribbage.scoring import score_hand, score_play
-    from web import rules
+    from web.kit import rules
 
     controller, host = make()
     assert controller.key("r") and controller.ui.dialog == "rules"

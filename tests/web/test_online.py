@@ -14,8 +14,8 @@ from table_fakes import select, text_of
 from cribbage.actions import Play
 from cribbage.cards import parse_card
 from cribbage.state import Phase
-from web import online
-from web.online import PeerSession, room_key
+from web.modes import online
+from web.modes.online import PeerSession, room_key
 
 
 def open_room(clock: Clock, hub: Hub) -> tuple[Browser, Browser]:
@@ -416,7 +416,7 @@ def test_the_pages_busy_string_speaks_the_current_protocol() -> None:
 
     from cribbage.online.link import PROTOCOL
 
-    source = (Path(__file__).resolve().parents[2] / "py" / "web" / "browser.py").read_text()
+    source = (Path(__file__).resolve().parents[2] / "py" / "web" / "page" / "host.py").read_text()
     found = re.search(r"^BUSY = '(.*)'$", source, re.M)
     assert found and json.loads(found.group(1)) == json.loads(BUSY)
     assert json.loads(found.group(1))["v"] == PROTOCOL
@@ -424,7 +424,7 @@ def test_the_pages_busy_string_speaks_the_current_protocol() -> None:
 
 def test_the_room_link_with_its_secret_still_fits_a_qr_code() -> None:
     from cribbage.online.link import new_room_id, new_room_secret
-    from web.render_online import qr_of
+    from web.modes.online_panel import qr_of
 
     env = online.OnlineEnv(page_url="https://cribbage.example.org/play/",
                            link_query="&signal=https%3A%2F%2Fsignal.example.org%2Fcribbage")

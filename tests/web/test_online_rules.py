@@ -11,8 +11,8 @@ from table_fakes import select, text_of
 from test_online import play
 
 from cribbage.rules import Rules
-from web import online
-from web.online import PeerSession
+from web.modes import online
+from web.modes.online import PeerSession
 
 
 def open_room(rules_text: str, joiner_rules: str | None = None) -> tuple[Browser, Browser, str]:

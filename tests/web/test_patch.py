@@ -1,4 +1,4 @@
-"""The keyed patch of the table (web/patch.py) and the names that let cards travel.
+"""The keyed patch of the table (web/table/patch.py) and the names that let cards travel.
 
 A whole match is played through the controller with a fake host; every frame is compared with the
 one before, as the page does.
@@ -11,9 +11,9 @@ import re
 from table_fakes import FakeHost, play_human_turn
 
 from cribbage.state import Phase
-from web.controller import Controller, MemoryStorage
-from web.patch import moves, moving, plan, vt_names
-from web.render import Rendered
+from web.app.controller import Controller, MemoryStorage
+from web.table.patch import moves, moving, plan, vt_names
+from web.table.render import Rendered
 
 CARD_NAME = re.compile(r"c-[A2-9TJQK][SHDC]")
 
@@ -33,7 +33,7 @@ def _match_frames(mode: str = "computer", seed: int = 11) -> tuple[Controller, l
 
 
 def _apply(page: dict[str, str], order: list[str], before: Rendered | None, after: Rendered) -> tuple[dict[str, str], list[str]]:
-    """What the page's regions hold after the patch (a model of browser.py's drawing)."""
+    """What the page's regions hold after the patch (a model of page/host.py's drawing)."""
     patch = plan(before, after)
     if patch.full is not None:
         return dict(after.regions), [k for k, _ in after.regions]

@@ -20,7 +20,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from web.qr import (
+from web.kit.qr import (
     ECC_LEVELS,
     QUIET_ZONE,
     QrCode,

@@ -18,8 +18,8 @@ from cribbage.actions import Discard, Go, Play
 from cribbage.cards import Card
 from cribbage.match import Match
 from cribbage.state import Phase
-from web.cardfaces import card_name
-from web.render import Scene, buttons_for, deal_cuts, primary_button, render
+from web.kit.cards import card_name
+from web.table.render import Scene, buttons_for, deal_cuts, primary_button, render
 
 NAMES = ("You", "Computer")
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 from cribbage.scorekeeper import Scorekeeper
-from web.render import Rendered
-from web.scorekeeper import SAVE_KEY, ScoreController
-from web.storage import MemoryStorage
+from web.table.render import Rendered
+from web.modes.scorekeeper import SAVE_KEY, ScoreController
+from web.play.storage import MemoryStorage
 
 
 class FakeHost:

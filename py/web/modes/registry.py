@@ -6,7 +6,7 @@ the pass-the-device cover is used, what the menu offers (undo/redo, restart, the
 and speed, the coach's review) and how to open a session (``new`` and ``resume``).
 
 Online play's entry is here too, but not online play: its session, its deal's big-integer protocol
-and their hashing live in :mod:`web.online`, imported only when an online session is first opened
+and their hashing live in :mod:`web.modes.online`, imported only when an online session is first opened
 (a ``?room=`` link, the saved online match, the New game dialog's choice). Most players never open
 it, and the page starts faster without it. The page configures online play then, through
 :func:`before_online`.
@@ -15,61 +15,16 @@ it, and the page starts faster without it. The page configures online play then,
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Callable
 
 from cribbage.match import Match
 
-from .seats import Computer, LocalHuman, Seat, Timer
-from .session import LocalSession, Session
-from .storage import Storage
+from web.modes.base import ONLINE_SAVE_KEY, Mode, OpenContext
+from web.play.seats import Computer, LocalHuman, Seat
+from web.play.session import LocalSession, Session
 
 __all__ = ["Mode", "OpenContext", "MODES", "DEFAULT_MODE", "register", "mode_of", "ONLINE_SAVE_KEY",
            "before_online"]
-
-
-@dataclass(frozen=True)
-class OpenContext:
-    """What a mode needs from the page to open a session."""
-
-    storage: Storage
-    timer: Timer
-    delay: Callable[[], int]
-    """The computer's pacing now (ms)."""
-    now_ms: Callable[[], int]
-
-
-@dataclass(frozen=True)
-class Mode:
-    """One way to play."""
-
-    key: str
-    """Stable id in saves, the URL (``?mode=``) and the markup: ``"computer"``."""
-    label: str
-    """In the New game dialog: ``"Against the computer"``."""
-    resume_label: str
-    title: str
-    """In the header: ``"vs Computer"``."""
-    names: tuple[str, str]
-    """The seats' names in a new match."""
-    humans: tuple[int, ...]
-    perspective: int | None
-    """The seat that is "you" on this device; None: whichever seat acts (hot-seat)."""
-    save_key: str
-    ui_key: str
-    cover: bool
-    """Pass-the-device cover before private cards are drawn."""
-    undo: bool
-    """Undo and redo offered."""
-    restart: bool
-    computer: bool
-    """The computer's level and speed in the menu, its level badge, the coach's review."""
-    start_sentence: str
-    """Said when a new match starts."""
-    new: Callable[["Mode", OpenContext, int, str], Session]
-    """Open a new match: (mode, context, seed, level)."""
-    resume: Callable[["Mode", OpenContext], tuple[Session | None, str | None]]
-    """Reopen the saved match: (session or None if nothing usable, a notice for the player)."""
 
 
 def _seats(mode: Mode, match: Match, ctx: OpenContext) -> tuple[Seat, Seat]:
@@ -153,8 +108,6 @@ register(Mode(
     new=_local_new, resume=_local_resume))
 
 
-ONLINE_SAVE_KEY = "cribbage.online.current"
-"""The room this browser last played in (``web.online.CURRENT_KEY``): the menu offers to resume it."""
 _BEFORE_ONLINE: list[Callable[[], None]] = []
 
 
@@ -170,7 +123,7 @@ def _online_ready() -> None:
 
 def _online_new(mode: Mode, ctx: OpenContext, seed: int, level: str) -> Session:
     """Create a room (online play is imported now, on first use)."""
-    from . import online
+    from web.modes import online
 
     _online_ready()
     return online.new_room(mode, ctx, seed, level)
@@ -178,7 +131,7 @@ def _online_new(mode: Mode, ctx: OpenContext, seed: int, level: str) -> Session:
 
 def _online_resume(mode: Mode, ctx: OpenContext) -> tuple[Session | None, str | None]:
     """Join or reclaim the room of the URL, else reopen the last one (online play is imported now)."""
-    from . import online
+    from web.modes import online
 
     _online_ready()
     return online.resume_room(mode, ctx)

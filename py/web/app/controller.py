@@ -5,9 +5,9 @@ speak in the live region, set a timer, post to the parent frame) and a :class:`S
 (``localStorage``); the tests hand it fakes and play whole matches under CPython.
 
 Who moves and how a move is agreed live behind one seam: the controller holds a
-:class:`~web.session.Session` opened by the current :class:`~web.modes.Mode`, proposes the local
+:class:`~web.play.session.Session` opened by the current :class:`~web.modes.registry.Mode`, proposes the local
 player's moves to it, asks it for undo, restart, a new match or the next hand, and redraws on each
-:class:`~web.session.Change` it reports. The computer is a seat driver (:mod:`web.seats`) with its
+:class:`~web.play.session.Change` it reports. The computer is a seat driver (:mod:`web.play.seats`) with its
 own pacing; drawing never schedules anything. The mode's ``perspective`` says which seat is "you"
 (None in hot-seat: the seat to act is drawn at the bottom, and a cover hides the table whenever the
 device must pass to the other player before their private cards are drawn).
@@ -28,18 +28,18 @@ from cribbage.view import SeatView
 if TYPE_CHECKING:
     from cribbage.ai.coach import DiscardChoice
 
-    from .record_screens import RecordScreens
+    from web.record.screens import RecordScreens
 
-from .modes import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
-from .render import DELAYS, LEVELS, Rendered, Scene, crib_of, primary_button, render
-from .seats import ai_available as _ai_available
-from .seats import ai_module as _ai
-from .seats import fallback_choose as _fallback_choose
-from .seats import keep_points as _keep_points
-from .seats import LocalHuman
-from .session import Change, LocalSession, Offer, Session, deal_cut_held, summary_hand
-from .speech import event_sentence, who_verb
-from .storage import MemoryStorage, Storage
+from web.modes.registry import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
+from web.table.render import DELAYS, LEVELS, Rendered, Scene, crib_of, primary_button, render
+from web.play.seats import ai_available as _ai_available
+from web.play.seats import ai_module as _ai
+from web.play.seats import fallback_choose as _fallback_choose
+from web.play.seats import keep_points as _keep_points
+from web.play.seats import LocalHuman
+from web.play.session import Change, LocalSession, Offer, Session, deal_cut_held, summary_hand
+from web.kit.speech import event_sentence, who_verb
+from web.play.storage import MemoryStorage, Storage
 
 __all__ = ["Controller", "Host", "Storage", "MemoryStorage", "SAVE_KEYS", "MODE_KEY", "SETTINGS_KEY"]
 
@@ -111,7 +111,7 @@ class Controller:
 
         Imported on first use (a match over, the record dialog opened): not needed at start."""
         if self._records is None:
-            from .record_screens import RecordScreens
+            from web.record.screens import RecordScreens
 
             self._records = RecordScreens(self)
         return self._records

@@ -1,7 +1,7 @@
 """The controller's side of the player's record: keeping finished matches, the record dialog, export
 and import.
 
-:class:`RecordScreens` belongs to one :class:`~web.controller.Controller` and is reached through a
+:class:`RecordScreens` belongs to one :class:`~web.app.controller.Controller` and is reached through a
 few hooks there: :meth:`match_changed` after every change of the match (a finished match is kept in
 the history once: its id is the digest of seed, seats and actions, so a reload on the game-over
 screen finds it already kept), :meth:`handler` for the ``record*`` clicks, :meth:`scene` for the
@@ -12,12 +12,12 @@ page never freezes; a reload simply starts that review again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, Protocol
 
 from cribbage.match import Match
 from cribbage.record import CoachRun, History, MatchRecord, RecordError, Stats, record_match, replay
 
-from .records_store import (
+from web.record.store import (
     HISTORY_KEY,
     append_record,
     export_all,
@@ -27,13 +27,11 @@ from .records_store import (
     preview_import,
     read_history,
 )
-from .render_record import RECORD_DIALOG, RecordScene
-from .seats import ai_available, ai_module
+from web.record.render import RECORD_DIALOG, RecordScene
+from web.play.seats import ai_available, ai_module
+from web.play.storage import Storage
 
-if TYPE_CHECKING:
-    from .controller import Controller
-
-__all__ = ["RecordScreens", "RECORDED_MODES", "COACH_SLICE_MS", "COACH_START_MS", "IMPORT_LIMIT"]
+__all__ = ["RecordScreens", "Table", "RECORDED_MODES", "COACH_SLICE_MS", "COACH_START_MS", "IMPORT_LIMIT"]
 
 RECORDED_MODES = ("computer", "hotseat")
 """Modes whose finished matches are kept (an online match is not, for now)."""
@@ -49,10 +47,41 @@ analysis can take a second in the page (the slowest step of a whole match, measu
 step cannot be split; 16 keeps the slowest step to a fraction of that for close to the same totals."""
 
 
+class _Clock(Protocol):
+    def announce(self, text: str) -> None: ...
+    def later(self, ms: int, fn: Callable[[], None]) -> object: ...
+    def now_ms(self) -> int: ...
+
+
+class _Screen(Protocol):
+    dialog: str | None
+    focus: str | None
+
+
+class Table(Protocol):
+    """What the record screens need of the table they belong to (the app's controller, which is not
+    imported here: it imports this module on first use)."""
+
+    @property
+    def host(self) -> _Clock: ...
+    @property
+    def storage(self) -> Storage: ...
+    @property
+    def match(self) -> Match: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def ui(self) -> _Screen: ...
+    def refresh(self) -> None: ...
+    def _set_dialog(self, dialog: str | None) -> None: ...
+    def cover_for(self) -> int | None: ...
+    def reload_after_import(self, keys: set[str]) -> None: ...
+
+
 class RecordScreens:
     """History keeping, the record dialog's state and its actions, for one controller."""
 
-    def __init__(self, controller: Controller) -> None:
+    def __init__(self, controller: Table) -> None:
         self.ctl = controller
         self.page = "list"
         self.open_id: str | None = None

@@ -13,7 +13,6 @@ up) only public information is drawn: both hands face down, no actions, no previ
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from html import escape
 from typing import TYPE_CHECKING, Any, Sequence
 
 from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
@@ -22,14 +21,16 @@ from cribbage.scoring import PLAY_LIMIT, ScoreItem, score_hand
 from cribbage.state import Event, Phase
 from cribbage.view import SeatView
 
-from . import rules
-from .board import PEG_COLOURS, Peg, board_label, board_svg, pegs_of
-from .cardfaces import back_html, card_html, card_name
-from .modes import MODES, mode_of
-from .speech import event_sentence
+from web.kit import rules
+from web.kit.board import PEG_COLOURS, Peg, board_label, board_svg, pegs_of
+from web.kit.cards import back_html, card_html, card_name
+from web.kit.html import attrs as _attrs
+from web.kit.html import esc
+from web.modes.registry import MODES, mode_of
+from web.kit.speech import event_sentence
 
 if TYPE_CHECKING:  # the record's drawing is imported when it is first drawn (a match over, its dialog)
-    from .render_record import RecordScene
+    from web.record.render import RecordScene
 
 __all__ = [
     "Scene",
@@ -59,7 +60,7 @@ class Scene:
     me: int | None = 0
     """The seat this device speaks to as "you" (the mode's perspective; None in hot-seat)."""
     mode: str = "computer"
-    """The key of the mode in :data:`web.modes.MODES` (``computer``, ``hotseat``)."""
+    """The key of the mode in :data:`web.modes.registry.MODES` (``computer``, ``hotseat``)."""
     computer_seats: frozenset[int] = frozenset({1})
     private: bool = True
     """False while the hot-seat cover is up: draw public information only."""
@@ -104,7 +105,7 @@ class Scene:
     coach_ready: bool = False
     sheet_hand: int | None = None
     online: Any = None
-    """Online play: the panel of the room and the connection (``web.online.OnlinePanel``)."""
+    """Online play: the panel of the room and the connection (``web.modes.online.OnlinePanel``)."""
     """Hand the score sheet scrolls to (its review open)."""
     record: RecordScene | None = None
     """The record dialog's content (when ``dialog`` is ``record``)."""
@@ -133,19 +134,15 @@ class Rendered:
     meta: dict[str, str]
     regions: tuple[tuple[str, str], ...] = ()
     """The table as (key, markup) regions in document order, each one element with ``data-region``
-    (the table is their markup inside the layout's containers): what :mod:`web.patch` compares."""
+    (the table is their markup inside the layout's containers): what :mod:`web.table.patch` compares."""
     board_frame: str = ""
     """What the board looks like without its pegs (its orientation): the same frame, only pegs move."""
     pegs: tuple[Peg, ...] = ()
-    """The four pegs (:func:`web.board.pegs`), set by attributes when only they changed."""
+    """The four pegs (:func:`web.kit.board.pegs`), set by attributes when only they changed."""
     board_label: str = ""
     """The board's spoken label (names and scores)."""
     crib_side: str = ""
     """Where the crib stands: ``mine`` or ``theirs`` (by its owner), or empty."""
-
-
-def esc(text: object) -> str:
-    return escape(str(text), quote=True)
 
 
 def possessive(name: str, you: bool = False) -> str:
@@ -170,10 +167,6 @@ def _you(scene: Scene) -> int | None:
     if scene.me is not None:
         return scene.me
     return scene.view.seat if scene.private else None
-
-
-def _attrs(pairs: dict[str, object]) -> str:
-    return " ".join(f'{k}="{esc(v)}"' for k, v in pairs.items() if v is not None)
 
 
 # --- what the seat may do now -------------------------------------------------------------------
@@ -602,7 +595,7 @@ def _center(scene: Scene) -> str:
         shows = _show(scene, v.hand_number, live=False) if last else ""
         loser = 1 - winner
         verb = "win" if winner == scene.me else "wins"
-        from .render_record import game_over_html  # the race chart: only a finished match has one
+        from web.record.render import game_over_html  # the race chart: only a finished match has one
 
         return (
             f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
@@ -799,7 +792,7 @@ def _notice(scene: Scene) -> str:
 def _online(scene: Scene) -> str:
     if scene.online is None:
         return ""
-    from .render_online import online_html  # online play draws its own panel
+    from web.modes.online_panel import online_html  # online play draws its own panel
 
     return online_html(scene.online)
 
@@ -1051,7 +1044,7 @@ def render(scene: Scene) -> Rendered:
     elif scene.dialog == "rules":
         overlay = _rules(scene)
     elif scene.dialog == "record" and scene.record is not None:  # render_record.RECORD_DIALOG
-        from .render_record import record_dialog  # imported when the record dialog is first drawn
+        from web.record.render import record_dialog  # imported when the record dialog is first drawn
 
         overlay = record_dialog(scene.record)
     meta = {

@@ -13,7 +13,7 @@ from typing import Iterable, Sequence
 from cribbage.cards import Card
 from cribbage.scoring import ScoreItem, ScoreKind
 
-from .cardfaces import card_name
+from web.kit.cards import card_name
 
 __all__ = ["number_words", "call_show", "call_play", "event_sentence", "who_verb"]
 

@@ -1,6 +1,6 @@
-"""The browser glue: the only module that touches the page (``main.py`` just calls :func:`start`).
+"""The browser glue: with :mod:`web.page.start` the only code that touches the page.
 
-It builds the controller with a host that writes HTML into ``#table`` and ``#overlay``, speaks
+A host that writes HTML into ``#table`` and ``#overlay``, speaks
 through the ``#live`` region, runs timers with ``setTimeout`` (one proxy for all of them), keeps the
 match in the page's durable store (``static/store.js``: IndexedDB) and posts to the parent frame
 when embedded. One delegated click handler on ``#app`` routes every control by its ``data-action``; one keydown handler serves the keyboard.
@@ -23,19 +23,13 @@ except ImportError:  # pragma: no cover - older Pyodide
     _JSNULL = None
     create_once_callable = create_proxy
 
-from web import modes
-from web.cardfaces import sprite_svg
-from web.controller import Controller
-from web.patch import moves, moving, plan
-from web.render import Rendered
-from web.storage import DurableStorage, Storage
+from web.play.storage import DurableStorage, Storage
+from web.table.patch import moves, moving, plan
+from web.table.render import Rendered
 
-if TYPE_CHECKING:  # imported on first use: online play and the record screens are not needed at start
-    from web import online
+if TYPE_CHECKING:  # imported on first use: online play is not needed at start
+    from web.modes import online
 
-WIDE_QUERY = ("(min-width: 960px) and (min-height: 600px), "
-              "(min-width: 640px) and (max-height: 599px) and (min-aspect-ratio: 4/3)")
-"""Where the board stands upright beside the table rather than above it."""
 DATA_KEYS = ("index", "depth", "step", "mode", "level", "delay", "hand", "record",
              "side", "points", "kind", "field", "choice")
 """The data-* attributes a control may pass along with its data-action."""
@@ -510,9 +504,9 @@ def _page_trace() -> Callable[[str], None]:
 def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
     """Tell online play the room of the URL, the room link's address, and how to reach the peer.
 
-    Run when online play is first opened (:func:`web.modes.before_online`), not at start."""
+    Run when online play is first opened (:func:`web.modes.registry.before_online`), not at start."""
     from cribbage.online.group import MODP_TEST, Group
-    from web import online
+    from web.modes import online
 
     search = window.URLSearchParams.new(window.location.search)
     net = _nn(getattr(window, "cribbageNet", None))
@@ -640,99 +634,6 @@ def _on_key(controller: Routed, host: BrowserHost, event: Any) -> None:
     used = host.timed(lambda: controller.key(key, ctrl, shift, alt, action), "key " + key)
     if used:
         event.preventDefault()
-
-
-def _on_change(controller: Controller, host: BrowserHost, event: Any) -> None:
-    """A file chosen in the record dialog's import input: its text goes to Python."""
-    target = _nn(event.target)
-    if target is None or _text(target.getAttribute("data-action")) != "record-import":
-        return
-    files = _nn(target.files)
-    if files is None or not files.length:
-        return
-    file = files.item(0)
-    target.value = ""  # choosing the same file again fires another change
-    size = int(file.size)
-    from web.record_screens import IMPORT_LIMIT  # loaded already: the record dialog is open
-
-    if size > IMPORT_LIMIT:
-        host.timed(lambda: controller.records.import_text(None, size))
-        return
-
-    def loaded(text: Any) -> None:
-        host.timed(lambda: controller.records.import_text(str(text), size))
-
-    def failed(error: Any) -> None:
-        host.timed(lambda: controller.records.import_text(None, size))
-
-    file.text().then(create_once_callable(loaded), create_once_callable(failed))
-
-
-def start() -> Routed:
-    """Wire the page and draw the table (or the scorekeeper, for ``?mode=score``)."""
-    if _params().get("mode") == "score":
-        from web.scorekeeper_browser import start_scorekeeper  # only the scorekeeper's page needs it
-
-        return start_scorekeeper(_embedded())
-    sprites = _nn(document.getElementById("sprites"))
-    if sprites is not None:
-        sprites.innerHTML = sprite_svg()
-    embedded = _embedded()
-    motion = _text(window.URLSearchParams.new(window.location.search).get("motion")) != "off"
-    if not motion:
-        document.documentElement.classList.add("motion-off")  # the stylesheet stops every glide
-    host = BrowserHost(motion=motion)
-    params = _params()
-    modes.before_online(lambda: _configure_online(host, params))
-    controller = Controller(host, page_storage(), params, embedded=embedded)
-    wide = window.matchMedia(WIDE_QUERY)
-    controller.orientation = "vertical" if wide.matches else "horizontal"
-
-    app = document.getElementById("app")
-    app.addEventListener("click", create_proxy(lambda event: _on_click(controller, host, event)))
-    # A tap never waits for an animation: it ends the running view transition at once.
-    document.addEventListener("pointerdown", create_proxy(lambda event: host.skip_transition()), True)
-    document.addEventListener("click", create_proxy(lambda event: _on_root_click(controller, host, event)))
-    document.addEventListener("keydown", create_proxy(lambda event: _on_key(controller, host, event)))
-    app.addEventListener("change", create_proxy(lambda event: _on_change(controller, host, event)))
-    wide.addEventListener("change", create_proxy(
-        lambda event: controller.set_orientation("vertical" if event.matches else "horizontal")))
-
-    controller.boot()
-    loading = _nn(document.getElementById("loading"))
-    if loading is not None:
-        loading.hidden = True
-    document.body.dataset.ready = "true"
-    host.post_ready()
-    _warm_in_idle(host)
-    return controller
-
-
-def _warm_in_idle(host: BrowserHost) -> None:
-    """Import the computer and the coach in the page's idle moments after the table is drawn, one
-    small step per idle callback (:func:`web.seats.warm_steps`): the first hint no longer freezes."""
-    from web.seats import warm_steps
-
-    steps = warm_steps()
-    idle = _nn(getattr(window, "requestIdleCallback", None))
-
-    def step(*_: Any) -> None:
-        start = float(window.performance.now())
-        name = next(steps, None)
-        if name is None:
-            proxy.destroy()
-            return
-        host.measure(f"warm {name}", start)
-        schedule()
-
-    def schedule() -> None:
-        if idle is not None:
-            window.requestIdleCallback(proxy)
-        else:  # Safari: no idle callbacks; a short timer between frames does
-            window.setTimeout(proxy, 40)
-
-    proxy = create_proxy(step)
-    schedule()
 
 
 def _embedded() -> bool:

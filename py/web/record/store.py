@@ -1,6 +1,6 @@
 """The player's record in the browser's storage: history, statistics, export and import.
 
-Pure functions over the controller's :class:`~web.controller.Storage` (``get``/``set`` of strings);
+Pure functions over the controller's :class:`~web.app.controller.Storage` (``get``/``set`` of strings);
 no browser imports. The data types and every number come from :mod:`cribbage.record`.
 
 API (for the page):
@@ -19,7 +19,7 @@ API (for the page):
   (nothing changed) for a foreign, damaged or newer file. Histories merge (each match once); saves and
   settings from the file replace those here.
 
-Charts of a kept match: ``web.charts.race_chart(race(replay(record).state.events), record.names)``
+Charts of a kept match: ``web.kit.charts.race_chart(race(replay(record).state.events), record.names)``
 (``race`` and ``replay`` from :mod:`cribbage.record`); of the statistics: ``sources_chart(source_rows(
 group))``, ``histogram_chart(group.player.shows)``, ``trend_chart(group.trend)``.
 
@@ -46,7 +46,7 @@ from cribbage.record import (
     read_bundle,
 )
 
-from .storage import Storage
+from web.play.storage import Storage
 
 __all__ = ["append_record", "fill_coach", "read_history", "read_stats", "export_all", "export_filename",
            "preview_import",

@@ -10,7 +10,7 @@ touching the match.
   visible delay run by the host's timer; its search runs in slices of at most :data:`SLICE_MS`
   (``choose_steps``: the same choice, made between frames), so the page never freezes.
 - :class:`RemoteSeat`: moves arrive from outside (the online peer) through :meth:`RemoteSeat.arrive`;
-  the shape ``web/online.py`` fills in.
+  the shape ``web/modes/online.py`` fills in.
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from .qr import QrCodeError, qr_svg
-from .render import esc
+from web.kit.qr import QrCodeError, qr_svg
+from web.kit.html import esc
 
 __all__ = ["online_html", "qr_of"]
 
@@ -61,7 +61,7 @@ def _failure(panel: Any) -> str:
 
 
 def online_html(panel: Any) -> str:
-    """The panel for an :class:`~web.online.OnlinePanel` (duck-typed to keep imports one way).
+    """The panel for an :class:`~web.modes.online.OnlinePanel` (duck-typed to keep imports one way).
 
     Whose turn it is, and whom we wait for, is the prompt's (one message per fact); a browser
     without a seat (``blocked``) sees the status sentence alone."""

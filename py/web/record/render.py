@@ -1,10 +1,10 @@
 """The player's record as HTML strings: the game-over chart and the *Your record* dialog.
 
-Pure functions, no browser imports (like :mod:`web.render`, which calls :func:`game_over_html` and
+Pure functions, no browser imports (like :mod:`web.table.render`, which calls :func:`game_over_html` and
 :func:`record_dialog`). What they draw comes in a :class:`RecordScene` built by
-:mod:`web.record_screens`: the history and statistics read from storage, the match opened from the
+:mod:`web.record.screens`: the history and statistics read from storage, the match opened from the
 list (replayed from its seed and actions), a message after an export or import, an import waiting
-for the player's yes. Every chart (:mod:`web.charts`) sits in a ``<figure>`` whose caption says in
+for the player's yes. Every chart (:mod:`web.kit.charts`) sits in a ``<figure>`` whose caption says in
 words what it shows; wide tables scroll inside their own box so a 360-px phone never scrolls
 sideways.
 """
@@ -32,7 +32,7 @@ from cribbage.record import (
 )
 from cribbage.state import Event
 
-from .charts import hand_ends, histogram_chart, lead_changes, race_chart, source_rows, sources_chart, trend_chart
+from web.kit.charts import hand_ends, histogram_chart, lead_changes, race_chart, source_rows, sources_chart, trend_chart
 
 __all__ = ["RecordScene", "game_over_html", "record_dialog", "match_date", "RECORD_DIALOG"]
 
@@ -79,7 +79,7 @@ def match_date(ms: int) -> str:
 
 
 def _dialog(title: str, body: str, dialog_id: str) -> str:
-    """The same frame as the table's dialogs (``web.render._dialog``), always wide."""
+    """The same frame as the table's dialogs (``web.table.render._dialog``), always wide."""
     return (
         '<div class="backdrop" data-action="close-backdrop"><div class="dialog wide record" '
         f'role="dialog" aria-modal="true" aria-labelledby="{dialog_id}-title" id="{dialog_id}">'

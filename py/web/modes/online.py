@@ -1,6 +1,6 @@
 """Online play: :class:`PeerSession` (the Session protocol over an OnlineGame and a Link) and how the
 online mode opens one (:func:`new_room`, :func:`resume_room`). The mode's menu entry is in
-:mod:`web.modes`, which imports this module only when an online session is first opened.
+:mod:`web.modes.registry`, which imports this module only when an online session is first opened.
 
 The session is transport-agnostic: a :class:`Channel` carries strings to the other browser (PeerJS in
 the page, an in-memory pair in the tests) and calls back ``on_open`` / ``on_message`` / ``on_close`` /
@@ -41,12 +41,12 @@ from cribbage.online.link import (LOSS_TIMEOUT, Binding, Delivered, HangUp, Link
                                   new_seat_key)
 from cribbage.state import Event, IllegalActionError, Phase
 
-from .modes import MODES, ONLINE_SAVE_KEY, Mode, OpenContext
-from .seats import LocalHuman, RemoteSeat, Seat
-from .session import Change, ChangeKind, Link as LinkName, Listener, Offer, Question, summary_hand
+from web.modes.base import ONLINE_SAVE_KEY, Mode, OpenContext
+from web.play.seats import LocalHuman, RemoteSeat, Seat
+from web.play.session import Change, ChangeKind, Link as LinkName, Listener, Offer, Question, summary_hand
 
 __all__ = ["Channel", "ChannelEvents", "ChannelFactory", "OnlineEnv", "ENV", "configure", "PeerSession",
-           "OnlinePanel", "MODE", "new_room", "resume_room", "room_key", "CURRENT_KEY", "NAME_KEY", "clean_name",
+           "OnlinePanel", "new_room", "resume_room", "room_key", "CURRENT_KEY", "NAME_KEY", "clean_name",
            "peer_ids", "rules_query", "parse_rules_query"]
 
 CURRENT_KEY = ONLINE_SAVE_KEY
@@ -1060,6 +1060,3 @@ def resume_room(mode: Mode, ctx: OpenContext) -> tuple[PeerSession | None, str |
         return None, env.bad_rules + " Ask your friend for the room's link again."
     return _fresh(ctx, env, room, 1), None
 
-
-MODE = MODES["online"]
-"""Online play's entry in the registry (:mod:`web.modes` holds it, and opens sessions here on first use)."""

@@ -4,10 +4,10 @@ The controller reads ``session.match`` (never changes it), proposes the local pl
 ``propose(action)``, asks for what needs the other side's consent with ``request(offer)`` (undo,
 redo, restart, a new match, the next hand), answers the other side's ``question`` with
 ``answer(yes)``, and redraws on every :class:`Change` it receives through ``subscribe``. Seat drivers
-(:mod:`web.seats`) are told when their seat may act and propose through the same session.
+(:mod:`web.play.seats`) are told when their seat may act and propose through the same session.
 
 A local session applies at once: every offer is granted (this device is both sides), ``link`` is
-always "live" and ``question`` always None. An online session (``web/online.py``) sends proposals and
+always "live" and ``question`` always None. An online session (``web/modes/online.py``) sends proposals and
 offers to the peer and applies them once agreed; ``link`` says whether the peer is there.
 
 After every change a session first re-prompts the seats (so ``busy`` is already true when the
@@ -25,8 +25,8 @@ from cribbage.actions import Action
 from cribbage.match import Match
 from cribbage.state import Event, IllegalActionError, Phase
 
-from .seats import Propose, Seat
-from .storage import Storage
+from web.play.seats import Propose, Seat
+from web.play.storage import Storage
 
 __all__ = ["Link", "Offer", "Question", "Change", "Session", "LocalSession", "Listener", "summary_hand",
            "deal_cut_held"]

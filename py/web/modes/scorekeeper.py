@@ -1,7 +1,7 @@
 """The scorekeeper's screen (``?mode=score``): a renderer and input router over the engine's ledger,
 :class:`cribbage.scorekeeper.Scorekeeper`, for games played with real cards.
 
-No browser here (like :mod:`web.controller`): the page's glue (:mod:`web.scorekeeper_browser`) hands
+No browser here (like :mod:`web.app.controller`): the page's glue (:mod:`web.page.scorekeeper`) hands
 it a host that shows frames and speaks, and a storage; the tests hand it fakes. Every rule — what may
 be entered, the end of the game, the skunk lines, the series — is the ledger's; this module draws it,
 routes taps and keys to it, saves it after every entry, and sets aside a save it cannot read.
@@ -19,10 +19,10 @@ from cribbage.scorekeeper import PEG_BUTTONS, NextDeal, Score, ScoreError, Score
 from cribbage.scoring import MAX_SHOW
 from cribbage.series import Series, SeriesRules
 
-from .board import board_svg, layout_for
-from .render import Rendered
-from .rules import printables_html
-from .storage import Storage
+from web.kit.board import board_svg, layout_for
+from web.table.render import Rendered
+from web.kit.rules import printables_html
+from web.play.storage import Storage
 
 __all__ = ["ScoreController", "SAVE_KEY", "SETUP_KEY", "TABLES", "SERIES"]
 

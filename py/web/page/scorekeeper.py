@@ -1,7 +1,7 @@
 """The scorekeeper's page glue (``?mode=score``): the page's host, storage and event handlers from
-:mod:`web.browser` around :class:`web.scorekeeper.ScoreController`, and the screen wake lock.
+:mod:`web.page.host` around :class:`web.modes.scorekeeper.ScoreController`, and the screen wake lock.
 
-Imported by :func:`web.browser.start` only when the page is opened as the scorekeeper.
+Imported by :func:`web.page.start.start` only when the page is opened as the scorekeeper.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ try:
 except ImportError:  # pragma: no cover - older Pyodide
     create_once_callable = create_proxy
 
-from web.browser import BrowserHost, _nn, _on_click, _on_key, page_storage
-from web.scorekeeper import ScoreController
+from web.page.host import BrowserHost, _nn, _on_click, _on_key, page_storage
+from web.modes.scorekeeper import ScoreController
 
 __all__ = ["start_scorekeeper", "WakeLock"]
 

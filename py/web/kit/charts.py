@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Mapping, Sequence
 
-from .board import PEG_COLOURS
+from web.kit.board import PEG_COLOURS
 from cribbage.record import EXPERT_DEALER, EXPERT_PONE, SOURCES, GroupStats, RaceStep, TrendPoint
 
 __all__ = ["race_chart", "hand_ends", "lead_changes", "sources_chart", "source_rows", "SourceRow",

@@ -1,0 +1,120 @@
+"""The page's start: wire the table (or, for ``?mode=score``, the scorekeeper) to the page and draw it.
+
+:func:`start` is what ``main.py`` calls. It builds the controller on a :class:`~web.page.host.BrowserHost`,
+routes the page's clicks, keys and file choices to it, and warms the computer up in idle moments.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyscript import document, window  # type: ignore[import-not-found]  # the page's JS objects: Any
+from pyscript.ffi import create_proxy  # type: ignore[import-not-found]
+
+try:
+    from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - older Pyodide
+    create_once_callable = create_proxy
+
+from web.app.controller import Controller
+from web.kit.cards import sprite_svg
+from web.modes import registry as modes
+from web.page.host import (BrowserHost, Routed, _configure_online, _embedded, _nn, _on_click, _on_key,
+                           _on_root_click, _params, _text, page_storage)
+
+WIDE_QUERY = ("(min-width: 960px) and (min-height: 600px), "
+              "(min-width: 640px) and (max-height: 599px) and (min-aspect-ratio: 4/3)")
+"""Where the board stands upright beside the table rather than above it."""
+
+
+def _on_change(controller: Controller, host: BrowserHost, event: Any) -> None:
+    """A file chosen in the record dialog's import input: its text goes to Python."""
+    target = _nn(event.target)
+    if target is None or _text(target.getAttribute("data-action")) != "record-import":
+        return
+    files = _nn(target.files)
+    if files is None or not files.length:
+        return
+    file = files.item(0)
+    target.value = ""  # choosing the same file again fires another change
+    size = int(file.size)
+    from web.record.screens import IMPORT_LIMIT  # loaded already: the record dialog is open
+
+    if size > IMPORT_LIMIT:
+        host.timed(lambda: controller.records.import_text(None, size))
+        return
+
+    def loaded(text: Any) -> None:
+        host.timed(lambda: controller.records.import_text(str(text), size))
+
+    def failed(error: Any) -> None:
+        host.timed(lambda: controller.records.import_text(None, size))
+
+    file.text().then(create_once_callable(loaded), create_once_callable(failed))
+
+
+def start() -> Routed:
+    """Wire the page and draw the table (or the scorekeeper, for ``?mode=score``)."""
+    if _params().get("mode") == "score":
+        from web.page.scorekeeper import start_scorekeeper  # only the scorekeeper's page needs it
+
+        return start_scorekeeper(_embedded())
+    sprites = _nn(document.getElementById("sprites"))
+    if sprites is not None:
+        sprites.innerHTML = sprite_svg()
+    embedded = _embedded()
+    motion = _text(window.URLSearchParams.new(window.location.search).get("motion")) != "off"
+    if not motion:
+        document.documentElement.classList.add("motion-off")  # the stylesheet stops every glide
+    host = BrowserHost(motion=motion)
+    params = _params()
+    modes.before_online(lambda: _configure_online(host, params))
+    controller = Controller(host, page_storage(), params, embedded=embedded)
+    wide = window.matchMedia(WIDE_QUERY)
+    controller.orientation = "vertical" if wide.matches else "horizontal"
+
+    app = document.getElementById("app")
+    app.addEventListener("click", create_proxy(lambda event: _on_click(controller, host, event)))
+    # A tap never waits for an animation: it ends the running view transition at once.
+    document.addEventListener("pointerdown", create_proxy(lambda event: host.skip_transition()), True)
+    document.addEventListener("click", create_proxy(lambda event: _on_root_click(controller, host, event)))
+    document.addEventListener("keydown", create_proxy(lambda event: _on_key(controller, host, event)))
+    app.addEventListener("change", create_proxy(lambda event: _on_change(controller, host, event)))
+    wide.addEventListener("change", create_proxy(
+        lambda event: controller.set_orientation("vertical" if event.matches else "horizontal")))
+
+    controller.boot()
+    loading = _nn(document.getElementById("loading"))
+    if loading is not None:
+        loading.hidden = True
+    document.body.dataset.ready = "true"
+    host.post_ready()
+    _warm_in_idle(host)
+    return controller
+
+
+def _warm_in_idle(host: BrowserHost) -> None:
+    """Import the computer and the coach in the page's idle moments after the table is drawn, one
+    small step per idle callback (:func:`web.play.seats.warm_steps`): the first hint no longer freezes."""
+    from web.play.seats import warm_steps
+
+    steps = warm_steps()
+    idle = _nn(getattr(window, "requestIdleCallback", None))
+
+    def step(*_: Any) -> None:
+        start = float(window.performance.now())
+        name = next(steps, None)
+        if name is None:
+            proxy.destroy()
+            return
+        host.measure(f"warm {name}", start)
+        schedule()
+
+    def schedule() -> None:
+        if idle is not None:
+            window.requestIdleCallback(proxy)
+        else:  # Safari: no idle callbacks; a short timer between frames does
+            window.setTimeout(proxy, 40)
+
+    proxy = create_proxy(step)
+    schedule()

@@ -1,0 +1,103 @@
+"""py/web's modules import one another one way: no circle, counting every import (at module level,
+inside functions, under ``if TYPE_CHECKING:``): an import on first use still ties the two modules."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+WEB = Path(__file__).resolve().parents[2] / "py" / "web"
+
+
+def module_name(path: Path) -> str:
+    """``web.table.render`` for py/web/table/render.py (a package is named by its folder)."""
+    parts = path.relative_to(WEB.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path, modules: set[str]) -> set[str]:
+    """The py/web modules ``path`` imports, anywhere in it (``from . import x`` names the module x)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+        for target in targets:
+            while target and target not in modules:  # ``import web.a.b`` reaches web.a.b (or its package)
+                target = target.rpartition(".")[0]
+            if target and target != name and target.split(".")[0] == "web":
+                found.add(target)
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    paths = sorted(WEB.rglob("*.py"))
+    modules = {module_name(p) for p in paths}
+    return {module_name(p): imports_of(p, modules) for p in paths}
+
+
+def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """One circle of imports (``[a, b, ..., a]``), or None."""
+    colour: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        colour[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if colour.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in colour:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        colour[node] = 2
+        return None
+
+    for node in sorted(edges):
+        if node not in colour:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def depth(edges: dict[str, set[str]]) -> int:
+    """The longest chain of imports (in modules) through py/web."""
+    memo: dict[str, int] = {}
+
+    def longest(node: str) -> int:
+        if node not in memo:
+            memo[node] = 1 + max((longest(n) for n in edges.get(node, ())), default=0)
+        return memo[node]
+
+    return max(longest(n) for n in edges)
+
+
+def test_the_graph_is_read_from_every_kind_of_import() -> None:
+    edges = graph()
+    assert len(edges) > 20 and any(edges.values())
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_py_web_has_no_import_circle() -> None:
+    cycle = find_cycle(graph())
+    assert cycle is None, "import circle in py/web: " + " -> ".join(cycle or [])
+
+
+if __name__ == "__main__":  # python tests/web/test_import_graph.py: the graph and its depth
+    g = graph()
+    for mod in sorted(g):
+        print(mod, "->", ", ".join(sorted(g[mod])))
+    print("depth", depth(g), "cycle", find_cycle(g))
