@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from web.table.render import Rendered
+from web.kit.frame import Rendered
 
 
 class FakeHost:

@@ -416,7 +416,7 @@ def test_the_pages_busy_string_speaks_the_current_protocol() -> None:
 
     from cribbage.online.link import PROTOCOL
 
-    source = (Path(__file__).resolve().parents[2] / "py" / "web" / "page" / "host.py").read_text()
+    source = (Path(__file__).resolve().parents[2] / "py" / "web" / "page" / "net.py").read_text()
     found = re.search(r"^BUSY = '(.*)'$", source, re.M)
     assert found and json.loads(found.group(1)) == json.loads(BUSY)
     assert json.loads(found.group(1))["v"] == PROTOCOL

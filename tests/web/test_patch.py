@@ -13,7 +13,7 @@ from table_fakes import FakeHost, play_human_turn
 from cribbage.state import Phase
 from web.app.controller import Controller, MemoryStorage
 from web.table.patch import moves, moving, plan, vt_names
-from web.table.render import Rendered
+from web.kit.frame import Rendered
 
 CARD_NAME = re.compile(r"c-[A2-9TJQK][SHDC]")
 

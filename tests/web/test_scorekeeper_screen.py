@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from cribbage.scorekeeper import Scorekeeper
-from web.table.render import Rendered
+from web.kit.frame import Rendered
 from web.modes.scorekeeper import SAVE_KEY, ScoreController
 from web.play.storage import MemoryStorage
 

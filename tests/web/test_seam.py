@@ -18,7 +18,8 @@ from cribbage.view import SeatView
 from web.modes import registry as modes
 from web.app.controller import Controller, MemoryStorage
 from web.modes.registry import MODES, Mode, OpenContext
-from web.table.render import Scene, render
+from web.app.dialogs import frame as render
+from web.table.scene import Scene
 from web.play.seats import Computer, LocalHuman, RemoteSeat, fallback_choose
 from web.play.session import Change, LocalSession, Offer
 

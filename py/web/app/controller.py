@@ -1,6 +1,6 @@
 """The table's controller: UI state, routing of clicks and keys to intents, drawing.
 
-It never touches the browser itself. ``browser.py`` hands it a :class:`Host` (render into the page,
+It never touches the browser itself. ``web.page`` hands it a :class:`~web.app.ports.Host` (render into the page,
 speak in the live region, set a timer, post to the parent frame) and a :class:`Storage`
 (``localStorage``); the tests hand it fakes and play whole matches under CPython.
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import TYPE_CHECKING, Callable
 
 from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from cribbage.match import Match
@@ -31,7 +31,10 @@ if TYPE_CHECKING:
     from web.record.screens import RecordScreens
 
 from web.modes.registry import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
-from web.table.render import DELAYS, LEVELS, Rendered, Scene, crib_of, primary_button, render
+from web.app.dialogs import frame as render
+from web.app.ports import Host
+from web.table.render import crib_of, primary_button
+from web.table.scene import DELAYS, LEVELS, Scene
 from web.play.seats import ai_available as _ai_available
 from web.play.seats import ai_module as _ai
 from web.play.seats import fallback_choose as _fallback_choose
@@ -49,17 +52,6 @@ SETTINGS_KEY = "cribbage.settings"
 DEFAULT_DELAY = 600
 PRIVATE_PHASES = (Phase.DISCARD, Phase.CUT_STARTER, Phase.PLAY)
 """Phases in which a seat's own cards are secret from the other player."""
-
-
-class Host(Protocol):
-    """The browser side: everything the controller cannot do in pure Python."""
-
-    def show(self, rendered: Rendered, focus: str | None) -> None: ...
-    def announce(self, text: str) -> None: ...
-    def later(self, ms: int, fn: Callable[[], None]) -> object: ...
-    def cancel(self, handle: object) -> None: ...
-    def post(self, message: dict[str, object]) -> None: ...
-    def now_ms(self) -> int: ...
 
 
 @dataclass

@@ -14,69 +14,14 @@ it, and the page starts faster without it. The page configures online play then,
 
 from __future__ import annotations
 
-import json
 from typing import Callable
 
-from cribbage.match import Match
-
+from web.modes import local
 from web.modes.base import ONLINE_SAVE_KEY, Mode, OpenContext
-from web.play.seats import Computer, LocalHuman, Seat
-from web.play.session import LocalSession, Session
+from web.play.session import Session
 
 __all__ = ["Mode", "OpenContext", "MODES", "DEFAULT_MODE", "register", "mode_of", "ONLINE_SAVE_KEY",
            "before_online"]
-
-
-def _seats(mode: Mode, match: Match, ctx: OpenContext) -> tuple[Seat, Seat]:
-    def level() -> str:
-        return str(match.options.get("level", "expert"))
-
-    def seed() -> int:
-        return (match.seed * 1_000_003 + len(match.actions)) % (2**61)
-
-    out: list[Seat] = []
-    for seat in (0, 1):
-        if seat in mode.humans:
-            out.append(LocalHuman(match.names[seat]))
-        else:
-            out.append(Computer(match.names[seat], ctx.timer, level, ctx.delay, seed))
-    return out[0], out[1]
-
-
-def _local_new(mode: Mode, ctx: OpenContext, seed: int, level: str) -> Session:
-    match = Match(seed, humans=mode.humans, names=mode.names, options={"level": level})
-    session = LocalSession(match, _seats(mode, match, ctx), ctx.storage, mode.save_key, mode.ui_key, acked_hand=-1)
-    session.save()
-    return session
-
-
-def _local_resume(mode: Mode, ctx: OpenContext) -> tuple[Session | None, str | None]:
-    """Load the saved match; set aside a save that cannot be read (never lost) with a notice."""
-    key = mode.save_key
-    raw = ctx.storage.get(key)
-    if raw is None:
-        return None, None
-    try:
-        match = Match.from_json(raw)
-        if set(match.humans) != set(mode.humans):
-            raise ValueError("it belongs to the other mode")
-    except Exception as exc:  # noqa: BLE001 - any unreadable save is set aside, never lost
-        aside = f"{key}.corrupt.{ctx.now_ms()}"
-        try:
-            ctx.storage.set(aside, raw)
-        except Exception:  # noqa: BLE001
-            aside = "(it could not be copied)"
-        reason = str(exc) or type(exc).__name__
-        return None, (f"Your saved game could not be read ({reason}). It was set aside as "
-                      f"\u201c{aside}\u201d and a new game has started.")
-    ack = 0
-    try:
-        raw_ui = ctx.storage.get(mode.ui_key)
-        value = json.loads(raw_ui).get("ack", 0) if raw_ui else 0
-        ack = value if isinstance(value, int) else 0
-    except Exception:  # noqa: BLE001 - the acknowledgement is a convenience
-        ack = 0
-    return LocalSession(match, _seats(mode, match, ctx), ctx.storage, key, mode.ui_key, acked_hand=ack), None
 
 
 MODES: dict[str, Mode] = {}
@@ -85,7 +30,7 @@ DEFAULT_MODE = "computer"
 
 
 def register(mode: Mode) -> None:
-    """Add a mode to the menu (online play registers itself from its own module)."""
+    """Add a mode to the menu (in menu order)."""
     MODES[mode.key] = mode
 
 
@@ -99,13 +44,13 @@ register(Mode(
     title="vs Computer", names=("You", "Computer"), humans=(0,), perspective=0,
     save_key="cribbage.save.computer", ui_key="cribbage.ui.computer", cover=False, undo=True, restart=True,
     computer=True, start_sentence="New game against the computer. Cut for deal: the lower card deals first.",
-    new=_local_new, resume=_local_resume))
+    new=local.new, resume=local.resume))
 register(Mode(
     key="hotseat", label="Two players, one device", resume_label="Resume the two-player game",
     title="Two players", names=("Player 1", "Player 2"), humans=(0, 1), perspective=None,
     save_key="cribbage.save.hotseat", ui_key="cribbage.ui.hotseat", cover=True, undo=True, restart=True,
     computer=False, start_sentence="New game for two players. Cut for deal: the lower card deals first.",
-    new=_local_new, resume=_local_resume))
+    new=local.new, resume=local.resume))
 
 
 _BEFORE_ONLINE: list[Callable[[], None]] = []

@@ -20,7 +20,7 @@ from cribbage.scoring import MAX_SHOW
 from cribbage.series import Series, SeriesRules
 
 from web.kit.board import board_svg, layout_for
-from web.table.render import Rendered
+from web.kit.frame import Rendered
 from web.kit.rules import printables_html
 from web.play.storage import Storage
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from pyscript import document, window  # type: ignore[import-not-found]  # the page's JS objects: Any
 from pyscript.ffi import create_proxy, to_js  # type: ignore[import-not-found]
@@ -25,10 +25,7 @@ except ImportError:  # pragma: no cover - older Pyodide
 
 from web.play.storage import DurableStorage, Storage
 from web.table.patch import moves, moving, plan
-from web.table.render import Rendered
-
-if TYPE_CHECKING:  # imported on first use: online play is not needed at start
-    from web.modes import online
+from web.kit.frame import Rendered
 
 DATA_KEYS = ("index", "depth", "step", "mode", "level", "delay", "hand", "record",
              "side", "points", "kind", "field", "choice")
@@ -373,173 +370,6 @@ def _params() -> dict[str, str]:
     if "room" in out:
         out["mode"] = "online"
     return out
-
-
-BUSY = '{"v":3,"k":"refuse","reason":"full"}'
-"""What net.js says to a third browser calling the room's host (the link's refusal: room full; its
-``v`` is ``link.PROTOCOL``, checked by tests/web)."""
-
-
-REOPEN = ("unavailable-id", "open-timeout", "network", "server-error", "socket-error", "socket-closed")
-"""Registration failures after which the page registers again."""
-REOPEN_MS = 3000
-
-
-class PeerJSChannel:
-    """The online channel over ``window.cribbageNet`` (static/net.js): strings only, both ways."""
-
-    def __init__(self, host: BrowserHost, my_id: str, host_id: str, events: online.ChannelEvents) -> None:
-        self.host = host
-        self.host_id = host_id
-        self.events = events
-        self.registered = False
-        self.wanted = False
-        self.closed = False
-        self.sent_chars = int(_text(document.body.getAttribute("data-net-sent")) or 0)
-        """Characters sent over the data channel by this page (ASCII: bytes)."""
-        self._proxy = create_proxy(self._on_event)
-        self.my_id = my_id
-        self._reopen: Any = None
-        self.net = window.cribbageNet
-        self._register()
-
-    def _register(self) -> None:
-        self._reopen = None
-        if not self.closed:
-            self.net.open(self.my_id, self._proxy, json.dumps({"busy": BUSY}))
-
-    def _on_event(self, kind: Any, peer: Any, detail: Any) -> None:
-        if self.closed:
-            return
-        k, text = str(kind), str(_nn(detail) or "")
-        events = self.events
-
-        def handle() -> None:
-            if k == "open":
-                self.registered = True
-                if self.wanted:
-                    self.wanted = False
-                    self.net.connect(self.host_id)
-            elif k == "connect":
-                events.on_open(_binding(text))
-            elif k == "message":
-                events.on_message(text)
-            elif k == "close":
-                events.on_close()
-            elif k == "full":
-                events.on_full()
-            elif k == "reach":
-                events.on_reach()
-            elif k == "error":
-                if not self.registered and text in REOPEN and self._reopen is None:
-                    # e.g. our id still held by the socket of a killed page: the server frees it soon
-                    self._reopen = self.host.later(REOPEN_MS, self._register)
-                events.on_error(text)
-
-        self.host.timed(handle)
-
-    def connect(self) -> None:
-        if self.registered:
-            self.net.connect(self.host_id)
-        else:
-            self.wanted = True
-
-    def send(self, text: str) -> bool:
-        self.sent_chars += len(text)
-        document.body.setAttribute("data-net-sent", str(self.sent_chars))  # read by py/tools/bench_online.py
-        return bool(self.net.send(text))
-
-    def drop(self) -> None:
-        self.net.drop()
-
-    def close(self) -> None:
-        self.closed = True
-        if self._reopen is not None:
-            self.host.cancel(self._reopen)
-        self.net.close()
-
-
-def _binding(detail: str) -> Any:
-    """The channel's binding from net.js's "connect" detail (JSON: dir, local, remote), or None."""
-    from cribbage.online.link import channel_binding
-
-    try:
-        data = json.loads(detail)
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
-        return None
-    return channel_binding(data.get("local"), data.get("remote"))
-
-
-def _fragment_secret() -> str | None:
-    """The room secret of the page's ``#k=`` (never sent to a server), or None."""
-    fragment = str(_nn(window.location.hash) or "").lstrip("#")
-    for part in fragment.split("&"):
-        if part.startswith("k="):
-            return part[2:]
-    return None
-
-
-def _page_trace() -> Callable[[str], None]:
-    """Online play's trace (``?trace=1``): ``window.__onlineTrace`` collects "ms label" texts on the
-    clock every page of the browser shares (timeOrigin + now), so two pages line up
-    (read by ``py/tools/bench_online.py``)."""
-    window.__onlineTrace = window.Array.new()
-    perf = window.performance
-    origin = float(perf.timeOrigin)
-
-    def trace(label: str) -> None:
-        window.__onlineTrace.push(f"{origin + float(perf.now()):.2f} {label}")
-
-    def collecting(phase: str, info: dict[str, int]) -> None:
-        trace(f"gc{info.get('generation', '')} {'>' if phase == 'start' else '<'}")
-
-    import gc
-
-    gc.callbacks.append(collecting)  # Python's cycle collector, which can stop any task for a while
-    return trace
-
-
-def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
-    """Tell online play the room of the URL, the room link's address, and how to reach the peer.
-
-    Run when online play is first opened (:func:`web.modes.registry.before_online`), not at start."""
-    from cribbage.online.group import MODP_TEST, Group
-    from web.modes import online
-
-    search = window.URLSearchParams.new(window.location.search)
-    net = _nn(getattr(window, "cribbageNet", None))
-    # net.js's allow-list: a link naming a signalling server or relay this page does not trust is
-    # refused in a sentence, and nothing is contacted (net.js would refuse to open anyway).
-    refusal = online.refusal_text(str(_nn(net.untrusted()) or "")) if net is not None else None
-    query = ""
-    signal = _text(search.get("signal"))
-    if signal and refusal is None:
-        query += "&signal=" + str(window.encodeURIComponent(signal))
-    group: Group | None = None  # NIST P-256
-    loopback = str(window.location.hostname) in ("127.0.0.1", "localhost", "[::1]", "::1")
-    if _text(search.get("group")) == "test" and loopback:
-        # Test-only, and only on a page served from this machine: the small group of the deal (a
-        # link with it from elsewhere must not weaken a real match), so a browser test is quick.
-        group = MODP_TEST
-        query += "&group=test"
-    delay = _text(search.get("delay"))
-    if delay and delay.isdigit():
-        query += f"&delay={delay}"
-
-    def factory(room: str, seat: int, me: str, host_id: str, events: online.ChannelEvents) -> online.Channel:
-        return PeerJSChannel(host, me, host_id, events)
-
-    trace = None
-    if _text(search.get("trace")) == "1":
-        trace = _page_trace()
-        query += "&trace=1"  # the friend's page traces too
-
-    online.configure(channel=factory if net is not None and refusal is None else None,
-                     room=params.get("room"), secret=_fragment_secret(), page_url=str(window.location.origin) + str(window.location.pathname),
-                     link_query=query, group=group, wall=lambda: float(window.Date.now()) / 1000.0, refusal=refusal,
-                     rules_text=_text(search.get("rules")), trace=trace)
 
 
 class Routed(Protocol):

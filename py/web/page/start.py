@@ -19,8 +19,8 @@ except ImportError:  # pragma: no cover - older Pyodide
 from web.app.controller import Controller
 from web.kit.cards import sprite_svg
 from web.modes import registry as modes
-from web.page.host import (BrowserHost, Routed, _configure_online, _embedded, _nn, _on_click, _on_key,
-                           _on_root_click, _params, _text, page_storage)
+from web.page.host import (BrowserHost, Routed, _embedded, _nn, _on_click, _on_key, _on_root_click, _params,
+                           _text, page_storage)
 
 WIDE_QUERY = ("(min-width: 960px) and (min-height: 600px), "
               "(min-width: 640px) and (max-height: 599px) and (min-aspect-ratio: 4/3)")
@@ -91,6 +91,13 @@ def start() -> Routed:
     host.post_ready()
     _warm_in_idle(host)
     return controller
+
+
+def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
+    """Online play's page glue, imported with online play (:mod:`web.page.net`)."""
+    from web.page.net import configure_online
+
+    configure_online(host, params)
 
 
 def _warm_in_idle(host: BrowserHost) -> None:

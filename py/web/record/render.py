@@ -1,7 +1,7 @@
 """The player's record as HTML strings: the game-over chart and the *Your record* dialog.
 
-Pure functions, no browser imports (like :mod:`web.table.render`, which calls :func:`game_over_html` and
-:func:`record_dialog`). What they draw comes in a :class:`RecordScene` built by
+Pure functions, no browser imports (like :mod:`web.table.render`, which calls :func:`game_over_html`,
+and :mod:`web.app.dialogs`, which calls :func:`record_dialog`). What they draw comes in a :class:`RecordScene` built by
 :mod:`web.record.screens`: the history and statistics read from storage, the match opened from the
 list (replayed from its seed and actions), a message after an export or import, an import waiting
 for the player's yes. Every chart (:mod:`web.kit.charts`) sits in a ``<figure>`` whose caption says in
@@ -79,7 +79,7 @@ def match_date(ms: int) -> str:
 
 
 def _dialog(title: str, body: str, dialog_id: str) -> str:
-    """The same frame as the table's dialogs (``web.table.render._dialog``), always wide."""
+    """The same frame as the table's dialogs (``web.app.dialogs._dialog``), always wide."""
     return (
         '<div class="backdrop" data-action="close-backdrop"><div class="dialog wide record" '
         f'role="dialog" aria-modal="true" aria-labelledby="{dialog_id}-title" id="{dialog_id}">'

@@ -7,7 +7,7 @@ last one drawn); the pegs move by attributes, so the board's few hundred holes a
 again and a peg's CSS transition can carry it along. When the set of regions itself changes (a
 notice appears, online play blocks the table) the whole table is written once.
 
-Pure: :func:`plan` compares two :class:`~web.table.render.Rendered` frames and returns a :class:`Patch`;
+Pure: :func:`plan` compares two :class:`~web.kit.frame.Rendered` frames and returns a :class:`Patch`;
 ``browser.py`` applies it. Also here: which view-transition names a frame carries and whether a
 frame moves something a player should see travel (:func:`moves`).
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from web.table.render import Rendered
+from web.kit.frame import Rendered
 
 __all__ = ["Patch", "plan", "vt_names", "moves", "moving"]
 

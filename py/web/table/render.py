@@ -12,8 +12,7 @@ up) only public information is drawn: both hands face down, no actions, no previ
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Sequence
 
 from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from cribbage.cards import Card, parse_card, parse_cards
@@ -29,120 +28,10 @@ from web.kit.html import esc
 from web.modes.registry import MODES, mode_of
 from web.kit.speech import event_sentence
 
-if TYPE_CHECKING:  # the record's drawing is imported when it is first drawn (a match over, its dialog)
-    from web.record.render import RecordScene
+from web.kit.frame import Rendered
+from web.table.scene import DELAYS, LEVELS, Button, Scene
 
-__all__ = [
-    "Scene",
-    "Button",
-    "Rendered",
-    "render",
-    "buttons_for",
-    "primary_button",
-    "possessive",
-    "DELAYS",
-    "LEVELS",
-]
-
-LEVELS = ("easy", "medium", "expert")
-DELAYS = (("Slow", 1200), ("Normal", 600), ("Fast", 250), ("Instant", 0))
-"""Computer pacing choices (milliseconds before each of its moves)."""
-
-
-@dataclass
-class Scene:
-    """Everything a frame of the table depends on."""
-
-    view: SeatView
-    """The ``SeatView`` of the seat drawn at the bottom (the one whose cards may be shown)."""
-    names: tuple[str, str] = ("You", "Computer")
-    """How this device names the seats."""
-    me: int | None = 0
-    """The seat this device speaks to as "you" (the mode's perspective; None in hot-seat)."""
-    mode: str = "computer"
-    """The key of the mode in :data:`web.modes.registry.MODES` (``computer``, ``hotseat``)."""
-    computer_seats: frozenset[int] = frozenset({1})
-    private: bool = True
-    """False while the hot-seat cover is up: draw public information only."""
-    cover_for: int | None = None
-    """Hot-seat: the seat being asked to take the device (the cover is drawn when set)."""
-    selected: tuple[str, ...] = ()
-    """Codes of the selected hand cards."""
-    cut_pick: int | None = None
-    """The cut depth picked with the keyboard (None: none yet)."""
-    keep_points: int | None = None
-    """Discard preview: what the four kept cards score before the starter."""
-    keep_ev: str | None = None
-    """Discard preview from the coach: expected values, one line."""
-    play_preview: tuple[int, tuple[ScoreItem, ...]] | None = None
-    """Play preview: (count after the selected card, what it would score)."""
-    hint: tuple[str, tuple[str, ...]] | None = None
-    """The coach's hint: (text, codes of the cards it points at)."""
-    busy: bool = False
-    """The computer is about to move."""
-    can_undo: bool = False
-    can_redo: bool = False
-    level: str = "expert"
-    delay: int = 600
-    summary: int | None = None
-    """Hand number whose finished show stays on the table until "Next hand"."""
-    deal_cut_shown: bool = False
-    """The cut for deal is decided; its two cards stay until the player moves on."""
-    dialog: str | None = None
-    """``sheet``, ``menu``, ``restart``, ``rules`` or None."""
-    notice: str | None = None
-    """A message that must be seen (e.g. a save that could not be read)."""
-    orientation: str = "vertical"
-    moved: tuple[bool, bool] = (False, False)
-    reviews: dict[int, list[str]] = field(default_factory=dict)
-    """Coach's review lines per hand number (computed when asked)."""
-    review_available: bool = False
-    new_mode: str = "computer"
-    """The mode chosen in the New game dialog."""
-    new_level: str = "expert"
-    saved_modes: tuple[str, ...] = ()
-    """Modes with a match in progress saved (for "resume")."""
-    coach_ready: bool = False
-    sheet_hand: int | None = None
-    online: Any = None
-    """Online play: the panel of the room and the connection (``web.modes.online.OnlinePanel``)."""
-    """Hand the score sheet scrolls to (its review open)."""
-    record: RecordScene | None = None
-    """The record dialog's content (when ``dialog`` is ``record``)."""
-
-
-@dataclass(frozen=True)
-class Button:
-    """One action button."""
-
-    id: str
-    label: str
-    action: str
-    primary: bool = False
-    disabled: bool = False
-    key: str = ""
-    """Keyboard shortcut shown on the button."""
-    data: tuple[tuple[str, str], ...] = ()
-
-
-@dataclass(frozen=True)
-class Rendered:
-    """The markup of one frame and the attributes for ``#app``."""
-
-    table: str
-    overlay: str
-    meta: dict[str, str]
-    regions: tuple[tuple[str, str], ...] = ()
-    """The table as (key, markup) regions in document order, each one element with ``data-region``
-    (the table is their markup inside the layout's containers): what :mod:`web.table.patch` compares."""
-    board_frame: str = ""
-    """What the board looks like without its pegs (its orientation): the same frame, only pegs move."""
-    pegs: tuple[Peg, ...] = ()
-    """The four pegs (:func:`web.kit.board.pegs`), set by attributes when only they changed."""
-    board_label: str = ""
-    """The board's spoken label (names and scores)."""
-    crib_side: str = ""
-    """Where the crib stands: ``mine`` or ``theirs`` (by its owner), or empty."""
+__all__ = ["render", "buttons_for", "primary_button", "possessive", "crib_of", "deal_cuts"]
 
 
 def possessive(name: str, you: bool = False) -> str:
@@ -851,157 +740,6 @@ def _table(scene: Scene) -> tuple[str, tuple[tuple[str, str], ...]]:
 # --- dialogs and the cover ----------------------------------------------------------------------
 
 
-def _dialog(title: str, body: str, dialog_id: str, wide: bool = False) -> str:
-    return (
-        f'<div class="backdrop" data-action="close-backdrop"><div class="dialog{" wide" if wide else ""}" '
-        f'role="dialog" aria-modal="true" aria-labelledby="{dialog_id}-title" id="{dialog_id}">'
-        f'<header class="dialog-head"><h2 id="{dialog_id}-title">{esc(title)}</h2>'
-        '<button type="button" class="btn btn-small close" data-action="close" id="btn-close" '
-        'aria-label="Close">\u00d7</button></header>'
-        f'<div class="dialog-body">{body}</div></div></div>'
-    )
-
-
-def _sheet(scene: Scene) -> str:
-    v = scene.view
-    names = scene.names
-    rows = []
-    current = None
-    for e in v.events:
-        if not e.points and e.kind != "win":
-            continue
-        if e.hand != current:
-            current = e.hand
-            review = ""
-            if scene.review_available and e.hand < v.hand_number or (
-                    scene.review_available and v.phase is Phase.GAME_OVER):
-                lines = scene.reviews.get(e.hand)
-                if lines is None:
-                    review = (f'<button type="button" class="btn btn-small" data-action="review" '
-                              f'data-hand="{e.hand}" id="review-{e.hand}">Coach\u2019s review</button>')
-                elif lines:
-                    review = '<ul class="review">' + "".join(f"<li>{esc(t)}</li>" for t in lines) + "</ul>"
-                else:
-                    review = '<p class="review">Nothing to add: well played.</p>'
-            rows.append(f'<tr class="hand-row"><th colspan="5" scope="colgroup" id="sheet-hand-{e.hand}">'
-                        f"Hand {e.hand}{review}</th></tr>")
-        if e.kind == "win":
-            rows.append(f'<tr class="win-row"><td></td><td colspan="4">{esc(event_sentence(e, names, False, scene.me))}'
-                        "</td></tr>")
-            continue
-        if e.seat is None:
-            continue
-        what = {"show hand": "hand", "show crib": "crib", "heels": "his heels"}.get(e.kind, "pegging")
-        items = "".join(f"<li>{esc(i.describe())}</li>" for i in e.items)
-        cards = " ".join(c.pretty for c in e.cards)
-        rows.append(
-            f'<tr class="seat-{e.seat}"><td class="who"><span class="peg-dot" aria-hidden="true"></span>'
-            f'<span class="who-name">{esc(names[e.seat])}</span></td><td>{esc(what)}'
-            f"<br><span class=\"cards\">{esc(cards)}</span></td>"
-            f'<td><ul class="items">{items}</ul></td><td class="pts">{e.points}</td>'
-            f'<td class="tot">{e.scores[e.seat]}</td></tr>'
-        )
-    if not rows:
-        body = "<p>No points scored yet.</p>"
-    else:
-        body = (
-            '<table class="sheet"><thead><tr><th scope="col">Who</th><th scope="col">What</th>'
-            '<th scope="col">How</th><th scope="col">Points</th><th scope="col">Total</th></tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>'
-        )
-    return _dialog("Score sheet", body, "dlg-sheet", wide=True)
-
-
-def _menu(scene: Scene) -> str:
-    def choice(action: str, key: str, value: str, label: str, pressed: bool) -> str:
-        return (f'<button type="button" class="chip" data-action="{action}" data-{key}="{esc(value)}" '
-                f'id="{action}-{esc(value)}" aria-pressed="{"true" if pressed else "false"}">{esc(label)}</button>')
-
-    modes = "".join(choice("new-mode", "mode", m.key, m.label, scene.new_mode == m.key) for m in MODES.values())
-    resume = ""
-    for key in scene.saved_modes:
-        if key != scene.mode and key in MODES:
-            resume += (f'<button type="button" class="btn" data-action="resume" data-mode="{esc(key)}" '
-                       f'id="resume-{esc(key)}">{esc(MODES[key].resume_label)}</button>')
-    # One level choice: it sets the computer of this game and of the next new game alike.
-    playing_computer = mode_of(scene.mode).computer
-    current = ""
-    if playing_computer or mode_of(scene.new_mode).computer:
-        level = scene.level if playing_computer else scene.new_level
-        levels = "".join(choice("level", "level", lv, lv.capitalize(), level == lv) for lv in LEVELS)
-        where = "this game and new ones" if playing_computer else "new games"
-        current = (f'<h3>Computer</h3><p class="note">Level ({where}):</p>'
-                   f'<div class="row" role="group" aria-label="Computer level">{levels}</div>')
-        if playing_computer:
-            speeds = "".join(choice("speed", "delay", str(ms), label, scene.delay == ms) for label, ms in DELAYS)
-            current += f'<div class="row" role="group" aria-label="Computer speed">{speeds}</div>'
-    keys = (
-        "<h3>Keyboard</h3><dl class=\"keys\">"
-        "<dt>1\u20136, \u2190 \u2192</dt><dd>choose a card (or where to cut)</dd>"
-        "<dt>Enter</dt><dd>confirm: To crib, Play, Cut, Count, Next hand</dd>"
-        "<dt>G</dt><dd>Go</dd><dt>H</dt><dd>hint</dd><dt>S</dt><dd>score sheet</dd>"
-        "<dt>Ctrl+Z / Ctrl+Y</dt><dd>undo / redo (also Ctrl+Shift+Z)</dd>"
-        "<dt>Esc</dt><dd>close, clear the selection</dd><dt>M</dt><dd>this menu</dd>"
-        "<dt>R</dt><dd>the rules</dd></dl>"
-    )
-    body = (
-        f'<h3>New game</h3><div class="row" role="group" aria-label="Mode">{modes}</div>'
-        '<div class="row"><button type="button" class="btn btn-primary" data-action="start" id="btn-start">'
-        "Start a new game</button></div>"
-        + (f'<div class="row">{resume}</div>' if resume else "")
-        + ('<h3>Your record</h3><div class="row"><button type="button" class="btn" data-action="record" '
-           'id="btn-record">History, statistics, export and import\u2026</button></div>')
-        + current
-        + ('<h3>This game</h3><div class="row"><button type="button" class="btn" data-action="restart-ask" '
-           'id="btn-restart">Restart (same deals)\u2026</button></div>' if mode_of(scene.mode).restart else "")
-        + '<h3>Rules</h3><div class="row"><button type="button" class="btn" data-action="rules" id="btn-rules">'
-        "How to play and score</button></div>"
-        + '<h3>Playing with real cards?</h3><div class="row"><a class="btn" href="./?mode=score" id="btn-scorekeeper">'
-        "Scorekeeper</a></div>"
-        + keys
-    )
-    return _dialog("Menu", body, "dlg-menu")
-
-
-def _rules(scene: Scene) -> str:
-    """How to play and how scoring works, with a worked play and a worked count (from docs/RULES.md)."""
-    parts = []
-    for heading, paragraphs in rules.SECTIONS:
-        parts.append(f"<h3>{esc(heading)}</h3>" + "".join(f"<p>{esc(p)}</p>" for p in paragraphs))
-    rows = []
-    for who, code, count, points, why in rules.PLAY_EXAMPLE:
-        card = "Go" if code == "go" else parse_card(code).pretty
-        rows.append(f"<tr><td>{esc(who)}</td><td>{esc(card)}</td><td>{count}</td><td>{points or ''}</td>"
-                    f"<td>{esc(why)}</td></tr>")
-    parts.append(
-        f"<h3>Worked example: a play</h3><p>{esc(rules.PLAY_EXAMPLE_INTRO)}</p>"
-        '<table class="sheet rules-play"><thead><tr><th scope="col">Who</th><th scope="col">Card</th>'
-        '<th scope="col">Count</th><th scope="col">Pegs</th><th scope="col">Why</th></tr></thead>'
-        f'<tbody>{"".join(rows)}</tbody></table>')
-    example = dict(rules.COUNT_EXAMPLE)
-    hand, starter = parse_cards(example["hand"]), parse_card(example["starter"])
-    scored = score_hand(hand, starter)  # the engine counts the example: the page never re-derives rules
-    minis = "".join(_mini(c) for c in hand) + f'<span class="plus" aria-hidden="true">+</span>{_mini(starter, "starter-mini")}'
-    parts.append(
-        f'<h3>Worked example: a hand</h3><div class="panel-cards">{minis}</div>'
-        f'<ul class="items">{_items_html(scored.items)}</ul>'
-        f"<p><strong>{scored.total} points.</strong> {esc(rules.COUNT_EXAMPLE_NOTE)}</p>")
-    parts.append('<h3>Print</h3><div class="row rules-print"><button type="button" class="btn" data-action="print" '
-                 'id="btn-print-rules">Print these rules</button></div><p>Sheets to print (PDF):</p>'
-                 + rules.printables_html())
-    return _dialog("Rules", '<div class="rules">' + "".join(parts) + "</div>", "dlg-rules", wide=True)
-
-
-def _restart(scene: Scene) -> str:
-    body = (
-        "<p>Play this match again from the cut for deal, with the same shuffles. The scores go back to 0.</p>"
-        '<div class="row"><button type="button" class="btn btn-primary" data-action="restart-confirm" '
-        'id="btn-restart-confirm">Restart</button>'
-        '<button type="button" class="btn" data-action="close" id="btn-restart-cancel">Cancel</button></div>'
-    )
-    return _dialog("Restart this game?", body, "dlg-restart")
-
-
 def _cover(scene: Scene) -> str:
     seat = scene.cover_for
     assert seat is not None
@@ -1030,23 +768,10 @@ def _cover_undo(scene: Scene) -> str:
 
 
 def render(scene: Scene) -> Rendered:
-    """Draw one frame: the table, the overlay and the attributes of ``#app``."""
+    """Draw one frame of the table: the table, the hot-seat cover (the overlay) and the attributes of
+    ``#app``. The dialogs are the app's (:func:`web.app.dialogs.frame` adds the open one)."""
     v = scene.view
-    overlay = ""
-    if scene.cover_for is not None:
-        overlay = _cover(scene)
-    elif scene.dialog == "sheet":
-        overlay = _sheet(scene)
-    elif scene.dialog == "menu":
-        overlay = _menu(scene)
-    elif scene.dialog == "restart":
-        overlay = _restart(scene)
-    elif scene.dialog == "rules":
-        overlay = _rules(scene)
-    elif scene.dialog == "record" and scene.record is not None:  # render_record.RECORD_DIALOG
-        from web.record.render import record_dialog  # imported when the record dialog is first drawn
-
-        overlay = record_dialog(scene.record)
+    overlay = _cover(scene) if scene.cover_for is not None else ""  # the app draws its dialogs over the table
     meta = {
         "phase": str(v.phase) if scene.summary is None and not scene.deal_cut_shown else "hand over",
         "hand": str(v.hand_number),

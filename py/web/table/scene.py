@@ -1,0 +1,97 @@
+"""What a frame of the table is drawn from: the :class:`Scene` (one seat's view plus the screen's
+own state) and the action :class:`Button` it offers. Values only; :mod:`web.table.render` draws them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cribbage.scoring import ScoreItem
+from cribbage.view import SeatView
+
+if TYPE_CHECKING:  # the record's drawing is imported when it is first drawn (a match over, its dialog)
+    from web.record.render import RecordScene
+
+__all__ = ["Scene", "Button", "LEVELS", "DELAYS"]
+
+LEVELS = ("easy", "medium", "expert")
+
+
+DELAYS = (("Slow", 1200), ("Normal", 600), ("Fast", 250), ("Instant", 0))
+"""Computer pacing choices (milliseconds before each of its moves)."""
+
+
+@dataclass
+class Scene:
+    """Everything a frame of the table depends on."""
+
+    view: SeatView
+    """The ``SeatView`` of the seat drawn at the bottom (the one whose cards may be shown)."""
+    names: tuple[str, str] = ("You", "Computer")
+    """How this device names the seats."""
+    me: int | None = 0
+    """The seat this device speaks to as "you" (the mode's perspective; None in hot-seat)."""
+    mode: str = "computer"
+    """The key of the mode in :data:`web.modes.registry.MODES` (``computer``, ``hotseat``)."""
+    computer_seats: frozenset[int] = frozenset({1})
+    private: bool = True
+    """False while the hot-seat cover is up: draw public information only."""
+    cover_for: int | None = None
+    """Hot-seat: the seat being asked to take the device (the cover is drawn when set)."""
+    selected: tuple[str, ...] = ()
+    """Codes of the selected hand cards."""
+    cut_pick: int | None = None
+    """The cut depth picked with the keyboard (None: none yet)."""
+    keep_points: int | None = None
+    """Discard preview: what the four kept cards score before the starter."""
+    keep_ev: str | None = None
+    """Discard preview from the coach: expected values, one line."""
+    play_preview: tuple[int, tuple[ScoreItem, ...]] | None = None
+    """Play preview: (count after the selected card, what it would score)."""
+    hint: tuple[str, tuple[str, ...]] | None = None
+    """The coach's hint: (text, codes of the cards it points at)."""
+    busy: bool = False
+    """The computer is about to move."""
+    can_undo: bool = False
+    can_redo: bool = False
+    level: str = "expert"
+    delay: int = 600
+    summary: int | None = None
+    """Hand number whose finished show stays on the table until "Next hand"."""
+    deal_cut_shown: bool = False
+    """The cut for deal is decided; its two cards stay until the player moves on."""
+    dialog: str | None = None
+    """``sheet``, ``menu``, ``restart``, ``rules`` or None."""
+    notice: str | None = None
+    """A message that must be seen (e.g. a save that could not be read)."""
+    orientation: str = "vertical"
+    moved: tuple[bool, bool] = (False, False)
+    reviews: dict[int, list[str]] = field(default_factory=dict)
+    """Coach's review lines per hand number (computed when asked)."""
+    review_available: bool = False
+    new_mode: str = "computer"
+    """The mode chosen in the New game dialog."""
+    new_level: str = "expert"
+    saved_modes: tuple[str, ...] = ()
+    """Modes with a match in progress saved (for "resume")."""
+    coach_ready: bool = False
+    sheet_hand: int | None = None
+    online: Any = None
+    """Online play: the panel of the room and the connection (``web.modes.online.OnlinePanel``)."""
+    """Hand the score sheet scrolls to (its review open)."""
+    record: RecordScene | None = None
+    """The record dialog's content (when ``dialog`` is ``record``)."""
+
+
+@dataclass(frozen=True)
+class Button:
+    """One action button."""
+
+    id: str
+    label: str
+    action: str
+    primary: bool = False
+    disabled: bool = False
+    key: str = ""
+    """Keyboard shortcut shown on the button."""
+    data: tuple[tuple[str, str], ...] = ()
