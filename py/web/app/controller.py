@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from cribbage.match import Match
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 from web.modes.registry import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
 from web.app.dialogs import frame as render
 from web.app.ports import Host
+from web.table.layout import side_names
 from web.table.render import crib_of, primary_button
 from web.table.scene import DELAYS, LEVELS, Scene
 from web.play.seats import ai_available as _ai_available
@@ -65,7 +66,8 @@ class Ui:
     dialog: str | None = None
     hint: tuple[str, tuple[str, ...]] | None = None
     notice: str | None = None
-    moved: tuple[bool, bool] = (False, False)
+    moved: tuple[bool, ...] = (False, False)
+    """For each side: its front peg has just moved (it pops once)."""
     reviews: dict[int, list[str]] = field(default_factory=dict)
     new_mode: str = DEFAULT_MODE
     new_level: str = "expert"
@@ -196,9 +198,9 @@ class Controller:
         return level if isinstance(level, str) and level in LEVELS else "expert"
 
     @property
-    def names(self) -> tuple[str, str]:
-        seats = self.session.seats
-        return seats[0].label, seats[1].label
+    def names(self) -> tuple[str, ...]:
+        """How this device names each seat."""
+        return tuple(seat.label for seat in self.session.seats)
 
     @property
     def computer_seats(self) -> frozenset[int]:
@@ -209,7 +211,7 @@ class Controller:
             return
         st = self.match.state
         message: dict[str, object] = {"source": "cribbage", "version": 1, "type": kind,
-                                      "scores": [st.scores[0], st.scores[1]], "hand": st.hand_number}
+                                      "scores": list(st.scores), "hand": st.hand_number}
         message.update(extra)
         self.host.post(message)
 
@@ -231,8 +233,11 @@ class Controller:
             return self.perspective
         st = self.match.state
         actors = st.actors()
-        if st.phase is Phase.DISCARD and len(actors) == 2:
-            return st.pone if st.pone is not None else 0
+        if st.phase is Phase.DISCARD and len(actors) > 1:
+            # Everyone lays away at once: the device goes round from the dealer's left.
+            if st.dealer is None:
+                return actors[0]
+            return next(s for s in st.rules.show_order(st.dealer) if s in actors)
         if actors:
             return actors[0]
         return self.ui.viewer if self.ui.viewer is not None else 0
@@ -261,7 +266,7 @@ class Controller:
             st = self.match.state
             old = change.scores_before
             self._keep_choice_if_still_open()
-            self.ui.moved = (st.scores[0] != old[0], st.scores[1] != old[1])
+            self.ui.moved = tuple(now != before for now, before in zip(st.scores, old))
             said = [event_sentence(e, self.names, me=self.perspective) for e in change.events
                     if not (e.kind == "deal" and e.text.startswith("shuffles"))]
             if said:
@@ -324,7 +329,7 @@ class Controller:
         private = cover is None
         keep_points = keep_ev = play_preview = None
         selected = tuple(self.ui.selected) if private else ()
-        if private and view.phase is Phase.DISCARD and len(selected) == 2:
+        if private and view.phase is Phase.DISCARD and len(selected) == view.rules.discards:
             keep = [c for c in view.hand if c.code not in selected]
             keep_points = _keep_points(keep)
             keep_ev = self._keep_ev(view, selected)
@@ -343,6 +348,7 @@ class Controller:
             computer_seats=self.computer_seats,
             private=private,
             cover_for=cover,
+            holder=self.ui.viewer if cover is not None else None,
             selected=selected,
             cut_pick=self.ui.cut_pick if private else None,
             keep_points=keep_points,
@@ -352,7 +358,7 @@ class Controller:
             busy=self.session.busy,
             # Under the cover: only for the player who just moved and still holds the device.
             can_undo=self.mode_def.undo and self.session.can(Offer.UNDO) and (
-                cover is None or self.ui.viewer == 1 - cover),
+                cover is None or (self.ui.viewer is not None and self.ui.viewer != cover)),
             can_redo=self.mode_def.undo and self.session.can(Offer.REDO),
             level=self.level,
             delay=self.delay,
@@ -378,7 +384,7 @@ class Controller:
         if ai is None:
             return None
         # The scores matter near 121, where the coach ranks keeps by the chance of winning.
-        scores = (view.scores[view.seat], view.scores[1 - view.seat])
+        scores = (view.my_score, max(score for side, score in enumerate(view.scores) if side != view.side))
         key = (tuple(c.code for c in view.hand), view.dealer == view.seat, scores)
         choices = self._discard_cache.get(key)
         if choices is None:
@@ -411,7 +417,7 @@ class Controller:
             self.host.measure("\u00b7 html", drawn, done)  # type: ignore[attr-defined]
         self.host.show(rendered, self.ui.focus)
         self.ui.focus = None
-        self.ui.moved = (False, False)
+        self.ui.moved = ()
 
     def set_orientation(self, orientation: str) -> None:
         if orientation != self.orientation:
@@ -462,7 +468,7 @@ class Controller:
                 sel.remove(code)
             else:
                 sel.append(code)
-                if len(sel) > 2:
+                if len(sel) > view.rules.discards:
                     del sel[0]
             if self.ui.hint and code not in self.ui.hint[1]:
                 self.ui.hint = None  # the player went their own way
@@ -497,9 +503,9 @@ class Controller:
             self._play_selected()
 
     def _on_discard(self, data: dict[str, str]) -> None:
-        if not self._can_act_privately() or len(self.ui.selected) != 2:
-            return
         view = self._view()
+        if not self._can_act_privately() or len(self.ui.selected) != view.rules.discards:
+            return
         cards = tuple(c for c in view.hand if c.code in self.ui.selected)
         for a in view.legal_actions:
             if isinstance(a, Discard) and set(a.cards) == set(cards):
@@ -641,7 +647,8 @@ class Controller:
         self.ui.hint = None
         self.refresh()
         view = self._view()
-        self.host.announce(f"{said} {self.names[0]} {view.scores[0]}, {self.names[1]} {view.scores[1]}.")
+        sides = side_names(self.names, view.rules)
+        self.host.announce(f"{said} " + ", ".join(f"{name} {score}" for name, score in zip(sides, view.scores)) + ".")
 
     def _set_dialog(self, dialog: str | None) -> None:
         """Open or close a dialog; the seat drivers wait while one is open."""
@@ -909,7 +916,7 @@ class Controller:
         return False
 
 
-def event_sentence_dealer(names: tuple[str, str], dealer: int | None, me: int | None) -> str:
+def event_sentence_dealer(names: Sequence[str], dealer: int | None, me: int | None) -> str:
     """``"You deal; the pone cuts the pack."`` (``me``: the seat spoken to as "you")."""
     if dealer is None:
         return ""

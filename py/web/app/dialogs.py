@@ -96,7 +96,7 @@ def _sheet(scene: Scene) -> str:
             f'<span class="who-name">{esc(names[e.seat])}</span></td><td>{esc(what)}'
             f"<br><span class=\"cards\">{esc(cards)}</span></td>"
             f'<td><ul class="items">{items}</ul></td><td class="pts">{e.points}</td>'
-            f'<td class="tot">{e.scores[e.seat]}</td></tr>'
+            f'<td class="tot">{e.scores[v.rules.side_of(e.seat)]}</td></tr>'
         )
     if not rows:
         body = "<p>No points scored yet.</p>"

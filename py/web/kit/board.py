@@ -342,7 +342,8 @@ def pegs_of(scores: Sequence[int], previous: Sequence[int], names: Sequence[str]
         out.append(Peg(f"{seat}-back", bx, by, f"peg peg-{seat} peg-back", min(previous[seat], game),
                        f"{name}: back peg at {previous[seat]}"))
         fx, fy = _xy(*positions[(seat, "front")], orientation, length)
-        out.append(Peg(f"{seat}-front", fx, fy, f"peg peg-{seat} peg-front" + (" peg-moved" if moved[seat] else ""),
+        popped = seat < len(moved) and moved[seat]
+        out.append(Peg(f"{seat}-front", fx, fy, f"peg peg-{seat} peg-front" + (" peg-moved" if popped else ""),
                        min(scores[seat], game), f"{name}: {scores[seat]}"))
     return tuple(out)
 

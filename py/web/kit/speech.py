@@ -151,7 +151,7 @@ def event_sentence(event: object, names: Sequence[str], spoken: bool = True, me:
     cards: tuple[Card, ...] = getattr(event, "cards", ())
     items = getattr(event, "items", ())
     points = getattr(event, "points", 0)
-    name = names[seat] if seat in (0, 1) else "The table"
+    name = names[seat] if seat is not None and 0 <= seat < len(names) else "The table"
     you = seat is not None and seat == me
 
     def who(verb: str) -> str:
@@ -192,7 +192,8 @@ def event_sentence(event: object, names: Sequence[str], spoken: bool = True, me:
         if text.startswith("shuffles"):
             return f"{who('shuffle')}."
         return f"{who('cut')} the pack; six cards each are dealt."
-    if kind == "win" and seat in (0, 1):
-        other = 1 - seat
-        return f"{who('win')}, {scores[seat]} to {scores[other]}!"
+    if kind == "win" and seat is not None and 0 <= seat < len(scores):
+        rest = [str(score) for side, score in enumerate(scores) if side != seat]
+        others = rest[0] if len(rest) == 1 else ", ".join(rest[:-1]) + " and " + rest[-1]
+        return f"{who('win')}, {scores[seat]} to {others}!"
     return str(getattr(event, "text", ""))

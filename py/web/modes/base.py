@@ -40,7 +40,7 @@ class Mode:
     resume_label: str
     title: str
     """In the header: ``"vs Computer"``."""
-    names: tuple[str, str]
+    names: tuple[str, ...]
     """The seats' names in a new match."""
     humans: tuple[int, ...]
     perspective: int | None

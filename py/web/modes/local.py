@@ -15,7 +15,8 @@ from web.play.session import LocalSession, Session
 __all__ = ["new", "resume", "seats_of"]
 
 
-def seats_of(mode: Mode, match: Match, ctx: OpenContext) -> tuple[Seat, Seat]:
+def seats_of(mode: Mode, match: Match, ctx: OpenContext) -> tuple[Seat, ...]:
+    """A driver for each seat of ``match``: this device's players, the computer for the others."""
     def level() -> str:
         return str(match.options.get("level", "expert"))
 
@@ -23,12 +24,12 @@ def seats_of(mode: Mode, match: Match, ctx: OpenContext) -> tuple[Seat, Seat]:
         return (match.seed * 1_000_003 + len(match.actions)) % (2**61)
 
     out: list[Seat] = []
-    for seat in (0, 1):
+    for seat in range(match.rules.players):
         if seat in mode.humans:
             out.append(LocalHuman(match.names[seat]))
         else:
             out.append(Computer(match.names[seat], ctx.timer, level, ctx.delay, seed))
-    return out[0], out[1]
+    return tuple(out)
 
 
 def new(mode: Mode, ctx: OpenContext, seed: int, level: str) -> Session:

@@ -65,8 +65,8 @@ class Change:
     kind: ChangeKind
     events: tuple[Event, ...] = ()
     """applied: the new events of the log."""
-    scores_before: tuple[int, int] = (0, 0)
-    """applied: the scores before the action (a moved peg pops)."""
+    scores_before: tuple[int, ...] = (0, 0)
+    """applied: each side's score before the action (a moved peg pops)."""
     message: str = ""
     """refused: why, in a sentence for the player."""
     offer: Offer | None = None
@@ -77,7 +77,7 @@ Listener = Callable[[Change], None]
 
 
 class Session(Protocol):
-    """One match as agreed between the two seats."""
+    """One match as agreed between its seats."""
 
     @property
     def match(self) -> Match:
@@ -85,7 +85,9 @@ class Session(Protocol):
         ...
 
     @property
-    def seats(self) -> tuple[Seat, Seat]: ...
+    def seats(self) -> tuple[Seat, ...]:
+        """One driver a seat of the match (``match.rules.players`` of them)."""
+        ...
 
     @property
     def link(self) -> Link: ...
@@ -139,16 +141,17 @@ def summary_hand(match: Match, acked: int) -> int | None:
 
 
 def deal_cut_held(match: Match, acked: int, seats: Sequence[Seat]) -> bool:
-    """The cut for deal is decided and the computer would cut the pack at once: the two cut cards stay
-    on the table until the player moves on ("Next hand" acknowledges hand 0; ``acked`` -1 until then)."""
+    """The cut for deal is decided and the computer would cut the pack at once (the pone, on the dealer's
+    left, cuts): the cut cards stay on the table until the player moves on ("Next hand" acknowledges
+    hand 0; ``acked`` -1 until then)."""
     st = match.state
     if acked >= 0 or st.phase is not Phase.CUT_PACK or st.hand_number != 1 or st.dealer is None:
         return False
-    return seats[1 - st.dealer].kind == "computer" and any(s.kind != "computer" for s in seats)
+    return seats[st.rules.left_of(st.dealer)].kind == "computer" and any(s.kind != "computer" for s in seats)
 
 
 class LocalSession:
-    """Both seats on this device: proposals apply at once, offers are granted at once, saved on change."""
+    """Every seat on this device: proposals apply at once, offers are granted at once, saved on change."""
 
     link: Link = "live"
     question: Question | None = None
@@ -156,7 +159,7 @@ class LocalSession:
     def __init__(self, match: Match, seats: Sequence[Seat], storage: Storage | None = None,
                  save_key: str | None = None, ui_key: str | None = None, acked_hand: int = 0) -> None:
         self._match = match
-        self._seats = (seats[0], seats[1])
+        self._seats = tuple(seats)
         self.storage = storage
         self.save_key = save_key
         self.ui_key = ui_key
@@ -174,7 +177,7 @@ class LocalSession:
         return self._match
 
     @property
-    def seats(self) -> tuple[Seat, Seat]:
+    def seats(self) -> tuple[Seat, ...]:
         return self._seats
 
     @property
@@ -222,7 +225,7 @@ class LocalSession:
             return
         st = self._match.state
         before = len(st.events)
-        scores = (st.scores[0], st.scores[1])
+        scores = tuple(st.scores)
         try:
             self._match.apply(action)
         except IllegalActionError as exc:

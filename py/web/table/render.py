@@ -17,11 +17,12 @@ from typing import Sequence
 from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
 from cribbage.cards import Card, parse_card, parse_cards
 from cribbage.scoring import PLAY_LIMIT, ScoreItem, score_hand
+from cribbage.rules import Rules
 from cribbage.state import Event, Phase
 from cribbage.view import SeatView
 
 from web.kit import rules
-from web.kit.board import PEG_COLOURS, Peg, board_label, board_svg, pegs_of
+from web.kit.board import Layout, board_label, board_svg, layout_for, pegs_of
 from web.kit.cards import back_html, card_html, card_name
 from web.kit.html import attrs as _attrs
 from web.kit.html import esc
@@ -29,6 +30,7 @@ from web.modes.registry import MODES, mode_of
 from web.kit.speech import event_sentence
 
 from web.kit.frame import Rendered
+from web.table.layout import PLATE_ORDER, SeatPlace, name_list, others, previous_dealer, seat_places, side_names
 from web.table.scene import DELAYS, LEVELS, Button, Scene
 
 __all__ = ["render", "buttons_for", "primary_button", "possessive", "crib_of", "deal_cuts"]
@@ -100,14 +102,14 @@ def buttons_for(scene: Scene) -> list[Button]:
         out.append(Button("btn-cut-right", "\u25b6", "cut-step", data=(("step", "1"),)))
     elif v.phase is Phase.DISCARD and _has(v, Discard):
         out.append(Button("btn-discard", "To crib", "discard", primary=True,
-                          disabled=len(scene.selected) != 2, key="Enter"))
+                          disabled=len(scene.selected) != v.rules.discards, key="Enter"))
     elif v.phase is Phase.PLAY and _has(v, Go):
         out.append(Button("btn-go", "Go", "go", primary=True, key="G"))
     elif v.phase is Phase.PLAY and _has(v, Play):
         ok = len(scene.selected) == 1 and scene.selected[0] in _playable_codes(v)
         out.append(Button("btn-play", "Play", "play", primary=True, disabled=not ok, key="Enter"))
     elif v.phase is Phase.SHOW and _has(v, Count):
-        label = "Count crib" if v.show_step == 2 else "Count hand"
+        label = "Count crib" if v.show_step == v.players else "Count hand"
         out.append(Button("btn-count", label, "count", primary=True, key="Enter"))
     return out
 
@@ -147,7 +149,7 @@ def _shown_dealer(scene: Scene) -> int | None:
     already passed the deal on), that hand's dealer."""
     v = scene.view
     if v.dealer is not None and scene.summary is not None and scene.summary == v.hand_number - 1:
-        return 1 - v.dealer
+        return previous_dealer(v.rules, v.dealer)
     return v.dealer
 
 
@@ -173,7 +175,7 @@ def _plate(scene: Scene, seat: int, where: str) -> str:
         f'<div class="plate plate-{where} seat-{seat}{" on-turn" if turn else ""}">'
         f'<span class="peg-dot" aria-hidden="true"></span>'
         f'<span class="plate-name">{esc(name)}</span>'
-        f'<span class="plate-score" data-seat-score="{seat}">{v.scores[seat]}</span>'
+        f'<span class="plate-score" data-seat-score="{seat}">{v.score_of(seat)}</span>'
         + "".join(badges)
         + "</div>"
     )
@@ -219,21 +221,43 @@ def _my_hand(scene: Scene) -> str:
     return f'<div class="hand hand-me" role="group" aria-label="{esc(label)}">{"".join(out)}</div>'
 
 
-def _opp_hand(scene: Scene) -> str:
+def cards_of(view: SeatView, seat: int) -> int:
+    """How many cards ``seat`` holds (as the view may know it)."""
+    if view.hand_counts:
+        return view.hand_counts[seat]
+    return len(view.hand) if seat == view.seat else view.opponent_cards
+
+
+def kept_of(view: SeatView, seat: int) -> tuple[Card, ...]:
+    """``seat``'s four kept cards once they lie on the table (empty before)."""
+    if seat == view.seat:
+        return view.kept
+    if view.shown:
+        return view.shown[seat]
+    return view.opponent_kept if seat == view.rules.left_of(view.seat) else ()
+
+
+def back_name(view: SeatView, seat: int, i: int) -> str:
+    """The view-transition name of the ``i``-th back in ``seat``'s hand (``opp-3``; more players:
+    ``opp2-3``): the card laid from it takes that name in the pile, so it travels there."""
+    return f"opp-{i}" if view.players == 2 else f"opp{seat}-{i}"
+
+
+def _opp_hand(scene: Scene, opp: int) -> str:
     v = scene.view
-    opp = 1 - v.seat
     name = scene.names[opp]
     if v.phase is Phase.SHOW or (v.phase is Phase.GAME_OVER and any(
             e.seat == opp and e.kind == "show hand" for e in show_panels_from_events(v.events, v.hand_number))):
         # Laid on the table: drawn once, in its panel of the show.
         return f'<div class="hand hand-opp shown" aria-hidden="true"></div>'
-    if v.opponent_kept and v.phase is Phase.GAME_OVER:
-        cards = "".join(card_html(c, classes="opp-card", attrs={"data-vt": f"c-{c.code}"}) for c in v.opponent_kept)
+    kept = kept_of(v, opp)
+    if kept and v.phase is Phase.GAME_OVER:
+        cards = "".join(card_html(c, classes="opp-card", attrs={"data-vt": f"c-{c.code}"}) for c in kept)
         return f'<div class="hand hand-opp" role="group" aria-label="{esc(_poss(scene, opp))} hand">{cards}</div>'
-    n = v.opponent_cards
+    n = cards_of(v, opp)
     # A back is named by its place only (nothing tells which card it is): the card laid from it
     # takes that name in the pile (see _pile), so it travels from the hand to the pile.
-    backs = "".join(back_html("opp-card", vt=f"opp-{i}") for i in range(n))
+    backs = "".join(back_html("opp-card", vt=back_name(v, opp, i)) for i in range(n))
     return (f'<div class="hand hand-opp" role="img" aria-label="{esc(name)} holds {n} '
             f'card{"s" if n != 1 else ""}">{backs}</div>')
 
@@ -318,13 +342,13 @@ def _cut_for_deal_cards(scene: Scene) -> str:
     else:
         cuts = deal_cuts(v.events)
     out = []
-    for seat in (v.seat, 1 - v.seat):
+    for seat in v.rules.order_from(v.seat):
         card = cuts.get(seat)
         name = scene.names[seat]
         inner = (card_html(card, classes="cut-card", attrs={"data-vt": f"c-{card.code}"}) if card is not None
                  else back_html("cut-card ghost"))
         low = ""
-        if len(cuts) == 2 and v.dealer == seat:
+        if len(cuts) == v.players and v.dealer == seat:
             low = '<span class="badge">Deals</span>'
         out.append(f'<div class="cut-show seat-{seat}">{inner}<div class="zone-label">{esc(name)}</div>{low}</div>')
     return f'<div class="cut-cards">{"".join(out)}</div>'
@@ -338,7 +362,7 @@ def _pile(scene: Scene) -> str:
         who = "mine" if seat == me else "theirs"
         # The opponent's latest card keeps the name of the back it was laid from (see _opp_hand).
         last_theirs = seat != me and i == len(v.pile) - 1 and v.phase is Phase.PLAY
-        name = f"opp-{v.opponent_cards}" if last_theirs else f"c-{card.code}"
+        name = back_name(v, seat, cards_of(v, seat)) if last_theirs else f"c-{card.code}"
         cards.append(f'<li class="pile-slot {who} seat-{seat}">'
                      f'{card_html(card, classes="pile-card", attrs={"data-vt": name})}</li>')
     ghost = ""
@@ -402,7 +426,8 @@ def _show_panel(title: str, cards: Sequence[Card], starter: Card | None, items: 
 
 
 def _show(scene: Scene, hand_number: int, live: bool) -> str:
-    """The show: pone's hand, dealer's hand, the crib; counted ones list every combination."""
+    """The show: the hands from the dealer's left round to the dealer, then the crib; counted ones list
+    every combination."""
     v = scene.view
     names = scene.names
     counted = show_panels_from_events(v.events, hand_number)
@@ -414,10 +439,10 @@ def _show(scene: Scene, hand_number: int, live: bool) -> str:
         title = f"{_poss(scene, seat)} crib" if e.kind == "show crib" else f"{_poss(scene, seat)} hand"
         panels.append(_show_panel(title, e.cards[:-1], e.cards[-1], e.items, e.points, seat, False))
     if live and v.phase is Phase.SHOW:
-        pone, dealer = v.pone, v.dealer
-        assert pone is not None and dealer is not None  # the show has a dealer and a pone
-        steps = [(pone, "hand"), (dealer, "hand"), (dealer, "crib")]
-        for step in range(len(counted), 3):
+        dealer = v.dealer
+        assert dealer is not None  # the show has a dealer
+        steps = [*((seat, "hand") for seat in v.rules.show_order(dealer)), (dealer, "crib")]
+        for step in range(len(counted), len(steps)):
             seat, what = steps[step]
             cards: Sequence[Card]
             face_down = 0
@@ -425,18 +450,25 @@ def _show(scene: Scene, hand_number: int, live: bool) -> str:
                 cards = v.crib  # empty until counted: the crib stays face down
                 face_down = 0 if cards else v.crib_size
             else:
-                cards = v.kept if seat == v.seat else v.opponent_kept
+                cards = kept_of(v, seat)
             title = f"{_poss(scene, seat)} {what}"
             panels.append(_show_panel(title, cards, v.starter, None, None, seat, step == v.show_step, face_down))
     return f'<div class="show">{"".join(panels)}</div>'
 
 
-def _hand_pegging(events: Sequence[Event], hand: int) -> tuple[int, int]:
-    pts = [0, 0]
+def _away(view: SeatView) -> str:
+    """What each player lays away to the crib: ``"two cards"`` (two players, six dealt), ``"a card"``."""
+    return "two cards" if view.rules.discards == 2 else "a card"
+
+
+def _hand_pegging(events: Sequence[Event], hand: int, players: int = 2) -> list[int]:
+    """Each seat's pegging in ``hand`` (the play, his heels: everything but the show)."""
+    pts = [0] * players
     for e in events:
-        if e.hand == hand and e.points and e.kind not in ("show hand", "show crib") and e.seat in (0, 1):
+        if (e.hand == hand and e.points and e.kind not in ("show hand", "show crib") and e.seat is not None
+                and 0 <= e.seat < players):
             pts[e.seat] += e.points
-    return pts[0], pts[1]
+    return pts
 
 
 def _center(scene: Scene) -> str:
@@ -448,13 +480,13 @@ def _center(scene: Scene) -> str:
         return f'<div class="cutting">{_fan(scene)}{_cut_for_deal_cards(scene)}</div>'
     if phase in (Phase.CUT_PACK, Phase.CUT_STARTER):
         extra = ""
-        if phase is Phase.CUT_PACK and v.hand_number == 1 and len(deal_cuts(v.events)) == 2:
+        if phase is Phase.CUT_PACK and v.hand_number == 1 and len(deal_cuts(v.events)) == v.players:
             extra = _cut_for_deal_cards(scene)
         return f'<div class="cutting">{_fan(scene)}{extra}</div>'
     if phase is Phase.DISCARD:
         if not scene.private:
             return '<div class="discard-stage"></div>'
-        if len(scene.selected) == 2 and _has(v, Discard):
+        if len(scene.selected) == v.rules.discards and _has(v, Discard):
             keep = [c for c in v.hand if c.code not in scene.selected]
             toss = [c for c in v.hand if c.code in scene.selected]
             minis = "".join(_mini(c) for c in keep)
@@ -470,7 +502,7 @@ def _center(scene: Scene) -> str:
                 f'<p>to {esc(crib_of(scene.names, v.dealer, _you(scene)))}</p></div>'
                 f"{ev}</div>"
             )
-        return '<div class="discard-stage"><p class="stage-hint">Lay two cards away to the crib</p></div>'
+        return f'<div class="discard-stage"><p class="stage-hint">Lay {_away(v)} away to the crib</p></div>'
     if phase is Phase.PLAY:
         return _pile(scene)
     if phase is Phase.SHOW:
@@ -479,18 +511,21 @@ def _center(scene: Scene) -> str:
         winner = v.winner
         if winner is None:
             return ""
-        name = scene.names[winner]
+        sides = side_names(scene.names, v.rules)  # the winner is a side: a seat, or a partnership
+        name = sides[winner]
         last = show_panels_from_events(v.events, v.hand_number)
         shows = _show(scene, v.hand_number, live=False) if last else ""
-        loser = 1 - winner
-        verb = "win" if winner == scene.me else "wins"
+        losers = name_list([str(v.scores[side]) for side in range(v.rules.sides) if side != winner])
+        you = scene.me is not None and v.rules.side_of(scene.me) == winner
+        verb = "win" if you or len(v.rules.seats_of(winner)) > 1 else "wins"  # "Ann & Cid win"
         from web.record.render import game_over_html  # the race chart: only a finished match has one
 
+        chart = game_over_html(v.events, (sides[0], sides[1])) if len(sides) == 2 else ""  # a race of two
         return (
             f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
             f'{esc(name)} {verb}!</h2>'
-            f'<p class="final">{v.scores[winner]} to {v.scores[loser]}</p></div>'
-            f'{game_over_html(v.events, scene.names)}{shows}'
+            f'<p class="final">{v.scores[winner]} to {losers}</p></div>'
+            f'{chart}{shows}'
         )
     return ""
 
@@ -509,17 +544,14 @@ def _status_text(scene: Scene) -> tuple[str, str]:
     v = scene.view
     names = scene.names
     me = v.seat
-    opp = 1 - me
     mine = bool(v.legal_actions) and scene.private
     if scene.summary is not None:
         h = scene.summary
-        peg = _hand_pegging(v.events, h)
-        shows = show_panels_from_events(v.events, h)
-        per = [peg[0], peg[1]]
-        for e in shows:
-            if e.seat is not None:
+        per = _hand_pegging(v.events, h, v.players)
+        for e in show_panels_from_events(v.events, h):
+            if e.seat is not None and 0 <= e.seat < v.players:
                 per[e.seat] += e.points
-        detail = f"This hand: {names[0]} {per[0]}, {names[1]} {per[1]}."
+        detail = "This hand: " + ", ".join(f"{names[s]} {per[s]}" for s in range(v.players)) + "."
         return f"Hand {h} is over", detail
     phase = v.phase
     online = scene.online
@@ -545,19 +577,22 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         deal = "deal" if v.dealer == scene.me else "deals"
         detail = f"Hand {v.hand_number}. {dealer} {deal}"
         cuts = deal_cuts(v.events)
-        if v.hand_number == 1 and len(cuts) == 2:
-            a, b = cuts[0], cuts[1]
-            detail = f"{names[0]} cut {a.pretty}, {names[1]} cut {b.pretty}: {dealer} {deal} first"
+        if v.hand_number == 1 and len(cuts) == v.players:
+            said = ", ".join(f"{names[s]} cut {cuts[s].pretty}" for s in sorted(cuts))
+            detail = f"{said}: {dealer} {deal} first"
         if scene.deal_cut_shown:
             return f"{dealer} {deal} first", detail.split(": ")[0] + "."
         return ("Cut the pack for the deal" if mine else waiting), detail + "."
     if phase is Phase.DISCARD:
         if mine:
             n = len(scene.selected)
-            tail = {0: "Choose two cards.", 1: "Choose one more card."}.get(n, "Press To crib to lay them away.")
-            return f"Lay two cards away to {crib_of(names, v.dealer, _you(scene))}", tail
+            if v.rules.discards == 2:
+                tail = {0: "Choose two cards.", 1: "Choose one more card."}.get(n, "Press To crib to lay them away.")
+            else:
+                tail = "Choose a card." if n == 0 else "Press To crib to lay it away."
+            return f"Lay {_away(v)} away to {crib_of(names, v.dealer, _you(scene))}", tail
         if v.discards and any(s in scene.computer_seats for s in v.actors):
-            return waiting, "You have laid away your two cards."
+            return waiting, f"You have laid away your {'two cards' if v.rules.discards == 2 else 'card'}."
         return waiting, ""
     if phase is Phase.CUT_STARTER:
         return ("Cut the pack for the starter" if mine else waiting), \
@@ -578,10 +613,11 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         return waiting, ""
     if phase is Phase.SHOW:
         seat = actor
-        what = "the crib" if v.show_step == 2 else "the hand"
+        crib = v.show_step == v.players
+        what = "the crib" if crib else "the hand"
         if mine:
             return (f"Count {_poss(scene, me).lower()} "
-                    f"{'crib' if v.show_step == 2 else 'hand'}"), "Pone first, then the dealer, then the crib."
+                    f"{'crib' if crib else 'hand'}"), "Pone first, then the dealer, then the crib."
         return (f"{names[seat]} counts {what}\u2026" if seat is not None else ""), ""
     return "", ""
 
@@ -637,7 +673,6 @@ _ICONS = {
 
 def _header(scene: Scene, scores: bool = True) -> str:
     v = scene.view
-    me = v.seat
     how = mode_of(scene.mode)
     mode = f"{how.title} \u00b7 {scene.level.capitalize()}" if how.computer else how.title
     hand = f"Hand {_shown_hand(scene)}" if v.hand_number else "Cut for deal"
@@ -647,7 +682,8 @@ def _header(scene: Scene, scores: bool = True) -> str:
         '<div class="brand"><span class="brand-mark" aria-hidden="true">'
         '<svg viewBox="0 0 100 100"><use href="#suit-H" width="100" height="100"/></svg></span>'
         f'<span class="brand-name">Cribbage</span><span class="brand-mode">{esc(mode)}{esc(hand)}</span></div>'
-        + (f'<div class="scores">{_plate(scene, 1 - me, "top")}{_plate(scene, me, "bottom")}</div>' if scores else "")
+        + (f'<div class="scores">{"".join(_plate(scene, p.seat, p.where) for p in _plates(scene))}</div>'
+           if scores else "")
         + _tools(scene)
         + "</header>"
     )
@@ -696,6 +732,26 @@ def _keyed(key: str, html: str) -> str:
     return f'{html[:cut]} data-region="{key}"{html[cut:]}'
 
 
+def _plates(scene: Scene) -> list[SeatPlace]:
+    """The seats in the header's order: the far ones first, the seat at the bottom last."""
+    places = seat_places(scene.view.rules, scene.view.seat)
+    return sorted(places, key=lambda p: PLATE_ORDER.index(p.where))
+
+
+def _seat_zone(scene: Scene, place: SeatPlace) -> tuple[str, str]:
+    """(region key, markup) of another seat's place at the table: its name and its hand. With two
+    players the seat across is the region ``opp``; with more, ``opp-left``, ``opp-top``..."""
+    v = scene.view
+    seat = place.seat
+    zone = _opp_hand(scene, seat) if scene.summary is None and v.phase not in (
+        Phase.CUT_FOR_DEAL, Phase.CUT_PACK) else ""
+    two = v.players == 2
+    key = "opp" if two else f"opp-{place.where}"
+    where = "" if two else f" seat-{place.where}"
+    return key, (f'<div class="seat seat-opp seat-{seat}{where}" role="group" '
+                 f'aria-label="{esc(scene.names[seat])}">{zone}</div>')
+
+
 def _table(scene: Scene) -> tuple[str, tuple[tuple[str, str], ...]]:
     """The table's markup and its regions (each one element, compared frame by frame)."""
     if scene.online is not None and scene.online.blocked:
@@ -704,20 +760,19 @@ def _table(scene: Scene) -> tuple[str, tuple[tuple[str, str], ...]]:
         return "".join(html for _, html in regions), tuple((k, h) for k, h in regions if h)
     v = scene.view
     me = v.seat
-    opp = 1 - me
-    board = board_svg((v.scores[0], v.scores[1]), (v.previous_scores[0], v.previous_scores[1]), scene.names, scene.orientation, scene.moved)
+    sides = side_names(scene.names, v.rules)
+    board = board_svg(v.scores, v.previous_scores, sides, scene.orientation, scene.moved, _board_layout(v.rules))
     hand_zone = ""
     if v.phase in (Phase.DISCARD, Phase.CUT_STARTER, Phase.PLAY, Phase.SHOW) or (
             v.phase is Phase.GAME_OVER and (v.hand or v.kept)):
         hand_zone = _my_hand(scene) if scene.summary is None else ""
-    opp_zone = _opp_hand(scene) if scene.summary is None and v.phase not in (
-        Phase.CUT_FOR_DEAL, Phase.CUT_PACK) else ""
+    seats = dict(_seat_zone(scene, p) for p in _plates(scene) if p.seat != me)
     r = {
         "bar": _header(scene),
         "notice": _notice(scene),
         "online": _online(scene),
         "board": f'<section class="board-wrap" aria-label="Board">{board}</section>',
-        "opp": f'<div class="seat seat-opp seat-{opp}" role="group" aria-label="{esc(scene.names[opp])}">{opp_zone}</div>',
+        **seats,
         "deck": _deck(scene),
         "stage": f'<div class="stage">{_center(scene)}</div>',
         "crib": _crib(scene),
@@ -729,7 +784,7 @@ def _table(scene: Scene) -> tuple[str, tuple[tuple[str, str], ...]]:
     table = (
         k["bar"] + k["notice"] + k["online"]
         + '<div class="layout">' + k["board"]
-        + '<section class="felt" aria-label="Table">' + k["opp"]
+        + '<section class="felt" aria-label="Table">' + "".join(k[key] for key in seats)
         + '<div class="middle" tabindex="0" role="group" aria-label="The table">' + k["deck"] + k["stage"] + k["crib"] + "</div>"
         + k["prompt"] + k["me"] + k["recent"]
         + "</section></div>"
@@ -744,7 +799,7 @@ def _cover(scene: Scene) -> str:
     seat = scene.cover_for
     assert seat is not None
     name = scene.names[seat]
-    other = scene.names[1 - seat]
+    other = name_list([scene.names[s] for s in others(scene.view.rules, seat)])
     return (
         f'<div class="cover seat-{seat}" role="dialog" aria-modal="true" aria-labelledby="cover-title" id="cover">'
         '<div class="cover-card">'
@@ -761,7 +816,10 @@ def _cover_undo(scene: Scene) -> str:
     session allows undo only of the moves of the player holding it)."""
     if not scene.can_undo:
         return ""
-    other = scene.names[1 - scene.cover_for] if scene.cover_for is not None else ""
+    holder = scene.holder
+    if holder is None and scene.cover_for is not None and scene.view.players == 2:
+        holder = 1 - scene.cover_for  # two players: whoever is not asked for holds the device
+    other = scene.names[holder] if holder is not None else ""
     return (f'<p class="cover-undo">{esc(other)}: not the move you meant? '
             '<button type="button" class="btn btn-small" data-action="undo" id="btn-cover-undo">'
             'Undo</button></p>')
@@ -785,9 +843,16 @@ def render(scene: Scene) -> Rendered:
     }
     table, regions = _table(scene)
     v = scene.view
-    scores, previous = (v.scores[0], v.scores[1]), (v.previous_scores[0], v.previous_scores[1])
+    scores, previous = v.scores, v.previous_scores
+    sides, layout = side_names(scene.names, v.rules), _board_layout(v.rules)
     shown = _shown_dealer(scene)
     crib_side = "" if shown is None else "mine" if shown == v.seat else "theirs"
     return Rendered(table, overlay, meta, regions, board_frame=scene.orientation,
-                    pegs=pegs_of(scores, previous, scene.names, scene.orientation, scene.moved),
-                    board_label=board_label(scores, scene.names), crib_side=crib_side)
+                    pegs=pegs_of(scores, previous, sides, scene.orientation, scene.moved, layout),
+                    board_label=board_label(scores, sides, layout), crib_side=crib_side)
+
+
+def _board_layout(rules: Rules) -> Layout:
+    """The board of the table: a track per side (three for three players, one per partnership), 120
+    or 60 holes."""
+    return layout_for(rules.sides, rules.target)

@@ -27,8 +27,8 @@ class Scene:
 
     view: SeatView
     """The ``SeatView`` of the seat drawn at the bottom (the one whose cards may be shown)."""
-    names: tuple[str, str] = ("You", "Computer")
-    """How this device names the seats."""
+    names: tuple[str, ...] = ("You", "Computer")
+    """How this device names the seats, one name a seat (``view.rules.players`` of them)."""
     me: int | None = 0
     """The seat this device speaks to as "you" (the mode's perspective; None in hot-seat)."""
     mode: str = "computer"
@@ -38,6 +38,8 @@ class Scene:
     """False while the hot-seat cover is up: draw public information only."""
     cover_for: int | None = None
     """Hot-seat: the seat being asked to take the device (the cover is drawn when set)."""
+    holder: int | None = None
+    """Hot-seat: the seat holding the device while the cover asks for another (it may undo its move)."""
     selected: tuple[str, ...] = ()
     """Codes of the selected hand cards."""
     cut_pick: int | None = None
@@ -65,7 +67,8 @@ class Scene:
     notice: str | None = None
     """A message that must be seen (e.g. a save that could not be read)."""
     orientation: str = "vertical"
-    moved: tuple[bool, bool] = (False, False)
+    moved: tuple[bool, ...] = (False, False)
+    """For each side (score track): its front peg has just moved."""
     reviews: dict[int, list[str]] = field(default_factory=dict)
     """Coach's review lines per hand number (computed when asked)."""
     review_available: bool = False
