@@ -1,5 +1,5 @@
-"""The web table, in packages of one concern each; imports go one way (page -> app -> record, modes
--> table -> play -> kit -> the engine; tests/web/test_import_graph.py keeps them free of circles):
+"""The web table, in packages of one concern each; imports go one way (page -> app -> table ->
+modes, record -> play -> kit -> the engine; tests/web/test_import_graph.py keeps them free of circles):
 
 - ``page/``   the browser glue, the only code that imports ``pyscript``/``js`` (started by ``main.py``)
 - ``app/``    the shell: the controller (UI state, boot, switching, clicks and keys to intents), dialogs
