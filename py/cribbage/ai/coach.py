@@ -40,7 +40,7 @@ __all__ = [
     "analyze_table_plays",
     "discard_choices",
     "hint",
-    "review_hand",
+    "review_hand", "review_decision",
     "describe_cards",
 ]
 
@@ -455,7 +455,7 @@ def review_hand(match: Match, seat: int, hand_number: int) -> list[DecisionRevie
         if (state.hand_number == hand_number and getattr(action, "seat", None) == seat
                 and isinstance(action, (Discard, Play))):
             v = view_of(state, seat)
-            review = _review_one(v, action)
+            review = review_decision(v, action)
             if review is not None:
                 out.append(review)
         state.apply(action)
@@ -464,7 +464,8 @@ def review_hand(match: Match, seat: int, hand_number: int) -> list[DecisionRevie
     return out
 
 
-def _review_one(v: SeatView, action: Action) -> DecisionReview | None:
+def review_decision(v: SeatView, action: Action) -> DecisionReview | None:
+    """One decision (a discard, or a play with a real choice) from its view, against the coach's best."""
     if isinstance(action, Discard):
         choices = discard_choices(v, endgame=False)
         chosen = next(c for c in choices if set(c.discard) == set(action.cards))
