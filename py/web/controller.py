@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Protocol
 
-from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
+from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Pass, Play
 from cribbage.match import Match
 from cribbage.state import Phase
 from cribbage.view import SeatView
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from .record_screens import RecordScreens
 
+from . import claims
 from .modes import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
 from .render import DELAYS, LEVELS, Rendered, Scene, crib_of, primary_button, render
 from .seats import ai_available as _ai_available
@@ -78,6 +79,10 @@ class Ui:
     new_mode: str = DEFAULT_MODE
     new_level: str = "expert"
     focus: str | None = None
+    claim: str = ""
+    """Muggins: the digits typed on the claim pad."""
+    claim_note: str | None = None
+    """Muggins: why the last claim was refused."""
 
 
 DiscardKey = tuple[tuple[str, ...], bool, tuple[int, int]]
@@ -104,6 +109,8 @@ class Controller:
         self.session: Session = LocalSession(placeholder, (LocalHuman("You"), LocalHuman("Computer")))
         """The match on the table and who moves in it (until :meth:`boot` opens the real one)."""
         self._records: RecordScreens | None = None
+        self._claimed: int | None = None
+        """Muggins: the claim just proposed (a refusal of it means: count again)."""
 
     @property
     def records(self) -> RecordScreens:
@@ -263,9 +270,19 @@ class Controller:
         """Announce, post, redraw after whatever the session reports."""
         kind = change.kind
         if kind == "refused":
+            if self._claimed is not None:  # muggins: a claim above the count: count again
+                self.ui.claim_note = claims.refusal(self._view(), self._claimed)
+                self.ui.claim = ""
+                self._claimed = None
+                self.ui.focus = "pad-1"
+                self.refresh()
+                self.host.announce(self.ui.claim_note)
+                return
             self.host.announce(change.message)
             return
         if kind == "applied":
+            self._claimed = None
+            self.ui.claim, self.ui.claim_note = "", None
             st = self.match.state
             old = change.scores_before
             self._keep_choice_if_still_open()
@@ -377,6 +394,8 @@ class Controller:
             saved_modes=saved,
             coach_ready=_ai_available(),
             record=self._records.scene() if self._records is not None else None,
+            claim_entry=self.ui.claim if private else "",
+            claim_note=self.ui.claim_note if private else None,
         )
         dress = getattr(self.session, "dress", None)  # online: its panel, no action while waiting
         return dress(scene) if dress is not None else scene
@@ -527,7 +546,49 @@ class Controller:
         if self.summary_hand() is not None or self.ui.dialog:
             return
         for a in self._view().legal_actions:
-            if isinstance(a, Count):
+            if isinstance(a, Count) and a.claim is None:  # with muggins the pad says the claim
+                self.ui.focus = "primary"
+                self.act(a)
+                return
+
+    # Muggins: the claim pad and the call (see :mod:`web.claims`).
+
+    def _on_claim_digit(self, data: dict[str, str]) -> None:
+        digit = data.get("digit", "")
+        if not (self._can_act_privately() and claims.claiming(self._view())) or not (digit.isdigit() and len(digit) == 1):
+            return
+        entry = (self.ui.claim + digit).lstrip("0") or "0"
+        self.ui.claim = entry if len(entry) <= 2 else digit
+        self.ui.claim_note = None
+        self.refresh()
+
+    def _on_claim_back(self, data: dict[str, str]) -> None:
+        if self.ui.claim:
+            self.ui.claim = self.ui.claim[:-1]
+            self.ui.claim_note = None
+            self.refresh()
+
+    def _on_claim(self, data: dict[str, str]) -> None:
+        view = self._view()
+        value = claims.claim_value(self.ui.claim)
+        if (self.summary_hand() is not None or self.ui.dialog or not self._can_act_privately()
+                or not claims.claiming(view) or value is None or claims.claim_problem(self.ui.claim, view)):
+            return
+        self._claimed = value
+        self.ui.focus = "primary"
+        self.act(Count(view.seat, value))
+
+    def _on_muggins(self, data: dict[str, str]) -> None:
+        self._call(Muggins)
+
+    def _on_let_stand(self, data: dict[str, str]) -> None:
+        self._call(Pass)
+
+    def _call(self, kind: type[Muggins] | type[Pass]) -> None:
+        if self.summary_hand() is not None or self.ui.dialog or not self._can_act_privately():
+            return
+        for a in self._view().legal_actions:
+            if isinstance(a, kind):
                 self.ui.focus = "primary"
                 self.act(a)
                 return
@@ -857,6 +918,13 @@ class Controller:
                 return True
             return False  # e.g. Enter on a hand card selects it
         view = self._view()
+        if claims.claiming(view) and self._can_act_privately():  # muggins: the pad's keys
+            if len(key) == 1 and key.isdigit():
+                self._on_claim_digit({"digit": key})
+                return True
+            if key == "Backspace":
+                self._on_claim_back({})
+                return True
         if lower in "123456" and len(lower) == 1 and lower.isdigit():
             index = int(lower) - 1
             if index < len(view.hand) and view.phase in (Phase.DISCARD, Phase.PLAY):

@@ -22,7 +22,7 @@ from cribbage.scoring import PLAY_LIMIT, ScoreItem, score_hand
 from cribbage.state import Event, Phase
 from cribbage.view import SeatView
 
-from . import rules
+from . import claims, rules
 from .board import PEG_COLOURS, Peg, board_label, board_svg, pegs_of
 from .cardfaces import back_html, card_html, card_name
 from .modes import MODES, mode_of
@@ -108,6 +108,10 @@ class Scene:
     """Hand the score sheet scrolls to (its review open)."""
     record: RecordScene | None = None
     """The record dialog's content (when ``dialog`` is ``record``)."""
+    claim_entry: str = ""
+    """Muggins: the digits of the claim typed so far on the pad."""
+    claim_note: str | None = None
+    """Muggins: why the last claim was refused ("Count again: ...")."""
 
 
 @dataclass(frozen=True)
@@ -224,6 +228,9 @@ def buttons_for(scene: Scene) -> list[Button]:
     elif v.phase is Phase.PLAY and _has(v, Play):
         ok = len(scene.selected) == 1 and scene.selected[0] in _playable_codes(v)
         out.append(Button("btn-play", "Play", "play", primary=True, disabled=not ok, key="Enter"))
+    elif claims.claiming(v) or claims.calling(v):
+        pad = claims.pad_buttons(v, scene.claim_entry) if claims.claiming(v) else claims.call_buttons()
+        out.extend(Button(b.id, b.label, b.action, b.primary, b.disabled, b.key, b.data) for b in pad)
     elif v.phase is Phase.SHOW and _has(v, Count):
         label = "Count crib" if v.show_step == 2 else "Count hand"
         out.append(Button("btn-count", label, "count", primary=True, key="Enter"))
@@ -240,11 +247,15 @@ def primary_button(scene: Scene) -> Button | None:
 
 def _button_html(b: Button) -> str:
     cls = "btn" + (" btn-primary" if b.primary else "") + (" btn-step" if b.action == "cut-step" else "")
+    if b.action in ("claim-digit", "claim-back"):
+        cls += " btn-pad"
     attrs: dict[str, object] = {"type": "button", "id": b.id, "class": cls, "data-action": b.action}
     for k, val in b.data:
         attrs[f"data-{k}"] = val
     if b.action == "cut-step":
         attrs["aria-label"] = "Move the cut one card " + ("left" if b.data[0][1] == "-1" else "right")
+    if b.action == "claim-back":
+        attrs["aria-label"] = "Rub out the last digit"
     if b.disabled:
         attrs["aria-disabled"] = "true"
     if b.key:
@@ -501,7 +512,7 @@ def show_panels_from_events(events: Sequence[Event], hand: int) -> list[Event]:
 
 
 def _show_panel(title: str, cards: Sequence[Card], starter: Card | None, items: Sequence[ScoreItem] | None,
-                total: int | None, seat: int, current: bool, face_down: int = 0) -> str:
+                total: int | None, seat: int, current: bool, face_down: int = 0, claim_line: str = "") -> str:
     minis = "".join(_mini(c) for c in cards)
     if face_down:
         backs = "".join(back_html("mini crib-back") for _ in range(face_down))
@@ -509,7 +520,9 @@ def _show_panel(title: str, cards: Sequence[Card], starter: Card | None, items: 
     if starter is not None:
         minis += f'<span class="plus" aria-hidden="true">+</span>{_mini(starter, "starter-mini")}'
     body = (f'<ul class="items">{_items_html(items)}</ul>' if items is not None
-            else '<p class="pending">Not counted yet</p>')
+            else '<p class="pending">Not counted yet</p>' if not claim_line else "")
+    if claim_line:
+        body = f'<p class="claim-line">{esc(claim_line)}</p>' + body
     total_html = (f'<div class="panel-total">{total}<span class="visually-hidden"> points</span></div>'
                   if total is not None else "")
     return (
@@ -530,6 +543,12 @@ def _show(scene: Scene, hand_number: int, live: bool) -> str:
         if seat is None:
             continue
         title = f"{_poss(scene, seat)} crib" if e.kind == "show crib" else f"{_poss(scene, seat)} hand"
+        if claims.is_claim_event(e):  # muggins: the claim, then (once it stands or is called) the truth
+            pending = v.claim is not None and e is counted[-1]
+            items, line = claims.claim_panel(e, v.events, pending)
+            panels.append(_show_panel(title, e.cards[:-1], e.cards[-1], items, e.points, seat, pending,
+                                      claim_line=line))
+            continue
         panels.append(_show_panel(title, e.cards[:-1], e.cards[-1], e.items, e.points, seat, False))
     if live and v.phase is Phase.SHOW:
         pone, dealer = v.pone, v.dealer
@@ -694,6 +713,8 @@ def _status_text(scene: Scene) -> tuple[str, str]:
                         "Tap it again, press Play or Enter to confirm.")
             return "Your turn: play a card", f"The count is {v.count}."
         return waiting, ""
+    if phase is Phase.SHOW and mine and (claims.claiming(v) or claims.calling(v)):
+        return claims.status(v, scene.claim_entry, scene.claim_note, names, you=scene.me == me)
     if phase is Phase.SHOW:
         seat = actor
         what = "the crib" if v.show_step == 2 else "the hand"
