@@ -279,7 +279,7 @@ class PuzzleController:
         self._save()
         self.selected = ()
         self.focus = "pz-verdict"
-        self.host.announce(f"{verdict(result)} {reason(p, ranking)}")
+        self.host.announce(f"{verdict(result, ranking)} {reason(p, ranking)}")
         self.refresh()
 
     def _go(self, day: date) -> None:

@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover - older Pyodide
     create_once_callable = create_proxy
 
 from web.browser import BrowserHost, _nn, _on_click, _on_key, _text, page_storage
+from web.cardfaces import sprite_svg
 from web.puzzle import PuzzleController
 
 __all__ = ["start_puzzle"]
@@ -64,6 +65,9 @@ def _change(controller: PuzzleController, host: BrowserHost, event: Any) -> None
 def start_puzzle(embedded: bool) -> PuzzleController:
     """Wire the page to the puzzle and draw it."""
     search = window.URLSearchParams.new(window.location.search)
+    sprites = _nn(document.getElementById("sprites"))
+    if sprites is not None:
+        sprites.innerHTML = sprite_svg()  # the suit shapes the cards use
     host = BrowserHost(motion=False)
     controller = PuzzleController(host, page_storage(), day=_text(search.get("date")),
                                   today=_text(search.get("today")), embedded=embedded)

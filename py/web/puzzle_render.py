@@ -78,19 +78,22 @@ def _button(label: str, action: str, *, id_: str, cls: str = "btn", data: dict[s
     return f"<button {' '.join(attrs)}>{label}</button>"
 
 
-def verdict(result: Result) -> str:
-    """``The best discard of 15.`` / ``The 4th best of 15: 1.2 points and 0.8% to win behind the best.``"""
+def verdict(result: Result, ranking: Sequence["DiscardChoice"]) -> str:
+    """``The best discard of the 15: the coach agrees.`` / ``The 4th best of 15: 1.2 points behind the
+    best, and 41% to win against 45%.``"""
     if result.rank == 1:
         return "The best discard of the 15: the coach agrees."
     pts = result.points_lost
-    win = 100 * result.win_lost
     if pts >= 0.05:
         cost = f"{pts:.1f} point{'' if round(pts, 1) == 1 else 's'} behind the best"
     elif pts <= -0.05:
         cost = f"{-pts:.1f} point{'' if round(-pts, 1) == 1 else 's'} more than the best"
     else:
         cost = "as many points as the best"
-    cost += f", {win:.1f}% less likely to win" if round(win, 1) > 0 else ", the same chance of winning"
+    chosen = next((c for c in ranking if set(c.discard) == set(result.discard)), None)
+    if chosen is not None and ranking:
+        mine, best = 100 * (chosen.win_chance or 0.0), 100 * (ranking[0].win_chance or 0.0)
+        cost += f", and {mine:.1f}% to win against {best:.1f}%"
     return f"The {ordinal(result.rank)} best of 15: {cost}."
 
 
@@ -117,12 +120,12 @@ def _days(scene: PuzzleScene) -> str:
     first = day <= FIRST_DAY
     last = day >= today
     nav = (
-        _button("\u2190 Previous", "pz-prev", id_="pz-prev", cls="btn btn-small", aria="The day before",
-                key="ArrowLeft", disabled=first)
+        _button("\u2190 Previous day", "pz-prev", id_="pz-prev", cls="btn btn-small", key="ArrowLeft",
+                disabled=first)
         + f'<h2 class="pz-day" id="pz-day" data-day="{day.isoformat()}">{esc(day_title(day))}'
         f'<span class="pz-number">#{p.number}</span></h2>'
-        + _button("Next \u2192", "pz-next", id_="pz-next", cls="btn btn-small", aria="The day after",
-                  key="ArrowRight", disabled=last)
+        + _button("Next day \u2192", "pz-next", id_="pz-next", cls="btn btn-small", key="ArrowRight",
+                  disabled=last)
     )
     picker = (
         '<div class="pz-picker"><label for="pz-date-input">Another day</label>'
@@ -139,7 +142,6 @@ def _days(scene: PuzzleScene) -> str:
 
 def _situation(p: Puzzle) -> str:
     me, other = p.scores
-    who = "You deal" if p.dealer else "You are the pone"
     them = "Pone" if p.dealer else "Dealer"
     return (
         '<section class="pz-situation" aria-label="The situation">'
@@ -147,7 +149,7 @@ def _situation(p: Puzzle) -> str:
         f'<span class="pz-pts" id="pz-you">{me}</span></div>'
         f'<div class="pz-score pz-them"><span class="pz-who">{them}</span>'
         f'<span class="pz-pts" id="pz-them">{other}</span></div>'
-        f'<p class="pz-role" id="pz-situation">{esc(p.situation())} {who}: which two cards go to the crib?</p>'
+        f'<p class="pz-role" id="pz-situation">{esc(p.situation())} Which two cards do you lay away?</p>'
         "</section>"
     )
 
@@ -227,14 +229,14 @@ def _answer(scene: PuzzleScene) -> str:
         rows.append(
             f"<tr{attrs}>"
             f'<td class="pz-rank">{rank}</td><td class="pz-toss">{esc(_cards(c.discard))}{mark}</td>'
-            f'<td class="pz-keep">{esc(_ranks(c.keep))}</td><td class="num">{c.hand_ev:.1f}</td>'
-            f'<td class="num">{crib_sign}{c.crib_ev:.1f}</td>'
+            f'<td class="pz-keep">{esc(_ranks(c.keep))}</td><td class="num pz-wide">{c.hand_ev:.1f}</td>'
+            f'<td class="num pz-wide">{crib_sign}{c.crib_ev:.1f}</td>'
             f'<td class="num">{c.net:.1f}</td><td class="num">{100 * (c.win_chance or 0.0):.1f}%</td></tr>'
         )
     table = ('<table class="sheet pz-ranking" id="pz-ranking"><caption>The coach\u2019s 15 discards, best first '
              "(by the chance of winning)</caption><thead><tr>"
              '<th scope="col">#</th><th scope="col">Lay away</th><th scope="col" class="pz-keep">Keep</th>'
-             '<th scope="col" class="num">Hand</th><th scope="col" class="num">Crib</th>'
+             '<th scope="col" class="num pz-wide">Hand</th><th scope="col" class="num pz-wide">Crib</th>'
              '<th scope="col" class="num">Points</th><th scope="col" class="num">Win</th></tr></thead>'
              f'<tbody>{"".join(rows)}</tbody></table>')
     history = scene.history
@@ -251,7 +253,7 @@ def _answer(scene: PuzzleScene) -> str:
     return (
         '<section class="pz-answer" id="pz-answer" aria-labelledby="pz-verdict">'
         f'<h3 class="pz-verdict" id="pz-verdict" tabindex="-1">You laid away {esc(_cards(result.discard))}. '
-        f"{esc(verdict(result))}</h3>"
+        f"{esc(verdict(result, scene.ranking))}</h3>"
         f'<p class="pz-reason" id="pz-reason">{esc(scene.reason)}</p>'
         f"{table}"
         f'<p class="pz-streak" id="pz-streak" data-streak="{streak}">Streak: <strong>{streak}</strong> '
