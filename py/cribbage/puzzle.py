@@ -24,9 +24,11 @@ history, not the streak). :func:`share_text` names no card.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .cards import DECK, Card, CardError, parse_card
@@ -67,12 +69,25 @@ def parse_day(text: object) -> date:
     return day
 
 
+def _load(name: str) -> dict[str, Any]:
+    """A JSON table of ``cribbage/data`` (from a wheel, a checkout or Pyodide's file system), read
+    without importing the computer (drawing a puzzle must not wait for it)."""
+    try:
+        from importlib import resources
+
+        text = resources.files("cribbage").joinpath("data", name).read_text("utf-8")
+    except Exception:  # noqa: BLE001 - fall back to a path next to this file
+        text = (Path(__file__).resolve().parent / "data" / name).read_text("utf-8")
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError(f"{name} is not a table")
+    return data
+
+
 @lru_cache(maxsize=1)
 def positions() -> tuple[tuple[int, int], ...]:
     """The score situations, as (dealer's score, pone's score)."""
-    from .ai.discards import load_data  # the data loader (no coach imported)
-
-    data = load_data(POSITIONS_FILE)
+    data = _load(POSITIONS_FILE)
     if data.get("format") != "cribbage-puzzle-positions":
         raise ValueError(f"{POSITIONS_FILE} is not a table of positions")
     out = tuple((int(a), int(b)) for a, b in data["positions"])
