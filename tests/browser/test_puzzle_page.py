@@ -110,3 +110,21 @@ def test_no_serious_accessibility_problem(audit_page, base_url):
     page.click("#pz-confirm")
     page.wait_for_function("() => document.getElementById('app').dataset.answer === 'true'", timeout=60_000)
     assert axe_audit(page) == []
+
+
+def test_offline_past_days_open_and_are_answered(page, context, base_url):
+    open_puzzle(page, base_url, "today=2026-12-02")
+    page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=30_000)
+    context.set_offline(True)
+    try:
+        page.goto(base_url + "?mode=puzzle&today=2026-12-02&date=2026-10-09")
+        wait_ready(page)
+        assert app(page, "day") == "2026-10-09"
+        page.fill("#pz-date-input", "2026-03-14")  # the date picker opens a day as it changes
+        page.dispatch_event("#pz-date-input", "change")
+        page.wait_for_function("() => document.getElementById('app').dataset.day === '2026-03-14'")
+        solve(page, 1, 2)
+        assert page.locator("#pz-ranking tbody tr").count() == 15
+        assert "not your streak" in page.inner_text("#table") and app(page, "streak") == "0"
+    finally:
+        context.set_offline(False)

@@ -12,7 +12,9 @@ from typing import Any, Callable
 
 import pytest
 
+from cribbage.cards import DECK
 from cribbage.puzzle import History, puzzle_for, solve
+from web.cardfaces import card_name
 from web.puzzle import HISTORY_KEY, PuzzleController, utc_day
 from web.render import Rendered
 from web.storage import MemoryStorage
@@ -136,6 +138,9 @@ def test_two_cards_preview_then_the_answer_marks_mine():
     assert host.meta["streak"] == "1" and 'data-streak="1"' in html
     share = re.search(r'id="pz-share-text">([^<]*)<', html)
     assert share is not None and share.group(1).startswith("Cribbage daily 2026-12-02: ")
+    for card in DECK:  # nothing of the cards in the text to share, however written
+        assert card.code not in share.group(1) and card.pretty not in share.group(1)
+        assert card_name(card) not in share.group(1).lower()
     c.click("pz-card", {"index": "1"})  # once answered, the day is closed
     assert host.meta["selected"] == ""
 
