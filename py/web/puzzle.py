@@ -191,8 +191,7 @@ class PuzzleController:
                 self._work = (self.day, self._steps(self.day))
             if next(self._work[1], "done") == "done":
                 self._work = None
-                if self.result is not None:
-                    self.refresh()  # the answer was waiting for the coach
+                self.refresh()  # the answer is ready (shown at once if it was waited for)
                 return
         self._schedule()
 
@@ -228,6 +227,7 @@ class PuzzleController:
                 "today": scene.today.isoformat(), "hand": " ".join(c.code for c in self.puzzle.hand),
                 "solved": "true" if result is not None else "false",
                 "answer": "true" if scene.ranking is not None else "false",
+                "coach": "working" if self._pending() else "ready",
                 "selected": ",".join(map(str, self.selected)),
                 "streak": str(self.history.streak(scene.today))}
         return Rendered(table_html(scene), overlay_html(scene), meta)
