@@ -174,7 +174,9 @@ def solve(puzzle: Puzzle) -> list["DiscardChoice"]:
 
 
 def _key(c: "DiscardChoice") -> tuple[float, float]:
-    return (round(c.win_chance or 0.0, 9), round(c.net, 9))
+    from .ai.discard_wins import ranking_key
+
+    return ranking_key(c)
 
 
 def reason(puzzle: Puzzle, ranking: Sequence["DiscardChoice"]) -> str:

@@ -212,12 +212,14 @@ def _answer(scene: PuzzleScene) -> str:
     if scene.ranking is None:
         return ('<section class="pz-answer" id="pz-answer" aria-busy="true"><p class="pz-working">'
                 "The coach is working out the 15 discards\u2026</p></section>")
+    from cribbage.ai.discard_wins import ranking_key  # loaded already: the answer came from it
+
     chosen = set(result.discard)
     rows = []
     rank = 0
     previous: tuple[float, float] | None = None
     for n, c in enumerate(scene.ranking, start=1):
-        key = (round(c.win_chance or 0.0, 9), round(c.net, 9))
+        key = ranking_key(c)
         if key != previous:
             rank = n
             previous = key

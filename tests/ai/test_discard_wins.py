@@ -8,7 +8,7 @@ import pytest
 
 from cribbage.ai.coach import analyze_discards
 from cribbage.ai.discard_wins import (crib_with_mean, keep_distribution, rank_by_winning, rank_by_winning_steps,
-                                      win_chance_of)
+                                      ranking_key, win_chance_of)
 from cribbage.ai.discards import starters_for
 from cribbage.ai.steps import finish
 from cribbage.cards import CardError, parse_cards
@@ -43,7 +43,7 @@ def test_points_are_the_coachs_and_chances_are_probabilities():
             for c in ranked:
                 assert 0.0 <= (c.win_chance or 0.0) <= 1.0
                 assert c.net == coach[c.discard].net and c.hand_ev == coach[c.discard].hand_ev
-            keys = [(round(c.win_chance or 0, 9), round(c.net, 9)) for c in ranked]
+            keys = [ranking_key(c) for c in ranked]
             assert keys == sorted(keys, reverse=True)
 
 
@@ -97,3 +97,14 @@ def test_six_different_cards_are_needed():
         rank_by_winning(HAND[:5], True, (0, 0))
     with pytest.raises(CardError):
         rank_by_winning([*HAND[:5], HAND[0]], True, (0, 0))
+
+
+def test_chances_closer_than_the_figure_shows_are_ties_that_points_break():
+    for scores in [(0, 0), (30, 41), (75, 67), (100, 96)]:
+        for dealer in (True, False):
+            ranked = rank_by_winning(HAND, dealer, scores)
+            for a, b in zip(ranked, ranked[1:]):
+                if round(a.win_chance, 3) == round(b.win_chance, 3):
+                    assert a.net >= b.net - 1e-9
+                else:
+                    assert a.win_chance > b.win_chance

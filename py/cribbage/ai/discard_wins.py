@@ -18,8 +18,8 @@ distributions replaced by what this discard makes of them:
 The counting order is the model's: the play, the pone's hand, the dealer's hand and crib, then the
 win table for the hands after. The five parts are taken as independent (in a real deal one starter
 serves both hands and the crib, and what you keep shapes your pegging): the same simplification
-the model makes during a hand. Ties in the chance of winning (to 1e-9) go to the higher expected
-points. Far from the end every discard's chance differs by tenths of a percent and the order is
+the model makes during a hand. Ties in the chance of winning as shown (to 0.1%) go to the higher
+expected points (:func:`ranking_key`). Far from the end every discard's chance differs by tenths of a percent and the order is
 nearly the coach's order by points; near the end the spread of a keep matters and the two differ.
 
 This is not the computer's own endgame rule (:func:`cribbage.ai.strategy.endgame_discard_values`,
@@ -41,7 +41,7 @@ from .discards import starters_for
 from .steps import Steps, finish
 from .winchance import Dist, Outlook, pone_chance, whole_hand
 
-__all__ = ["rank_by_winning", "rank_by_winning_steps", "win_chance_of", "crib_with_mean", "keep_distribution", "check_scores"]
+__all__ = ["rank_by_winning", "rank_by_winning_steps", "ranking_key", "win_chance_of", "crib_with_mean", "keep_distribution", "check_scores"]
 
 
 def check_scores(scores: tuple[int, int], target: int = 121) -> None:
@@ -145,5 +145,13 @@ def rank_by_winning_steps(hand: Sequence[Card], dealer: bool, scores: tuple[int,
         win = win_chance_of(keep_distribution(c.keep, starters), c.crib_ev, dealer, scores, target)
         out.append(replace(c, win_chance=win))
         yield
-    out.sort(key=lambda d: (-round(d.win_chance or 0.0, 9), -round(d.net, 9)))
+    out.sort(key=lambda d: tuple(-x for x in ranking_key(d)))
     return out
+
+
+def ranking_key(choice: DiscardChoice) -> tuple[float, float]:
+    """What orders the discards, larger first: the chance of winning as shown (to 0.1%), then the
+    expected points. Chances that differ by less than the figure shows (the model is no finer) are
+    ties, and the discard with more points ranks first; equal discards (a 5 of either suit) have
+    equal keys."""
+    return (round(choice.win_chance or 0.0, 3), round(choice.net, 9))
