@@ -195,14 +195,6 @@ class PuzzleController:
                 return
         self._schedule()
 
-    def idle(self) -> None:
-        """Run every slice now (tests, and a page that wants the answer at once)."""
-        while self._timer is not None or self._pending():
-            self._timer = None
-            self._slice()
-            if not self._pending():
-                break
-
     # --- drawing ---------------------------------------------------------------------------------
 
     @property

@@ -8,7 +8,7 @@ until the player has laid two cards away (nothing to read in the page's source).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from html import escape
 from typing import TYPE_CHECKING, Sequence
@@ -48,9 +48,6 @@ class PuzzleScene:
     """``history``, ``menu`` or None."""
     copied: str = ""
     """The Copy button was pressed: ``yes``, ``refused`` (no clipboard: select the text), or empty."""
-    working: bool = False
-    """The coach is still working the answer out."""
-    extra: dict[str, str] = field(default_factory=dict)
 
 
 def esc(text: object) -> str:
