@@ -25,7 +25,7 @@ from .session import LocalSession, Session
 from .storage import Storage
 
 __all__ = ["Mode", "OpenContext", "MODES", "DEFAULT_MODE", "register", "mode_of", "ONLINE_SAVE_KEY",
-           "before_online"]
+           "before_online", "Page", "PAGES", "register_page"]
 
 
 @dataclass(frozen=True)
@@ -190,3 +190,30 @@ register(Mode(
     save_key=ONLINE_SAVE_KEY, ui_key="cribbage.ui.online", cover=False, undo=False, restart=False,
     computer=False, start_sentence="A new online room is open: share its link with your friend.",
     new=_online_new, resume=_online_resume))
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of its own beside the table (``?mode=KEY``: no match, its own screen and glue, started
+    by :func:`web.browser.start`); the menu links it under its heading."""
+
+    key: str
+    """``?mode=`` of the page: ``"score"``."""
+    heading: str
+    """The menu's heading above the link: ``"Playing with real cards?"``."""
+    label: str
+    """The link: ``"Scorekeeper"``."""
+    link_id: str
+
+
+PAGES: dict[str, Page] = {}
+"""Every page of its own by key, in menu order."""
+
+
+def register_page(page: Page) -> None:
+    """Add a page of its own to the menu."""
+    PAGES[page.key] = page
+
+
+register_page(Page("score", "Playing with real cards?", "Scorekeeper", "btn-scorekeeper"))
+register_page(Page("puzzle", "Daily discard puzzle", "Today\u2019s puzzle", "btn-puzzle"))

@@ -25,7 +25,7 @@ from cribbage.view import SeatView
 from . import claims, rules
 from .board import PEG_COLOURS, Peg, board_label, board_svg, pegs_of
 from .cardfaces import back_html, card_html, card_name
-from .modes import MODES, mode_of
+from .modes import MODES, PAGES, mode_of
 from .speech import event_sentence
 
 if TYPE_CHECKING:  # the record's drawing is imported when it is first drawn (a match over, its dialog)
@@ -984,8 +984,8 @@ def _menu(scene: Scene) -> str:
            'id="btn-restart">Restart (same deals)\u2026</button></div>' if mode_of(scene.mode).restart else "")
         + '<h3>Rules</h3><div class="row"><button type="button" class="btn" data-action="rules" id="btn-rules">'
         "How to play and score</button></div>"
-        + '<h3>Playing with real cards?</h3><div class="row"><a class="btn" href="./?mode=score" id="btn-scorekeeper">'
-        "Scorekeeper</a></div>"
+        + "".join(f'<h3>{esc(page.heading)}</h3><div class="row"><a class="btn" href="./?mode={esc(page.key)}" '
+                  f'id="{esc(page.link_id)}">{esc(page.label)}</a></div>' for page in PAGES.values())
         + keys
     )
     return _dialog("Menu", body, "dlg-menu")
