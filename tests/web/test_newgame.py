@@ -226,8 +226,7 @@ def test_the_dialog_previews_disables_what_is_not_drawn_yet_and_starts_the_choic
     c.click("newgame-set", {"field": "to", "choice": "61"})
     c.click("newgame-set", {"field": "series", "choice": "3"})
     html = dialog(host)
-    assert "to 61" in text_of(select(html, id="ng-preview")[0].html if hasattr(select(html, id="ng-preview")[0], "html")
-                              else html)
+    assert "You against the computer (expert), to 61; best of 3 games (first to 2)" in text_of(html)
     assert select(html, tag="input", id="ng-skunks-3") and "Best of 3" in text_of(html)
     assert host.focus[-1] == "ng-series-3"
     before = c.match.seed
@@ -308,3 +307,30 @@ def test_a_save_from_before_series_loads_unchanged_and_shows_no_series() -> None
     c, host, _ = make(storage=storage)
     assert c.match.seed == 9 and c.newgame.series() is None and not select(host.last.table, id="series-score")
     assert storage.get(SAVE_KEYS["computer"]) == old.to_json()
+
+
+# --- the record, by table ---------------------------------------------------------------------------
+
+
+def test_the_record_has_a_heading_per_table_and_the_published_figures_for_the_classic_game_only() -> None:
+    from cribbage.record import History, record_match, statistics
+    from web.render_record import RecordScene, record_dialog
+
+    records = []
+    for seed, rules in ((3, Rules()), (4, Rules(target=61))):
+        match = Match(seed, humans=(0,), names=("You", "Computer"), options={"level": "easy"}, rules=rules)
+        from cribbage.ai import make_player
+
+        players = [make_player("easy", seed=1), make_player("easy", seed=2)]
+        while not match.state.is_over:
+            seat = match.state.actors()[0]
+            match.apply(players[seat].choose(match.view(seat)))
+        records.append(record_match(match, 1_700_000_000_000 + seed))
+    history = History(records=tuple(records))
+    html = record_dialog(RecordScene(history=history, stats=statistics(records)))
+    assert len(select(html, tag="h4", cls="table-heading")) == 4  # statistics and matches, each by table
+    text = text_of(html)
+    assert text.count("Classic: two players, to 121") == 2 and text.count("Two players, to 61") == 2
+    # One group per table; the expert's published rows only under the classic one.
+    classic, short = text.split("Two players, to 61", 1)
+    assert "Expert as dealer" in classic and "Expert as dealer" not in short.split("Matches")[0]
