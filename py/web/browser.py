@@ -372,7 +372,7 @@ class BrowserHost:
 def _params() -> dict[str, str]:
     search = window.URLSearchParams.new(window.location.search)
     out: dict[str, str] = {}
-    for name in ("delay", "mode", "seed", "level", "room"):
+    for name in ("delay", "mode", "seed", "level", "room", "players", "seats", "to", "rules", "series"):
         value = _text(search.get(name))
         if value is not None:
             out[name] = str(value)

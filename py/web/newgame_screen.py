@@ -65,6 +65,8 @@ class NewGameScreen:
         """Take the URL's table options as the remembered choice (the next new match plays it, and
         the dialog preselects it). Returns the key of the mode it plays, or None if the URL names none."""
         storage = self.ctl.storage
+        if params.get("mode") not in (None, "", "computer", "hotseat"):
+            return None  # an online room's ?rules= are its own (web.online), a scorekeeper's nothing
         game, problems = from_query(params, remembered(storage))
         self.notes = problems
         if game is None:

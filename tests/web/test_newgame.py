@@ -334,3 +334,12 @@ def test_the_record_has_a_heading_per_table_and_the_published_figures_for_the_cl
     # One group per table; the expert's published rows only under the classic one.
     classic, short = text.split("Two players, to 61", 1)
     assert "Expert as dealer" in classic and "Expert as dealer" not in short.split("Matches")[0]
+
+
+def test_an_online_link_s_rules_are_not_taken_as_the_new_game_choice() -> None:
+    storage = MemoryStorage()
+    host = FakeHost()
+    c = Controller(host, storage, {"delay": "0", "mode": "score", "to": "61"})
+    assert c.newgame.from_url({"mode": "online", "rules": "to61"}) is None
+    assert storage.get(CHOICE_KEY) is None
+    assert c.newgame.from_url({"mode": "hotseat", "to": "61"}) == "hotseat" and remembered(storage).rules.target == 61
