@@ -139,7 +139,7 @@ class Controller:
         if self.params.get("seed", "").isdigit():
             self._next_seed = int(self.params["seed"])
         level = self.params.get("level")
-        self.ui.new_level = level if level in LEVELS else "expert"
+        self.ui.new_level = level if level in LEVELS else self.newgame.level()
         if not self._resume(mode):
             self._new_match(mode, self.ui.new_level)
         self.refresh()

@@ -78,6 +78,11 @@ class NewGameScreen:
         remember(storage, game)
         return game.mode_key
 
+    def level(self) -> str:
+        """The computer's level of new matches: the remembered choice's (its first computer's)."""
+        game = remembered(self.ctl.storage)
+        return game.seats[game.computers[0]].level if game.computers else "expert"
+
     # --- the dialog --------------------------------------------------------------------------------
 
     def handler(self, action: str) -> Callable[[dict[str, str]], None] | None:

@@ -159,11 +159,10 @@ def choice_for(storage: Storage, mode: str, level: str | None) -> NewGame:
     choice = remembered(storage)
     if choice.mode_key != mode and mode in ("computer", "hotseat"):
         choice = edit(choice, "preset", mode)
-    if level is not None and choice.computers and any(choice.seats[i].level != level for i in choice.computers):
-        first = choice.seats[choice.computers[0]].level
-        if first != level:  # the menu changed it: every computer plays at the menu's level
-            choice = replace(choice, seats=tuple(replace(s, level=level) if s.kind == "computer" else s
-                                                 for s in choice.seats))
+    if level is not None and choice.computers and choice.seats[choice.computers[0]].level != level:
+        # The menu's level differs from the choice's: every computer plays at the menu's level.
+        choice = replace(choice, seats=tuple(replace(s, level=level) if s.kind == "computer" else s
+                                             for s in choice.seats))
     return choice
 
 

@@ -343,3 +343,15 @@ def test_an_online_link_s_rules_are_not_taken_as_the_new_game_choice() -> None:
     assert c.newgame.from_url({"mode": "online", "rules": "to61"}) is None
     assert storage.get(CHOICE_KEY) is None
     assert c.newgame.from_url({"mode": "hotseat", "to": "61"}) == "hotseat" and remembered(storage).rules.target == 61
+
+
+def test_the_remembered_level_is_the_level_of_new_matches_after_a_reload() -> None:
+    storage = MemoryStorage()
+    remember(storage, edit(edit(DEFAULT, "seat-1", "easy"), "to", "61"))
+    c, _, _ = make(storage=storage)
+    assert c.match.options["level"] == "easy" and c.match.rules.target == 61
+    c2, _, _ = make(storage=MemoryStorage(dict(storage.data)), params={"level": "medium"})
+    assert c2.match.seed == c.match.seed  # resumed: ?level= is for new matches
+    c2.click("menu")
+    c2.click("start")
+    assert c2.match.options["level"] == "easy"  # the menu offers the level of the game on the table
