@@ -15,7 +15,7 @@ from cribbage.match import Match
 
 from . import series_play
 from .modes import MODES, TABLE_MODE, Mode
-from .newgame import DEFAULT, NewGame, coming_soon, edit, from_query, remember, remembered
+from .newgame import DEFAULT, NewGame, coming_soon, edit, from_query, preset_of, remember, remembered
 from .newgame_view import NEWGAME_DIALOG, NewGameScene
 from .series_view import SeriesScene, series_scene
 from .storage import Storage
@@ -100,8 +100,6 @@ class NewGameScreen:
         ctl.refresh()
 
     def _preset(self) -> str | None:
-        from .newgame import preset_of
-
         return preset_of(self.draft)
 
     def set(self, data: dict[str, str]) -> None:

@@ -23,8 +23,8 @@ from cribbage.match import Match
 from cribbage.rules import RulesError
 from cribbage.series import Series, WinKind
 
-from .newgame import NewGame, from_json as choice_from_json
-from .newgame import remembered
+from .newgame import NewGame, edit, remembered
+from .newgame import from_json as choice_from_json
 from .storage import Storage
 
 __all__ = ["SeriesPlay", "GameLine", "series_key", "load", "save", "discard", "open_game", "SERIES_VERSION"]
@@ -154,8 +154,6 @@ def choice_for(storage: Storage, mode: str, level: str | None) -> NewGame:
     """The remembered choice made to fit ``mode`` (its preset's seats if it names another way to
     play; the house rules and the series kept where they apply), every computer at ``level`` when
     given (the menu's level sets the computers of new games)."""
-    from .newgame import edit
-
     choice = remembered(storage)
     if choice.mode_key != mode and mode in ("computer", "hotseat"):
         choice = edit(choice, "preset", mode)
