@@ -107,10 +107,10 @@ def _race_caption(events: Sequence[Event], names: tuple[str, str], short: bool =
             + ("" if short else f" After each hand: {after}."))
 
 
-def race_figure(events: Sequence[Event], names: tuple[str, str], short: bool = False) -> str:
-    """The race to 121 of these events with its text summary (``short``: without the hand-by-hand
-    scores, which the chart's own description still gives)."""
-    return _figure(race_chart(race(events), names), _race_caption(events, names, short), "race")
+def race_figure(events: Sequence[Event], names: tuple[str, str], short: bool = False, target: int = 121) -> str:
+    """The race to ``target`` of these events with its text summary (``short``: without the
+    hand-by-hand scores, which the chart's own description still gives)."""
+    return _figure(race_chart(race(events), names, target), _race_caption(events, names, short), "race")
 
 
 def game_over_html(events: Sequence[Event], names: tuple[str, str]) -> str:

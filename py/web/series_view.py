@@ -49,6 +49,8 @@ class SeriesScene:
     lines: tuple[SummaryLine, ...] = ()
     names: tuple[str, ...] = ()
     """The seats' names (the charts' legends)."""
+    target: int = 121
+    """The games' target (the charts' scale)."""
 
 
 def side_names(names: Sequence[str], sides: int) -> tuple[str, ...]:
@@ -83,7 +85,7 @@ def series_scene(play: SeriesPlay | None, match: Match, names: Sequence[str]) ->
             out.append(SummaryLine(line.number, sides[line.winner], line.scores, line.kind, line.value, events))
         lines = tuple(out)
     return SeriesScene(sides, shown.points, tuple(skunks), shown.series.first_to, len(shown.games), winner, lines,
-                       tuple(names))
+                       tuple(names), rules.target)
 
 
 def _esc(text: object) -> str:
@@ -125,7 +127,7 @@ def series_summary(scene: SeriesScene | None) -> str:
         if len(scene.sides) == 2 and line.events:
             names = (scene.sides[0], scene.sides[1])
             charts.append(f'<div class="series-game"><h4>Game {line.number}</h4>'
-                          f"{race_figure(line.events, names, short=True)}</div>")
+                          f"{race_figure(line.events, names, short=True, target=scene.target)}</div>")
     verb = "win" if scene.sides[scene.winner] == "You" else "wins"
     return (
         f'<section class="series-summary" aria-labelledby="series-title" id="series-summary">'

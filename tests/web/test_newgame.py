@@ -292,7 +292,9 @@ def test_a_best_of_three_series_counts_games_deals_by_its_rule_survives_a_reload
     assert 2 <= games <= 3
     summary = select(host.last.table, id="series-summary")
     assert summary and "wins the series" in text_of(host.last.table) or "win the series" in text_of(host.last.table)
-    assert len(select(host.last.table, cls="series-game")) == games  # a race chart per game
+    assert len(select(host.last.table, cls="series-game")) == games  # a race chart per game, to 61
+    summary_html = host.last.table[host.last.table.index('id="series-summary"'):]
+    assert ">61<" in summary_html and ">121<" not in summary_html
     kept = series_play.load(storage, "computer")
     assert kept is not None and len(kept.saves) == games - 1
     # The series won, New game starts a new one.
