@@ -105,7 +105,7 @@ def race_chart(steps: Sequence[RaceStep], names: tuple[str, str], target: int = 
         return bottom - (bottom - top) * score / ymax
 
     body: list[str] = []
-    for mark in (0, 30, 60, 90, target):
+    for mark in [m for m in (0, 30, 60, 90) if m < target - 5] + [target]:  # 60 beside 61 would overlap
         dash = "" if mark in (0, target) else ' stroke-dasharray="2 3"'
         body.append(f'<line x1="{_n(left)}" x2="{_n(right)}" y1="{_n(y(mark))}" y2="{_n(y(mark))}" '
                     f'stroke="#999" stroke-width="{1 if mark == target else 0.5}"{dash}/>'
