@@ -111,6 +111,10 @@ class Controller:
         self._records: RecordScreens | None = None
         self._claimed: int | None = None
         """Muggins: the claim just proposed (a refusal of it means: count again)."""
+        from .newgame_screen import NewGameScreen
+
+        self.newgame = NewGameScreen(self)
+        """The New game dialog (who sits where, house rules, a series) and the series on the table."""
 
     @property
     def records(self) -> RecordScreens:
@@ -137,11 +141,12 @@ class Controller:
         self.delay = delay if isinstance(delay, int) and delay >= 0 else DEFAULT_DELAY
         if self.params.get("delay", "").isdigit():
             self.delay = int(self.params["delay"])
-        mode = mode_of(self.params.get("mode") or self.storage.get(MODE_KEY))
+        chosen = self.newgame.from_url(self.params)  # ?players=&seats=&to=&rules=&series=: the next new match
+        mode = mode_of(self.params.get("mode") or chosen or self.storage.get(MODE_KEY))
         if self.params.get("seed", "").isdigit():
             self._next_seed = int(self.params["seed"])
         level = self.params.get("level")
-        self.ui.new_level = level if level in LEVELS else "expert"
+        self.ui.new_level = level if level in LEVELS else self.newgame.level()
         if not self._resume(mode):
             self._new_match(mode, self.ui.new_level)
         self.refresh()
@@ -396,6 +401,8 @@ class Controller:
             record=self._records.scene() if self._records is not None else None,
             claim_entry=self.ui.claim if private else "",
             claim_note=self.ui.claim_note if private else None,
+            newgame=self.newgame.scene(),
+            series=self.newgame.series(),
         )
         dress = getattr(self.session, "dress", None)  # online: its panel, no action while waiting
         return dress(scene) if dress is not None else scene
@@ -459,6 +466,8 @@ class Controller:
         handler = getattr(self, "_on_" + action.replace("-", "_"), None)
         if handler is None and action.startswith("record"):  # the record dialog's controls
             handler = self.records.handler(action)
+        if handler is None and action.startswith("newgame"):  # the New game dialog's controls
+            handler = self.newgame.handler(action)
         if handler is None:
             extra = getattr(self.session, "click", None)  # controls of the session's own (online)
             if extra is not None and extra(action, data):
@@ -748,7 +757,7 @@ class Controller:
             scene.private and bool(scene.view.legal_actions) and scene.view.phase in (Phase.DISCARD, Phase.PLAY))
         self.ui.focus = "primary" if pending else {
             "sheet": "tool-sheet", "menu": "tool-menu", "restart": "tool-menu", "rules": "tool-menu",
-            "record": "tool-menu"}.get(previous or "")
+            "record": "tool-menu", "newgame": "tool-menu"}.get(previous or "")
         self.refresh()
 
     def _on_close_backdrop(self, data: dict[str, str]) -> None:
@@ -808,6 +817,7 @@ class Controller:
         self.ui.new_level = level  # the one level choice: this game (against the computer) and new ones
         if self.mode_def.computer:
             self.match.options["level"] = level  # a setting of the match, not a move
+            self.match.options.pop("levels", None)  # every computer of the match plays at it now
             self.session.save()
         self.ui.focus = f"level-{level}"
         self.refresh()

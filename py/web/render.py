@@ -29,7 +29,9 @@ from .modes import MODES, PAGES, mode_of
 from .speech import event_sentence
 
 if TYPE_CHECKING:  # the record's drawing is imported when it is first drawn (a match over, its dialog)
+    from .newgame_view import NewGameScene
     from .render_record import RecordScene
+    from .series_view import SeriesScene
 
 __all__ = [
     "Scene",
@@ -112,6 +114,10 @@ class Scene:
     """Muggins: the digits of the claim typed so far on the pad."""
     claim_note: str | None = None
     """Muggins: why the last claim was refused ("Count again: ...")."""
+    newgame: NewGameScene | None = None
+    """The New game dialog's content (when ``dialog`` is ``newgame``)."""
+    series: SeriesScene | None = None
+    """The series the match on the table belongs to (the header's games score, the summary)."""
 
 
 @dataclass(frozen=True)
@@ -206,7 +212,8 @@ def buttons_for(scene: Scene) -> list[Button]:
     if scene.dialog or scene.cover_for is not None or not scene.private:
         return out
     if v.phase is Phase.GAME_OVER:
-        out.append(Button("btn-new", "New game", "new-game", primary=True, key="Enter"))
+        going_on = scene.series is not None and scene.series.winner is None
+        out.append(Button("btn-new", "Next game" if going_on else "New game", "new-game", primary=True, key="Enter"))
         out.append(Button("btn-sheet2", "Score sheet", "sheet", key="S"))
         return out
     if scene.summary is not None:
@@ -627,7 +634,7 @@ def _center(scene: Scene) -> str:
             f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
             f'{esc(name)} {verb}!</h2>'
             f'<p class="final">{v.scores[winner]} to {v.scores[loser]}</p></div>'
-            f'{game_over_html(v.events, scene.names)}{shows}'
+            f'{game_over_html(v.events, scene.names)}{_series_summary(scene)}{shows}'
         )
     return ""
 
@@ -774,6 +781,22 @@ _ICONS = {
 }
 
 
+def _series_badge(scene: Scene) -> str:
+    if scene.series is None:
+        return ""
+    from .series_view import series_badge
+
+    return series_badge(scene.series)
+
+
+def _series_summary(scene: Scene) -> str:
+    if scene.series is None:
+        return ""
+    from .series_view import series_summary
+
+    return series_summary(scene.series)
+
+
 def _header(scene: Scene, scores: bool = True) -> str:
     v = scene.view
     me = v.seat
@@ -785,7 +808,8 @@ def _header(scene: Scene, scores: bool = True) -> str:
         '<header class="bar">'
         '<div class="brand"><span class="brand-mark" aria-hidden="true">'
         '<svg viewBox="0 0 100 100"><use href="#suit-H" width="100" height="100"/></svg></span>'
-        f'<span class="brand-name">Cribbage</span><span class="brand-mode">{esc(mode)}{esc(hand)}</span></div>'
+        f'<span class="brand-name">Cribbage</span><span class="brand-mode">{esc(mode)}{esc(hand)}</span>'
+        f'{_series_badge(scene)}</div>'
         + (f'<div class="scores">{_plate(scene, 1 - me, "top")}{_plate(scene, me, "bottom")}</div>' if scores else "")
         + _tools(scene)
         + "</header>"
@@ -975,7 +999,9 @@ def _menu(scene: Scene) -> str:
     body = (
         f'<h3>New game</h3><div class="row" role="group" aria-label="Mode">{modes}</div>'
         '<div class="row"><button type="button" class="btn btn-primary" data-action="start" id="btn-start">'
-        "Start a new game</button></div>"
+        "Start a new game</button>"
+        '<button type="button" class="btn" data-action="newgame-open" id="btn-newgame">'
+        "Players, house rules, series…</button></div>"
         + (f'<div class="row">{resume}</div>' if resume else "")
         + ('<h3>Your record</h3><div class="row"><button type="button" class="btn" data-action="record" '
            'id="btn-record">History, statistics, export and import\u2026</button></div>')
@@ -1071,6 +1097,10 @@ def render(scene: Scene) -> Rendered:
         overlay = _restart(scene)
     elif scene.dialog == "rules":
         overlay = _rules(scene)
+    elif scene.dialog == "newgame" and scene.newgame is not None:
+        from .newgame_view import newgame_dialog  # imported when the dialog is first drawn
+
+        overlay = newgame_dialog(scene.newgame)
     elif scene.dialog == "record" and scene.record is not None:  # render_record.RECORD_DIALOG
         from .render_record import record_dialog  # imported when the record dialog is first drawn
 

@@ -197,6 +197,8 @@ def event_sentence(event: object, names: Sequence[str], spoken: bool = True, me:
         if seat is None:
             return "Equal ranks: the pack is reshuffled and both cut again."
         return f"{who('cut')} the lower card and {'deal' if you else 'deals'} first."
+    if kind == "first dealer":  # a series game: its rule names the dealer, nobody cuts
+        return f"{who('deal')} first, as the series' rule says."
     if kind == "deal":
         text = getattr(event, "text", "")
         if text.startswith("shuffles"):
