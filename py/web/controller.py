@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 from . import claims
 from .modes import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
-from .render import DELAYS, LEVELS, Rendered, Scene, crib_of, primary_button, render
+from .render import DELAYS, LEVELS, Rendered, Scene, crib_of, discard_size, primary_button, render
 from .seats import ai_available as _ai_available
 from .seats import ai_module as _ai
 from .seats import fallback_choose as _fallback_choose
@@ -354,10 +354,11 @@ class Controller:
         private = cover is None
         keep_points = keep_ev = play_preview = None
         selected = tuple(self.ui.selected) if private else ()
-        if private and view.phase is Phase.DISCARD and len(selected) == 2:
+        if private and view.phase is Phase.DISCARD and selected and len(selected) == discard_size(view):
             keep = [c for c in view.hand if c.code not in selected]
             keep_points = _keep_points(keep)
-            keep_ev = self._keep_ev(view, selected)
+            # The coach's one line: six-card hands at two seats (its five-card tables are not previewed yet).
+            keep_ev = self._keep_ev(view, selected) if len(view.hand) == 6 and view.rules.players == 2 else None
         if private and view.phase is Phase.PLAY and len(selected) == 1:
             card = next((c for c in view.hand if c.code == selected[0]), None)
             items = view.outcome(card) if card is not None else None
@@ -498,7 +499,7 @@ class Controller:
                 sel.remove(code)
             else:
                 sel.append(code)
-                if len(sel) > 2:
+                if len(sel) > discard_size(view):
                     del sel[0]
             if self.ui.hint and code not in self.ui.hint[1]:
                 self.ui.hint = None  # the player went their own way
@@ -533,9 +534,9 @@ class Controller:
             self._play_selected()
 
     def _on_discard(self, data: dict[str, str]) -> None:
-        if not self._can_act_privately() or len(self.ui.selected) != 2:
-            return
         view = self._view()
+        if not self._can_act_privately() or len(self.ui.selected) != discard_size(view):
+            return
         cards = tuple(c for c in view.hand if c.code in self.ui.selected)
         for a in view.legal_actions:
             if isinstance(a, Discard) and set(a.cards) == set(cards):

@@ -54,7 +54,6 @@ RULE_WORDS: dict[str, dict[str, Any]] = {"pack2": {"crib_from_pack": 2}, "muggin
 COMING_SOON: dict[str, str] = {
     "three": "Three players: coming soon (the table for three is being drawn).",
     "four": "Four players: coming soon (the table for partnerships is being drawn).",
-    "pack2": "Two cards dealt to the crib: coming soon (five-card hands on the table).",
 }
 """What the page cannot play yet, with its note: the dialog shows these choices disabled. Remove a
 key once the table draws it; the model, the URL and the sessions already handle every table."""

@@ -201,6 +201,17 @@ def _has(view: SeatView, kind: type) -> bool:
     return any(isinstance(a, kind) for a in view.legal_actions)
 
 
+def discard_size(view: SeatView) -> int:
+    """How many cards this seat lays away now: two at the classic table, one with five-card hands
+    (three and four players, two cards from the pack to the crib); from the engine's legal discards."""
+    return next((len(a.cards) for a in view.legal_actions if isinstance(a, Discard) and a.cards),
+                view.rules.discards)
+
+
+def _cards_word(n: int) -> str:
+    return "one card" if n == 1 else "two cards" if n == 2 else f"{n} cards"
+
+
 def _is_cut_phase(view: SeatView) -> bool:
     return view.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_PACK, Phase.CUT_STARTER)
 
@@ -229,7 +240,7 @@ def buttons_for(scene: Scene) -> list[Button]:
         out.append(Button("btn-cut-right", "\u25b6", "cut-step", data=(("step", "1"),)))
     elif v.phase is Phase.DISCARD and _has(v, Discard):
         out.append(Button("btn-discard", "To crib", "discard", primary=True,
-                          disabled=len(scene.selected) != 2, key="Enter"))
+                          disabled=len(scene.selected) != discard_size(v), key="Enter"))
     elif v.phase is Phase.PLAY and _has(v, Go):
         out.append(Button("btn-go", "Go", "go", primary=True, key="G"))
     elif v.phase is Phase.PLAY and _has(v, Play):
@@ -598,7 +609,7 @@ def _center(scene: Scene) -> str:
     if phase is Phase.DISCARD:
         if not scene.private:
             return '<div class="discard-stage"></div>'
-        if len(scene.selected) == 2 and _has(v, Discard):
+        if len(scene.selected) == discard_size(v) and _has(v, Discard):
             keep = [c for c in v.hand if c.code not in scene.selected]
             toss = [c for c in v.hand if c.code in scene.selected]
             minis = "".join(_mini(c) for c in keep)
@@ -614,7 +625,8 @@ def _center(scene: Scene) -> str:
                 f'<p>to {esc(crib_of(scene.names, v.dealer, _you(scene)))}</p></div>'
                 f"{ev}</div>"
             )
-        return '<div class="discard-stage"><p class="stage-hint">Lay two cards away to the crib</p></div>'
+        return (f'<div class="discard-stage"><p class="stage-hint">Lay {_cards_word(discard_size(v))} away '
+                'to the crib</p></div>')
     if phase is Phase.PLAY:
         return _pile(scene)
     if phase is Phase.SHOW:
@@ -697,11 +709,15 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         return ("Cut the pack for the deal" if mine else waiting), detail + "."
     if phase is Phase.DISCARD:
         if mine:
-            n = len(scene.selected)
-            tail = {0: "Choose two cards.", 1: "Choose one more card."}.get(n, "Press To crib to lay them away.")
-            return f"Lay two cards away to {crib_of(names, v.dealer, _you(scene))}", tail
+            n, need = len(scene.selected), discard_size(v)
+            if need == 1:
+                tail = "Choose a card." if n == 0 else "Press To crib to lay it away."
+            else:
+                tail = {0: "Choose two cards.", 1: "Choose one more card."}.get(n, "Press To crib to lay them away.")
+            return f"Lay {_cards_word(need)} away to {crib_of(names, v.dealer, _you(scene))}", tail
         if v.discards and any(s in scene.computer_seats for s in v.actors):
-            return waiting, "You have laid away your two cards."
+            return waiting, "You have laid away your card." if len(v.discards) == 1 else \
+                "You have laid away your two cards."
         return waiting, ""
     if phase is Phase.CUT_STARTER:
         return ("Cut the pack for the starter" if mine else waiting), \

@@ -190,7 +190,8 @@ def event_sentence(event: object, names: Sequence[str], spoken: bool = True, me:
     if kind == "counted":
         return str(getattr(event, "text", "")).capitalize() + "."
     if kind == "discard":
-        return f"{who('lay')} two cards away to the crib."
+        one = "a card" in str(getattr(event, "text", ""))
+        return f"{who('lay')} {'a card' if one else 'two cards'} away to the crib."
     if kind == "cut for deal":
         if cards:
             return f"{who('cut')} {show(cards[0])}."
