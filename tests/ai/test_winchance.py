@@ -144,3 +144,32 @@ def test_every_view_of_a_whole_match_has_chances_that_add_up() -> None:
         match.apply(players[seat].choose(match.view(seat)))
     assert seat_chances(match.view(0)) in ((1.0, 0.0), (0.0, 1.0))
     assert {"cut for deal", "discard", "play", "show"} <= seen
+
+
+def test_a_point_is_worth_more_near_the_end_and_reviews_carry_the_chance_given_away():
+    from dataclasses import replace as _replace
+
+    from cribbage.ai import make_player
+    from cribbage.ai.coach import costliest, review_hand
+    from cribbage.ai.winchance import point_value
+    from cribbage.match import Match as _Match
+    from cribbage.view import view as _view
+
+    m = _Match(31, humans=(0,))
+    players = [make_player("random", 1), make_player("expert", 2)]
+    while m.state.hand_number < 4 and not m.state.is_over:
+        seat = m.state.actors()[0]
+        m.apply(players[seat].choose(m.view(seat)))
+    v = _view(m.state, 0)
+    values = [point_value(_replace(v, scores=(s, s))) for s in (10, 100, 119)]
+    assert all(x is not None for x in values)
+    assert 0 < values[0] < values[1] < values[2] < 0.5  # about 2%, 4% and 13% a point
+    assert point_value(_view(_Match(1).state, 0)) is None  # before the deal
+    reviews = [r for h in (1, 2, 3) for r in review_hand(m, 0, h)]
+    lossy = [r for r in reviews if r.loss > 0.2]
+    assert lossy and all(r.chance_loss is not None and r.chance_loss > 0 for r in lossy)
+    assert all(r.chance_loss == 0 for r in reviews if r.loss == 0)
+    top = costliest(m, 0)
+    assert 1 <= len(top) <= 3
+    assert [r.chance_loss for r in top] == sorted((r.chance_loss for r in top), reverse=True)
+    assert top[0].chance_loss == max(r.chance_loss for r in reviews)

@@ -39,6 +39,7 @@ from .coach import (
 )
 from .players import ExpertPlayer, GreedyPlayer, RandomPlayer
 from .players import TablePlayer
+from .table import LEVEL_HABITS
 
 __all__ = [
     "Player",
@@ -115,5 +116,5 @@ def make_player(name: str, seed: int | None = None) -> Player:
     if key == "table":
         return TablePlayer(seed)
     if key in _LEVELS:
-        return ExpertPlayer(seed, name=key, **_LEVELS[key])  # type: ignore[arg-type]
+        return ExpertPlayer(seed, name=key, habits=LEVEL_HABITS[key], **_LEVELS[key])  # type: ignore[arg-type]
     raise ValueError(f"unknown player {name!r}: choose one of {', '.join(PLAYER_NAMES)}")

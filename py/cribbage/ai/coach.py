@@ -40,7 +40,7 @@ __all__ = [
     "analyze_table_plays",
     "discard_choices",
     "hint",
-    "review_hand",
+    "review_hand", "review_decision", "costliest",
     "describe_cards",
 ]
 
@@ -433,6 +433,12 @@ class DecisionReview:
     """``"you kept 5-5-J-Q: 8.9; best 5-5-6-J: 9.6"``."""
     kind: str = "play"
     """``discard`` or ``play``."""
+    chance_loss: float | None = None
+    """The chance of winning the choice gave away (0.0 to 1.0; None at a table without the
+    chance-of-winning model): the points lost times what a point is worth at these scores
+    (:func:`~.winchance.point_value`), or the search's own figure near the end of the game."""
+    hand: int = 0
+    """The hand it was taken in."""
 
     @property
     def loss(self) -> float:
@@ -443,7 +449,8 @@ class DecisionReview:
         """Plain data."""
         return {"kind": self.kind, "action": str(self.action), "chosen_ev": round(self.chosen_ev, 3),
                 "best_action": str(self.best_action), "best_ev": round(self.best_ev, 3),
-                "loss": round(self.loss, 3), "text": self.text}
+                "loss": round(self.loss, 3), "text": self.text,
+                "chance_loss": None if self.chance_loss is None else round(self.chance_loss, 4)}
 
 
 def review_hand(match: Match, seat: int, hand_number: int) -> list[DecisionReview]:
@@ -455,7 +462,7 @@ def review_hand(match: Match, seat: int, hand_number: int) -> list[DecisionRevie
         if (state.hand_number == hand_number and getattr(action, "seat", None) == seat
                 and isinstance(action, (Discard, Play))):
             v = view_of(state, seat)
-            review = _review_one(v, action)
+            review = review_decision(v, action)
             if review is not None:
                 out.append(review)
         state.apply(action)
@@ -464,7 +471,8 @@ def review_hand(match: Match, seat: int, hand_number: int) -> list[DecisionRevie
     return out
 
 
-def _review_one(v: SeatView, action: Action) -> DecisionReview | None:
+def review_decision(v: SeatView, action: Action) -> DecisionReview | None:
+    """One decision (a discard, or a play with a real choice) from its view, against the coach's best."""
     if isinstance(action, Discard):
         choices = discard_choices(v, endgame=False)
         chosen = next(c for c in choices if set(c.discard) == set(action.cards))
@@ -472,7 +480,9 @@ def _review_one(v: SeatView, action: Action) -> DecisionReview | None:
         text = (f"you kept {_ranks(chosen.keep)}: {chosen.net:.1f}; best {_ranks(best.keep)}: {best.net:.1f}"
                 if chosen is not best and abs(chosen.net - best.net) > 1e-9
                 else f"you kept {_ranks(chosen.keep)}: {chosen.net:.1f}, the best keep")
-        return DecisionReview(action, chosen.net, Discard(v.seat, best.discard), best.net, text, "discard")
+        loss = max(0.0, best.net - chosen.net)
+        return DecisionReview(action, chosen.net, Discard(v.seat, best.discard), best.net, text, "discard",
+                              _chance_loss(v, loss), v.hand_number)
     assert isinstance(action, Play)
     plays = analyze_plays(v)
     if len({p.card.rank for p in plays if p.card is not None}) < 2:
@@ -486,4 +496,23 @@ def _review_one(v: SeatView, action: Action) -> DecisionReview | None:
     else:
         text = f"you played {chosen_p.card.pretty} (count {v.count}): {chosen_p.ev:.1f}{unit}, the best play"  # type: ignore[union-attr]
         best_p = chosen_p
-    return DecisionReview(action, chosen_p.ev, Play(v.seat, best_p.card), best_p.ev, text, "play")  # type: ignore[arg-type]
+    loss = max(0.0, best_p.ev - chosen_p.ev)
+    chance = loss / 100 if unit else _chance_loss(v, loss)  # near the end the search weighs chances itself
+    return DecisionReview(action, chosen_p.ev, Play(v.seat, best_p.card), best_p.ev, text, "play",  # type: ignore[arg-type]
+                          chance, v.hand_number)
+
+
+def _chance_loss(v: SeatView, points: float) -> float | None:
+    from .winchance import point_value
+
+    value = point_value(v)
+    return None if value is None else points * value
+
+
+def costliest(match: Match, seat: int, n: int = 3) -> list[DecisionReview]:
+    """The ``n`` decisions of ``seat`` in the whole match that cost the most chance of winning (or
+    points, at a table without the model), costliest first; choices that cost nothing are left out."""
+    reviews = [r for hand in range(1, match.state.hand_number + 1) for r in review_hand(match, seat, hand)]
+    costly = [r for r in reviews if r.loss > 1e-9]
+    costly.sort(key=lambda r: -(r.chance_loss if r.chance_loss is not None else r.loss))
+    return costly[:n]

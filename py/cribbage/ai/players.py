@@ -17,13 +17,15 @@ from .coach import analyze_plays_steps, discard_choices
 from .discards import hand_ev, keeps, starters_for
 from .pegging import peg_points
 from .steps import Steps, finish
-from .table import crib_card_value, muggins_choice
+from .table import EXACT, Habits, crib_card_value, muggins_choice
 
 __all__ = ["RandomPlayer", "GreedyPlayer", "TablePlayer", "ExpertPlayer"]
 
 
 class _Base:
     name = "base"
+    habits: Habits = EXACT
+    """How it counts and calls under muggins (only the weaker levels slip)."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -41,7 +43,7 @@ class _Base:
         if isinstance(first, (CutForDeal, CutPack, CutStarter)):
             lo, hi = view.cut_depths
             return type(first)(view.seat, self.rng.randint(lo, hi))
-        special = muggins_choice(view)  # with muggins: count exactly, call exactly
+        special = muggins_choice(view, self.rng, self.habits)  # with muggins: claim, call or let stand
         if special is not None:
             return special
         if isinstance(first, Count) or len(legal) == 1:
@@ -134,9 +136,11 @@ class ExpertPlayer(_Base):
     def __init__(self, seed: int | None = None, *, name: str = "expert", top_k: int = 1,
                  discard_temperature: float = 0.0, play_temperature: float = 0.0, samples: int = 64,
                  crib_weight: float = 1.0, peg_weight: float | None = None,
-                 opponent_model: float | None = None, endgame: bool = True) -> None:
+                 opponent_model: float | None = None, endgame: bool = True,
+                 habits: Habits = EXACT) -> None:
         super().__init__(seed)
         self.name = name
+        self.habits = habits
         self.top_k = top_k
         self.discard_temperature = discard_temperature
         self.play_temperature = play_temperature

@@ -7,18 +7,47 @@ plainer reference player for any table: it keeps the four with the best average 
 the count that gives the next player least (not 5 or 21, which a ten-card turns into 15 or 31).
 It sees only its :class:`~cribbage.view.SeatView`, like every player.
 
-With muggins, every computer player counts its own hand and crib exactly (:func:`claim_for`) and
-calls muggins exactly when a claim missed points (:func:`missed_by_claim`), from the cards that lie
-face up on the table.
+With muggins, a computer player counts its own hand and crib (:func:`claim_for`) and calls muggins
+when a claim missed points (:func:`missed_by_claim`), from the cards that lie face up on the table.
+How faithfully is its :class:`Habits`: the expert (and the plain reference players) count exactly
+and call every miss; ``medium`` and ``easy`` now and then overlook one scoring item of their own
+count (a fifteen, a pair, a run, the flush or his nobs) and let some short claims stand, so a
+player has something to call and to practise on (:data:`LEVEL_HABITS`, also in the README).
 """
 
 from __future__ import annotations
 
+import random
+from dataclasses import dataclass
+
 from ..actions import Action, Count, Muggins, Pass
-from ..scoring import score_hand
+from ..scoring import HandScore, score_hand
 from ..view import SeatView
 
-__all__ = ["claim_for", "missed_by_claim", "crib_card_value", "muggins_choice"]
+__all__ = ["Habits", "EXACT", "LEVEL_HABITS", "claim_for", "missed_by_claim", "crib_card_value",
+           "muggins_choice"]
+
+
+@dataclass(frozen=True)
+class Habits:
+    """How a computer player counts under muggins.
+
+    ``miss`` is the chance that a count holding points is claimed one scoring item short;
+    ``call`` the chance that a claim short of its count is called (muggins), else let stand."""
+
+    miss: float = 0.0
+    call: float = 1.0
+
+
+EXACT = Habits()
+"""Count exactly, call every miss: the expert and the reference players."""
+
+LEVEL_HABITS: dict[str, Habits] = {
+    "easy": Habits(miss=0.25, call=0.5),
+    "medium": Habits(miss=0.10, call=0.8),
+    "expert": EXACT,
+}
+"""Each level's habits (the README's muggins section quotes these figures)."""
 
 
 def crib_card_value(rank: int) -> float:
@@ -27,12 +56,16 @@ def crib_card_value(rank: int) -> float:
     return {5: 1.2, 7: 0.3, 8: 0.3, 2: 0.2, 3: 0.2, 4: 0.2, 6: 0.2}.get(rank, 0.0)
 
 
-def claim_for(view: SeatView) -> int:
-    """What the count due from this seat holds (its hand, or the crib it owns)."""
+def _count_due(view: SeatView) -> HandScore:
     assert view.starter is not None
     if view.show_step >= view.rules.players:
-        return score_hand(view.crib, view.starter, crib=True).total
-    return score_hand(view.kept, view.starter).total
+        return score_hand(view.crib, view.starter, crib=True)
+    return score_hand(view.kept, view.starter)
+
+
+def claim_for(view: SeatView) -> int:
+    """What the count due from this seat holds (its hand, or the crib it owns)."""
+    return _count_due(view).total
 
 
 def missed_by_claim(view: SeatView) -> int:
@@ -46,14 +79,26 @@ def missed_by_claim(view: SeatView) -> int:
     return max(0, actual - claimed)
 
 
-def muggins_choice(view: SeatView) -> Action | None:
-    """With muggins: the exact claim when this seat counts, muggins or a pass after a claim."""
+def muggins_choice(view: SeatView, rng: random.Random | None = None,
+                   habits: Habits = EXACT) -> Action | None:
+    """With muggins: this seat's claim when it counts, muggins or a pass after a claim.
+
+    With :data:`EXACT` habits (or no ``rng``) the claim is exact and every miss is called; otherwise
+    ``rng`` draws the slips ``habits`` allow: a claim one scoring item short, a miss let stand."""
     legal = view.legal_actions
     if not legal:
         return None
     first = legal[0]
     if isinstance(first, Count) and first.claim is not None:
-        return Count(view.seat, claim_for(view))
+        due = _count_due(view)
+        if rng is not None and habits.miss > 0 and due.items and rng.random() < habits.miss:
+            overlooked = rng.choice(due.items)
+            return Count(view.seat, due.total - overlooked.points)
+        return Count(view.seat, due.total)
     if isinstance(first, (Muggins, Pass)):
-        return Muggins(view.seat) if missed_by_claim(view) else Pass(view.seat)
+        if not missed_by_claim(view):
+            return Pass(view.seat)
+        if rng is not None and habits.call < 1 and rng.random() >= habits.call:
+            return Pass(view.seat)
+        return Muggins(view.seat)
     return None

@@ -42,7 +42,7 @@ from .strategy import win_chance
 if TYPE_CHECKING:
     from ..view import SeatView
 
-__all__ = ["Dist", "Outlook", "supports", "pone_chance", "seat_chances", "outlook_for"]
+__all__ = ["Dist", "Outlook", "supports", "pone_chance", "seat_chances", "outlook_for", "point_value"]
 
 PHASE_TABLE_FILE = "phase_table.json"
 TAIL = 1e-5
@@ -267,3 +267,28 @@ def seat_chances(view: "SeatView") -> tuple[float, float] | None:
     out = [0.0, 0.0]
     out[pone], out[dealer] = p, 1.0 - p
     return out[0], out[1]
+
+
+def point_value(view: "SeatView") -> float | None:
+    """What one point is worth to ``view.seat`` now, in chance of winning: half the difference
+    between its chance one point ahead and one point behind (the slope of the model at these
+    scores; near the end a point is worth far more than at the start). None where the model does not
+    apply (another table, before the deal, after the game)."""
+    from dataclasses import replace
+
+    if not supports(view.rules) or view.dealer is None or view.winner is not None:
+        return None
+    me = view.seat
+    here = view.scores[me]
+
+    def chance_at(score: int) -> float:
+        scores = list(view.scores)
+        scores[me] = score
+        chances = seat_chances(replace(view, scores=tuple(scores)))
+        assert chances is not None
+        return chances[me]
+
+    lo, hi = max(0, here - 1), min(view.rules.target - 1, here + 1)
+    if hi == lo:
+        return 0.0
+    return max(0.0, (chance_at(hi) - chance_at(lo)) / (hi - lo))

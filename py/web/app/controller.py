@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
+from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Pass, Play
 from cribbage.match import Match
 from cribbage.state import Phase
 from cribbage.view import SeatView
@@ -34,7 +34,8 @@ from web.modes.registry import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
 from web.app.dialogs import frame as render
 from web.app.ports import Host
 from web.table.layout import side_names
-from web.table.render import crib_of, primary_button
+from web.table import claims
+from web.table.render import crib_of, discard_size, primary_button
 from web.table.scene import DELAYS, LEVELS, Scene
 from web.play.seats import ai_available as _ai_available
 from web.play.seats import ai_module as _ai
@@ -72,6 +73,10 @@ class Ui:
     new_mode: str = DEFAULT_MODE
     new_level: str = "expert"
     focus: str | None = None
+    claim: str = ""
+    """Muggins: the digits typed on the claim pad."""
+    claim_note: str | None = None
+    """Muggins: why the last claim was refused."""
 
 
 DiscardKey = tuple[tuple[str, ...], bool, tuple[int, int]]
@@ -98,6 +103,12 @@ class Controller:
         self.session: Session = LocalSession(placeholder, (LocalHuman("You"), LocalHuman("Computer")))
         """The match on the table and who moves in it (until :meth:`boot` opens the real one)."""
         self._records: RecordScreens | None = None
+        self._claimed: int | None = None
+        """Muggins: the claim just proposed (a refusal of it means: count again)."""
+        from web.app.newgame_screen import NewGameScreen
+
+        self.newgame = NewGameScreen(self)
+        """The New game dialog (who sits where, house rules, a series) and the series on the table."""
 
     @property
     def records(self) -> RecordScreens:
@@ -124,11 +135,12 @@ class Controller:
         self.delay = delay if isinstance(delay, int) and delay >= 0 else DEFAULT_DELAY
         if self.params.get("delay", "").isdigit():
             self.delay = int(self.params["delay"])
-        mode = mode_of(self.params.get("mode") or self.storage.get(MODE_KEY))
+        chosen = self.newgame.from_url(self.params)  # ?players=&seats=&to=&rules=&series=: the next new match
+        mode = mode_of(self.params.get("mode") or chosen or self.storage.get(MODE_KEY))
         if self.params.get("seed", "").isdigit():
             self._next_seed = int(self.params["seed"])
         level = self.params.get("level")
-        self.ui.new_level = level if level in LEVELS else "expert"
+        self.ui.new_level = level if level in LEVELS else self.newgame.level()
         if not self._resume(mode):
             self._new_match(mode, self.ui.new_level)
         self.refresh()
@@ -260,9 +272,19 @@ class Controller:
         """Announce, post, redraw after whatever the session reports."""
         kind = change.kind
         if kind == "refused":
+            if self._claimed is not None:  # muggins: a claim above the count: count again
+                self.ui.claim_note = claims.refusal(self._view(), self._claimed)
+                self.ui.claim = ""
+                self._claimed = None
+                self.ui.focus = "pad-1"
+                self.refresh()
+                self.host.announce(self.ui.claim_note)
+                return
             self.host.announce(change.message)
             return
         if kind == "applied":
+            self._claimed = None
+            self.ui.claim, self.ui.claim_note = "", None
             st = self.match.state
             old = change.scores_before
             self._keep_choice_if_still_open()
@@ -329,10 +351,11 @@ class Controller:
         private = cover is None
         keep_points = keep_ev = play_preview = None
         selected = tuple(self.ui.selected) if private else ()
-        if private and view.phase is Phase.DISCARD and len(selected) == view.rules.discards:
+        if private and view.phase is Phase.DISCARD and selected and len(selected) == discard_size(view):
             keep = [c for c in view.hand if c.code not in selected]
             keep_points = _keep_points(keep)
-            keep_ev = self._keep_ev(view, selected)
+            # The coach's one line: six-card hands at two seats (its five-card tables are not previewed yet).
+            keep_ev = self._keep_ev(view, selected) if len(view.hand) == 6 and view.rules.players == 2 else None
         if private and view.phase is Phase.PLAY and len(selected) == 1:
             card = next((c for c in view.hand if c.code == selected[0]), None)
             items = view.outcome(card) if card is not None else None
@@ -375,6 +398,10 @@ class Controller:
             saved_modes=saved,
             coach_ready=_ai_available(),
             record=self._records.scene() if self._records is not None else None,
+            claim_entry=self.ui.claim if private else "",
+            claim_note=self.ui.claim_note if private else None,
+            newgame=self.newgame.scene(),
+            series=self.newgame.series(),
         )
         dress = getattr(self.session, "dress", None)  # online: its panel, no action while waiting
         return dress(scene) if dress is not None else scene
@@ -438,6 +465,8 @@ class Controller:
         handler = getattr(self, "_on_" + action.replace("-", "_"), None)
         if handler is None and action.startswith("record"):  # the record dialog's controls
             handler = self.records.handler(action)
+        if handler is None and action.startswith("newgame"):  # the New game dialog's controls
+            handler = self.newgame.handler(action)
         if handler is None:
             extra = getattr(self.session, "click", None)  # controls of the session's own (online)
             if extra is not None and extra(action, data):
@@ -468,7 +497,7 @@ class Controller:
                 sel.remove(code)
             else:
                 sel.append(code)
-                if len(sel) > view.rules.discards:
+                if len(sel) > discard_size(view):
                     del sel[0]
             if self.ui.hint and code not in self.ui.hint[1]:
                 self.ui.hint = None  # the player went their own way
@@ -504,7 +533,7 @@ class Controller:
 
     def _on_discard(self, data: dict[str, str]) -> None:
         view = self._view()
-        if not self._can_act_privately() or len(self.ui.selected) != view.rules.discards:
+        if not self._can_act_privately() or len(self.ui.selected) != discard_size(view):
             return
         cards = tuple(c for c in view.hand if c.code in self.ui.selected)
         for a in view.legal_actions:
@@ -525,7 +554,49 @@ class Controller:
         if self.summary_hand() is not None or self.ui.dialog:
             return
         for a in self._view().legal_actions:
-            if isinstance(a, Count):
+            if isinstance(a, Count) and a.claim is None:  # with muggins the pad says the claim
+                self.ui.focus = "primary"
+                self.act(a)
+                return
+
+    # Muggins: the claim pad and the call (see :mod:`web.table.claims`).
+
+    def _on_claim_digit(self, data: dict[str, str]) -> None:
+        digit = data.get("digit", "")
+        if not (self._can_act_privately() and claims.claiming(self._view())) or not (digit.isdigit() and len(digit) == 1):
+            return
+        entry = (self.ui.claim + digit).lstrip("0") or "0"
+        self.ui.claim = entry if len(entry) <= 2 else digit
+        self.ui.claim_note = None
+        self.refresh()
+
+    def _on_claim_back(self, data: dict[str, str]) -> None:
+        if self.ui.claim:
+            self.ui.claim = self.ui.claim[:-1]
+            self.ui.claim_note = None
+            self.refresh()
+
+    def _on_claim(self, data: dict[str, str]) -> None:
+        view = self._view()
+        value = claims.claim_value(self.ui.claim)
+        if (self.summary_hand() is not None or self.ui.dialog or not self._can_act_privately()
+                or not claims.claiming(view) or value is None or claims.claim_problem(self.ui.claim, view)):
+            return
+        self._claimed = value
+        self.ui.focus = "primary"
+        self.act(Count(view.seat, value))
+
+    def _on_muggins(self, data: dict[str, str]) -> None:
+        self._call(Muggins)
+
+    def _on_let_stand(self, data: dict[str, str]) -> None:
+        self._call(Pass)
+
+    def _call(self, kind: type[Muggins] | type[Pass]) -> None:
+        if self.summary_hand() is not None or self.ui.dialog or not self._can_act_privately():
+            return
+        for a in self._view().legal_actions:
+            if isinstance(a, kind):
                 self.ui.focus = "primary"
                 self.act(a)
                 return
@@ -686,7 +757,7 @@ class Controller:
             scene.private and bool(scene.view.legal_actions) and scene.view.phase in (Phase.DISCARD, Phase.PLAY))
         self.ui.focus = "primary" if pending else {
             "sheet": "tool-sheet", "menu": "tool-menu", "restart": "tool-menu", "rules": "tool-menu",
-            "record": "tool-menu"}.get(previous or "")
+            "record": "tool-menu", "newgame": "tool-menu"}.get(previous or "")
         self.refresh()
 
     def _on_close_backdrop(self, data: dict[str, str]) -> None:
@@ -746,6 +817,7 @@ class Controller:
         self.ui.new_level = level  # the one level choice: this game (against the computer) and new ones
         if self.mode_def.computer:
             self.match.options["level"] = level  # a setting of the match, not a move
+            self.match.options.pop("levels", None)  # every computer of the match plays at it now
             self.session.save()
         self.ui.focus = f"level-{level}"
         self.refresh()
@@ -856,6 +928,13 @@ class Controller:
                 return True
             return False  # e.g. Enter on a hand card selects it
         view = self._view()
+        if claims.claiming(view) and self._can_act_privately():  # muggins: the pad's keys
+            if len(key) == 1 and key.isdigit():
+                self._on_claim_digit({"digit": key})
+                return True
+            if key == "Backspace":
+                self._on_claim_back({})
+                return True
         if lower in "123456" and len(lower) == 1 and lower.isdigit():
             index = int(lower) - 1
             if index < len(view.hand) and view.phase in (Phase.DISCARD, Phase.PLAY):

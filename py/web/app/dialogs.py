@@ -14,7 +14,7 @@ from web.kit import rules
 from web.kit.frame import Rendered
 from web.kit.html import esc
 from web.kit.speech import event_sentence
-from web.modes.registry import MODES, mode_of
+from web.modes.registry import MODES, PAGES, mode_of
 from web.table.render import _items_html, _mini, render
 from web.table.scene import DELAYS, LEVELS, Scene
 
@@ -41,6 +41,10 @@ def overlay(scene: Scene) -> str:
         return _restart(scene)
     if scene.dialog == "rules":
         return _rules(scene)
+    if scene.dialog == "newgame" and scene.newgame is not None:
+        from web.app.newgame_view import newgame_dialog  # imported when the dialog is first drawn
+
+        return newgame_dialog(scene.newgame)
     if scene.dialog == "record" and scene.record is not None:  # record.render.RECORD_DIALOG
         from web.record.render import record_dialog  # imported when the record dialog is first drawn
 
@@ -144,7 +148,9 @@ def _menu(scene: Scene) -> str:
     body = (
         f'<h3>New game</h3><div class="row" role="group" aria-label="Mode">{modes}</div>'
         '<div class="row"><button type="button" class="btn btn-primary" data-action="start" id="btn-start">'
-        "Start a new game</button></div>"
+        "Start a new game</button>"
+        '<button type="button" class="btn" data-action="newgame-open" id="btn-newgame">'
+        "Players, house rules, series…</button></div>"
         + (f'<div class="row">{resume}</div>' if resume else "")
         + ('<h3>Your record</h3><div class="row"><button type="button" class="btn" data-action="record" '
            'id="btn-record">History, statistics, export and import\u2026</button></div>')
@@ -153,8 +159,8 @@ def _menu(scene: Scene) -> str:
            'id="btn-restart">Restart (same deals)\u2026</button></div>' if mode_of(scene.mode).restart else "")
         + '<h3>Rules</h3><div class="row"><button type="button" class="btn" data-action="rules" id="btn-rules">'
         "How to play and score</button></div>"
-        + '<h3>Playing with real cards?</h3><div class="row"><a class="btn" href="./?mode=score" id="btn-scorekeeper">'
-        "Scorekeeper</a></div>"
+        + "".join(f'<h3>{esc(page.heading)}</h3><div class="row"><a class="btn" href="./?mode={esc(page.key)}" '
+                  f'id="{esc(page.link_id)}">{esc(page.label)}</a></div>' for page in PAGES.values())
         + keys
     )
     return _dialog("Menu", body, "dlg-menu")

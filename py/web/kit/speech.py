@@ -178,15 +178,28 @@ def event_sentence(event: object, names: Sequence[str], spoken: bool = True, me:
         return f"{who('cut')}: the starter is {show(cards[0])}."
     if kind in ("show hand", "show crib"):
         what = "the crib" if kind == "show crib" else ("your hand" if you else "the hand")
+        if ": claims " in getattr(event, "text", ""):  # muggins: only the claim, until it stands
+            return f"{who('claim')} {number_words(points)} for {what}."
         return f"{who('count')} {what}: {call_show(items)}."
+    if kind == "muggins":
+        if points:
+            return f"Muggins! {who('take')} the {number_words(points)} the count missed."
+        return f"{who('call')} muggins: nothing was missed."
+    if kind == "pass":
+        return f"{who('let')} the claim stand."
+    if kind == "counted":
+        return str(getattr(event, "text", "")).capitalize() + "."
     if kind == "discard":
-        return f"{who('lay')} two cards away to the crib."
+        one = "a card" in str(getattr(event, "text", ""))
+        return f"{who('lay')} {'a card' if one else 'two cards'} away to the crib."
     if kind == "cut for deal":
         if cards:
             return f"{who('cut')} {show(cards[0])}."
         if seat is None:
             return "Equal ranks: the pack is reshuffled and both cut again."
         return f"{who('cut')} the lower card and {'deal' if you else 'deals'} first."
+    if kind == "first dealer":  # a series game: its rule names the dealer, nobody cuts
+        return f"{who('deal')} first, as the series' rule says."
     if kind == "deal":
         text = getattr(event, "text", "")
         if text.startswith("shuffles"):

@@ -5,10 +5,13 @@
 from __future__ import annotations
 
 import json
+from typing import Callable
 
 from cribbage.match import Match
 
 from web.modes.base import Mode, OpenContext
+from web.modes.newgame import levels_of
+from web.modes.series import open_game
 from web.play.seats import Computer, LocalHuman, Seat
 from web.play.session import LocalSession, Session
 
@@ -16,25 +19,27 @@ __all__ = ["new", "resume", "seats_of"]
 
 
 def seats_of(mode: Mode, match: Match, ctx: OpenContext) -> tuple[Seat, ...]:
-    """A driver for each seat of ``match``: this device's players, the computer for the others."""
-    def level() -> str:
-        return str(match.options.get("level", "expert"))
+    """One driver per seat of the match's table (2, 3 or 4): a person at this device, or the computer
+    at its own level (the match's ``levels`` by seat, else its ``level``: the menu may change it)."""
+    def level_of(seat: int) -> Callable[[], str]:
+        return lambda: levels_of(match.options, match.rules.players)[seat]
 
     def seed() -> int:
         return (match.seed * 1_000_003 + len(match.actions)) % (2**61)
 
     out: list[Seat] = []
     for seat in range(match.rules.players):
-        if seat in mode.humans:
+        if seat in match.humans:
             out.append(LocalHuman(match.names[seat]))
         else:
-            out.append(Computer(match.names[seat], ctx.timer, level, ctx.delay, seed))
+            out.append(Computer(match.names[seat], ctx.timer, level_of(seat), ctx.delay, seed))
     return tuple(out)
 
 
 def new(mode: Mode, ctx: OpenContext, seed: int, level: str) -> Session:
-    match = Match(seed, humans=mode.humans, names=mode.names, options={"level": level})
-    session = LocalSession(match, seats_of(mode, match, ctx), ctx.storage, mode.save_key, mode.ui_key, acked_hand=-1)
+    """The next game of the mode's series, or a new match of the New game dialog's remembered choice."""
+    match, acked = open_game(ctx.storage, mode.key, mode.save_key, seed, level)
+    session = LocalSession(match, seats_of(mode, match, ctx), ctx.storage, mode.save_key, mode.ui_key, acked_hand=acked)
     session.save()
     return session
 
@@ -47,7 +52,7 @@ def resume(mode: Mode, ctx: OpenContext) -> tuple[Session | None, str | None]:
         return None, None
     try:
         match = Match.from_json(raw)
-        if set(match.humans) != set(mode.humans):
+        if set(match.humans) != set(mode.humans) and mode.key != "table":
             raise ValueError("it belongs to the other mode")
     except Exception as exc:  # noqa: BLE001 - any unreadable save is set aside, never lost
         aside = f"{key}.corrupt.{ctx.now_ms()}"

@@ -14,6 +14,7 @@ it, and the page starts faster without it. The page configures online play then,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 from web.modes import local
@@ -21,7 +22,7 @@ from web.modes.base import ONLINE_SAVE_KEY, Mode, OpenContext
 from web.play.session import Session
 
 __all__ = ["Mode", "OpenContext", "MODES", "DEFAULT_MODE", "register", "mode_of", "ONLINE_SAVE_KEY",
-           "before_online"]
+           "before_online", "Page", "PAGES", "register_page", "TABLE_MODE"]
 
 
 MODES: dict[str, Mode] = {}
@@ -51,6 +52,17 @@ register(Mode(
     save_key="cribbage.save.hotseat", ui_key="cribbage.ui.hotseat", cover=True, undo=True, restart=True,
     computer=False, start_sentence="New game for two players. Cut for deal: the lower card deals first.",
     new=local.new, resume=local.resume))
+
+
+TABLE_MODE = Mode(
+    key="table", label="Three or four players", resume_label="Resume the game of three or four",
+    title="Three or four", names=("You", "West", "East"), humans=(0,), perspective=None,
+    save_key="cribbage.save.table", ui_key="cribbage.ui.table", cover=True, undo=True, restart=True,
+    computer=True, start_sentence="New game. Cut for deal: the lowest card deals first.",
+    new=local.new, resume=local.resume)
+"""Three or four players on this device (any mix of people and computers, from the New game
+dialog). Its sessions and saves work; it joins the menu (``register(TABLE_MODE)``) once the table
+draws three and four seats (``web.modes.newgame.COMING_SOON``)."""
 
 
 _BEFORE_ONLINE: list[Callable[[], None]] = []
@@ -88,3 +100,30 @@ register(Mode(
     save_key=ONLINE_SAVE_KEY, ui_key="cribbage.ui.online", cover=False, undo=False, restart=False,
     computer=False, start_sentence="A new online room is open: share its link with your friend.",
     new=_online_new, resume=_online_resume))
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of its own beside the table (``?mode=KEY``: no match, its own screen and glue, started
+    by :func:`web.page.start.start`); the menu links it under its heading."""
+
+    key: str
+    """``?mode=`` of the page: ``"score"``."""
+    heading: str
+    """The menu's heading above the link: ``"Playing with real cards?"``."""
+    label: str
+    """The link: ``"Scorekeeper"``."""
+    link_id: str
+
+
+PAGES: dict[str, Page] = {}
+"""Every page of its own by key, in menu order."""
+
+
+def register_page(page: Page) -> None:
+    """Add a page of its own to the menu."""
+    PAGES[page.key] = page
+
+
+register_page(Page("score", "Playing with real cards?", "Scorekeeper", "btn-scorekeeper"))
+register_page(Page("puzzle", "Daily discard puzzle", "Today\u2019s puzzle", "btn-puzzle"))

@@ -363,7 +363,7 @@ class BrowserHost:
 def _params() -> dict[str, str]:
     search = window.URLSearchParams.new(window.location.search)
     out: dict[str, str] = {}
-    for name in ("delay", "mode", "seed", "level", "room"):
+    for name in ("delay", "mode", "seed", "level", "room", "players", "seats", "to", "rules", "series"):
         value = _text(search.get(name))
         if value is not None:
             out[name] = str(value)
@@ -448,7 +448,8 @@ def _on_key(controller: Routed, host: BrowserHost, event: Any) -> None:
         return
     target = _nn(event.target)
     tag = str(_nn(getattr(target, "tagName", None)) or "").upper()
-    if tag in ("INPUT", "TEXTAREA", "SELECT"):
+    if tag in ("INPUT", "TEXTAREA", "SELECT") and not (str(event.key) == "Escape" and str(
+            _nn(getattr(target, "type", None)) or "") in ("radio", "checkbox")):  # Esc closes the New game dialog
         if str(event.key) == "Enter" and str(_nn(getattr(target, "id", None)) or "") == "online-name":
             value = str(target.value)
             event.preventDefault()

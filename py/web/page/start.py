@@ -54,11 +54,15 @@ def _on_change(controller: Controller, host: BrowserHost, event: Any) -> None:
 
 
 def start() -> Routed:
-    """Wire the page and draw the table (or the scorekeeper, for ``?mode=score``)."""
+    """Wire the page and draw the table (or a page of its own: :data:`web.modes.registry.PAGES`)."""
     if _params().get("mode") == "score":
         from web.page.scorekeeper import start_scorekeeper  # only the scorekeeper's page needs it
 
         return start_scorekeeper(_embedded())
+    if _params().get("mode") == "puzzle":
+        from web.page.puzzle import start_puzzle  # only the daily puzzle's page needs it
+
+        return start_puzzle(_embedded())
     sprites = _nn(document.getElementById("sprites"))
     if sprites is not None:
         sprites.innerHTML = sprite_svg()

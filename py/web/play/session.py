@@ -77,7 +77,7 @@ Listener = Callable[[Change], None]
 
 
 class Session(Protocol):
-    """One match as agreed between its seats."""
+    """One match as agreed between the seats."""
 
     @property
     def match(self) -> Match:
@@ -86,7 +86,7 @@ class Session(Protocol):
 
     @property
     def seats(self) -> tuple[Seat, ...]:
-        """One driver a seat of the match (``match.rules.players`` of them)."""
+        """One driver per seat of the table (2, 3 or 4)."""
         ...
 
     @property
@@ -147,11 +147,13 @@ def deal_cut_held(match: Match, acked: int, seats: Sequence[Seat]) -> bool:
     st = match.state
     if acked >= 0 or st.phase is not Phase.CUT_PACK or st.hand_number != 1 or st.dealer is None:
         return False
-    return seats[st.rules.left_of(st.dealer)].kind == "computer" and any(s.kind != "computer" for s in seats)
+    cutter = st.cutter if st.cutter is not None else 1 - st.dealer  # the dealer's right cuts the pack
+    return seats[cutter].kind == "computer" and any(s.kind != "computer" for s in seats)
 
 
 class LocalSession:
-    """Every seat on this device: proposals apply at once, offers are granted at once, saved on change."""
+    """Every seat on this device (2, 3 or 4): proposals apply at once, offers are granted at once, saved
+    on change."""
 
     link: Link = "live"
     question: Question | None = None

@@ -22,6 +22,7 @@ from cribbage.state import Event, Phase
 from cribbage.view import SeatView
 
 from web.kit import rules
+from web.table import claims
 from web.kit.board import Layout, board_label, board_svg, layout_for, pegs_of
 from web.kit.cards import back_html, card_html, card_name
 from web.kit.html import attrs as _attrs
@@ -75,6 +76,17 @@ def _has(view: SeatView, kind: type) -> bool:
     return any(isinstance(a, kind) for a in view.legal_actions)
 
 
+def discard_size(view: SeatView) -> int:
+    """How many cards this seat lays away now: two at the classic table, one with five-card hands
+    (three and four players, two cards from the pack to the crib); from the engine's legal discards."""
+    return next((len(a.cards) for a in view.legal_actions if isinstance(a, Discard) and a.cards),
+                view.rules.discards)
+
+
+def _cards_word(n: int) -> str:
+    return "one card" if n == 1 else "two cards" if n == 2 else f"{n} cards"
+
+
 def _is_cut_phase(view: SeatView) -> bool:
     return view.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_PACK, Phase.CUT_STARTER)
 
@@ -86,7 +98,8 @@ def buttons_for(scene: Scene) -> list[Button]:
     if scene.dialog or scene.cover_for is not None or not scene.private:
         return out
     if v.phase is Phase.GAME_OVER:
-        out.append(Button("btn-new", "New game", "new-game", primary=True, key="Enter"))
+        going_on = scene.series is not None and scene.series.winner is None
+        out.append(Button("btn-new", "Next game" if going_on else "New game", "new-game", primary=True, key="Enter"))
         out.append(Button("btn-sheet2", "Score sheet", "sheet", key="S"))
         return out
     if scene.summary is not None:
@@ -102,12 +115,15 @@ def buttons_for(scene: Scene) -> list[Button]:
         out.append(Button("btn-cut-right", "\u25b6", "cut-step", data=(("step", "1"),)))
     elif v.phase is Phase.DISCARD and _has(v, Discard):
         out.append(Button("btn-discard", "To crib", "discard", primary=True,
-                          disabled=len(scene.selected) != v.rules.discards, key="Enter"))
+                          disabled=len(scene.selected) != discard_size(v), key="Enter"))
     elif v.phase is Phase.PLAY and _has(v, Go):
         out.append(Button("btn-go", "Go", "go", primary=True, key="G"))
     elif v.phase is Phase.PLAY and _has(v, Play):
         ok = len(scene.selected) == 1 and scene.selected[0] in _playable_codes(v)
         out.append(Button("btn-play", "Play", "play", primary=True, disabled=not ok, key="Enter"))
+    elif claims.claiming(v) or claims.calling(v):
+        pad = claims.pad_buttons(v, scene.claim_entry) if claims.claiming(v) else claims.call_buttons()
+        out.extend(Button(b.id, b.label, b.action, b.primary, b.disabled, b.key, b.data) for b in pad)
     elif v.phase is Phase.SHOW and _has(v, Count):
         label = "Count crib" if v.show_step == v.players else "Count hand"
         out.append(Button("btn-count", label, "count", primary=True, key="Enter"))
@@ -124,11 +140,15 @@ def primary_button(scene: Scene) -> Button | None:
 
 def _button_html(b: Button) -> str:
     cls = "btn" + (" btn-primary" if b.primary else "") + (" btn-step" if b.action == "cut-step" else "")
+    if b.action in ("claim-digit", "claim-back"):
+        cls += " btn-pad"
     attrs: dict[str, object] = {"type": "button", "id": b.id, "class": cls, "data-action": b.action}
     for k, val in b.data:
         attrs[f"data-{k}"] = val
     if b.action == "cut-step":
         attrs["aria-label"] = "Move the cut one card " + ("left" if b.data[0][1] == "-1" else "right")
+    if b.action == "claim-back":
+        attrs["aria-label"] = "Rub out the last digit"
     if b.disabled:
         attrs["aria-disabled"] = "true"
     if b.key:
@@ -407,7 +427,7 @@ def show_panels_from_events(events: Sequence[Event], hand: int) -> list[Event]:
 
 
 def _show_panel(title: str, cards: Sequence[Card], starter: Card | None, items: Sequence[ScoreItem] | None,
-                total: int | None, seat: int, current: bool, face_down: int = 0) -> str:
+                total: int | None, seat: int, current: bool, face_down: int = 0, claim_line: str = "") -> str:
     minis = "".join(_mini(c) for c in cards)
     if face_down:
         backs = "".join(back_html("mini crib-back") for _ in range(face_down))
@@ -415,7 +435,9 @@ def _show_panel(title: str, cards: Sequence[Card], starter: Card | None, items: 
     if starter is not None:
         minis += f'<span class="plus" aria-hidden="true">+</span>{_mini(starter, "starter-mini")}'
     body = (f'<ul class="items">{_items_html(items)}</ul>' if items is not None
-            else '<p class="pending">Not counted yet</p>')
+            else '<p class="pending">Not counted yet</p>' if not claim_line else "")
+    if claim_line:
+        body = f'<p class="claim-line">{esc(claim_line)}</p>' + body
     total_html = (f'<div class="panel-total">{total}<span class="visually-hidden"> points</span></div>'
                   if total is not None else "")
     return (
@@ -437,6 +459,12 @@ def _show(scene: Scene, hand_number: int, live: bool) -> str:
         if seat is None:
             continue
         title = f"{_poss(scene, seat)} crib" if e.kind == "show crib" else f"{_poss(scene, seat)} hand"
+        if claims.is_claim_event(e):  # muggins: the claim, then (once it stands or is called) the truth
+            pending = v.claim is not None and e is counted[-1]
+            items, line = claims.claim_panel(e, v.events, pending)
+            panels.append(_show_panel(title, e.cards[:-1], e.cards[-1], items, e.points, seat, pending,
+                                      claim_line=line))
+            continue
         panels.append(_show_panel(title, e.cards[:-1], e.cards[-1], e.items, e.points, seat, False))
     if live and v.phase is Phase.SHOW:
         dealer = v.dealer
@@ -454,11 +482,6 @@ def _show(scene: Scene, hand_number: int, live: bool) -> str:
             title = f"{_poss(scene, seat)} {what}"
             panels.append(_show_panel(title, cards, v.starter, None, None, seat, step == v.show_step, face_down))
     return f'<div class="show">{"".join(panels)}</div>'
-
-
-def _away(view: SeatView) -> str:
-    """What each player lays away to the crib: ``"two cards"`` (two players, six dealt), ``"a card"``."""
-    return "two cards" if view.rules.discards == 2 else "a card"
 
 
 def _hand_pegging(events: Sequence[Event], hand: int, players: int = 2) -> list[int]:
@@ -486,7 +509,7 @@ def _center(scene: Scene) -> str:
     if phase is Phase.DISCARD:
         if not scene.private:
             return '<div class="discard-stage"></div>'
-        if len(scene.selected) == v.rules.discards and _has(v, Discard):
+        if len(scene.selected) == discard_size(v) and _has(v, Discard):
             keep = [c for c in v.hand if c.code not in scene.selected]
             toss = [c for c in v.hand if c.code in scene.selected]
             minis = "".join(_mini(c) for c in keep)
@@ -502,7 +525,8 @@ def _center(scene: Scene) -> str:
                 f'<p>to {esc(crib_of(scene.names, v.dealer, _you(scene)))}</p></div>'
                 f"{ev}</div>"
             )
-        return f'<div class="discard-stage"><p class="stage-hint">Lay {_away(v)} away to the crib</p></div>'
+        return (f'<div class="discard-stage"><p class="stage-hint">Lay {_cards_word(discard_size(v))} away '
+                'to the crib</p></div>')
     if phase is Phase.PLAY:
         return _pile(scene)
     if phase is Phase.SHOW:
@@ -525,7 +549,7 @@ def _center(scene: Scene) -> str:
             f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
             f'{esc(name)} {verb}!</h2>'
             f'<p class="final">{v.scores[winner]} to {losers}</p></div>'
-            f'{chart}{shows}'
+            f'{chart}{_series_summary(scene)}{shows}'
         )
     return ""
 
@@ -585,14 +609,15 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         return ("Cut the pack for the deal" if mine else waiting), detail + "."
     if phase is Phase.DISCARD:
         if mine:
-            n = len(scene.selected)
-            if v.rules.discards == 2:
-                tail = {0: "Choose two cards.", 1: "Choose one more card."}.get(n, "Press To crib to lay them away.")
-            else:
+            n, need = len(scene.selected), discard_size(v)
+            if need == 1:
                 tail = "Choose a card." if n == 0 else "Press To crib to lay it away."
-            return f"Lay {_away(v)} away to {crib_of(names, v.dealer, _you(scene))}", tail
+            else:
+                tail = {0: "Choose two cards.", 1: "Choose one more card."}.get(n, "Press To crib to lay them away.")
+            return f"Lay {_cards_word(need)} away to {crib_of(names, v.dealer, _you(scene))}", tail
         if v.discards and any(s in scene.computer_seats for s in v.actors):
-            return waiting, f"You have laid away your {'two cards' if v.rules.discards == 2 else 'card'}."
+            return waiting, "You have laid away your card." if len(v.discards) == 1 else \
+                "You have laid away your two cards."
         return waiting, ""
     if phase is Phase.CUT_STARTER:
         return ("Cut the pack for the starter" if mine else waiting), \
@@ -611,6 +636,8 @@ def _status_text(scene: Scene) -> tuple[str, str]:
                         "Tap it again, press Play or Enter to confirm.")
             return "Your turn: play a card", f"The count is {v.count}."
         return waiting, ""
+    if phase is Phase.SHOW and mine and (claims.claiming(v) or claims.calling(v)):
+        return claims.status(v, scene.claim_entry, scene.claim_note, names, you=scene.me == me)
     if phase is Phase.SHOW:
         seat = actor
         crib = v.show_step == v.players
@@ -671,6 +698,22 @@ _ICONS = {
 }
 
 
+def _series_badge(scene: Scene) -> str:
+    if scene.series is None:
+        return ""
+    from web.table.series_view import series_badge
+
+    return series_badge(scene.series)
+
+
+def _series_summary(scene: Scene) -> str:
+    if scene.series is None:
+        return ""
+    from web.table.series_view import series_summary
+
+    return series_summary(scene.series)
+
+
 def _header(scene: Scene, scores: bool = True) -> str:
     v = scene.view
     how = mode_of(scene.mode)
@@ -681,7 +724,8 @@ def _header(scene: Scene, scores: bool = True) -> str:
         '<header class="bar">'
         '<div class="brand"><span class="brand-mark" aria-hidden="true">'
         '<svg viewBox="0 0 100 100"><use href="#suit-H" width="100" height="100"/></svg></span>'
-        f'<span class="brand-name">Cribbage</span><span class="brand-mode">{esc(mode)}{esc(hand)}</span></div>'
+        f'<span class="brand-name">Cribbage</span><span class="brand-mode">{esc(mode)}{esc(hand)}</span>'
+        f'{_series_badge(scene)}</div>'
         + (f'<div class="scores">{"".join(_plate(scene, p.seat, p.where) for p in _plates(scene))}</div>'
            if scores else "")
         + _tools(scene)

@@ -10,7 +10,9 @@ from cribbage.scoring import ScoreItem
 from cribbage.view import SeatView
 
 if TYPE_CHECKING:  # the record's drawing is imported when it is first drawn (a match over, its dialog)
+    from web.app.newgame_view import NewGameScene
     from web.record.render import RecordScene
+    from web.table.series_view import SeriesScene
 
 __all__ = ["Scene", "Button", "LEVELS", "DELAYS"]
 
@@ -84,6 +86,14 @@ class Scene:
     """Hand the score sheet scrolls to (its review open)."""
     record: RecordScene | None = None
     """The record dialog's content (when ``dialog`` is ``record``)."""
+    claim_entry: str = ""
+    """Muggins: the digits of the claim typed so far on the pad."""
+    claim_note: str | None = None
+    """Muggins: why the last claim was refused ("Count again: ...")."""
+    newgame: NewGameScene | None = None
+    """The New game dialog's content (when ``dialog`` is ``newgame``)."""
+    series: SeriesScene | None = None
+    """The series the match on the table belongs to (the header's games score, the summary)."""
 
 
 @dataclass(frozen=True)
