@@ -39,6 +39,9 @@ WIDE_QUERY = ("(min-width: 960px) and (min-height: 600px), "
 DATA_KEYS = ("index", "depth", "step", "mode", "level", "delay", "hand", "record",
              "side", "points", "kind", "field", "choice")
 """The data-* attributes a control may pass along with its data-action."""
+NAME_FIELDS = {"online-name": "online-name", "challenge-name": "challenge-make",
+               "challenge-reply-name": "challenge-answer"}
+"""Text fields where Enter presses a button: the field's id and the button's data-action."""
 
 
 def _nn(value: Any) -> Any:
@@ -478,6 +481,22 @@ def _binding(detail: str) -> Any:
     return channel_binding(data.get("local"), data.get("remote"))
 
 
+def _take_challenge(params: dict[str, str]) -> None:
+    """A challenge link's ``#challenge=`` text (never sent to a server) into ``params``, with the page's
+    own address for the links it makes; the text leaves the address bar (a reload resumes the saved
+    challenge match, it does not open the link again)."""
+    params["page"] = str(window.location.origin) + str(window.location.pathname)
+    fragment = str(_nn(window.location.hash) or "").lstrip("#")
+    if not fragment.startswith("challenge="):
+        return
+    params["challenge"] = fragment[len("challenge="):]
+    search = window.URLSearchParams.new(window.location.search)
+    if _text(search.get("mode")) == "challenge":
+        search.delete("mode")
+    query = str(search.toString())
+    window.history.replaceState(None, "", str(window.location.pathname) + (f"?{query}" if query else ""))
+
+
 def _fragment_secret() -> str | None:
     """The room secret of the page's ``#k=`` (never sent to a server), or None."""
     fragment = str(_nn(window.location.hash) or "").lstrip("#")
@@ -607,9 +626,10 @@ def _on_root_click(controller: Routed, host: BrowserHost, event: Any) -> None:
 
 
 def _copy(element: Any) -> None:
-    """Copy the room link (``data-copy``) to the clipboard; select it in its field as well."""
+    """Copy the room link (``data-copy``) to the clipboard; select it in its field (``data-field``,
+    else the room link's) as well."""
     text = _text(element.getAttribute("data-copy")) or ""
-    field = _nn(document.getElementById("room-link"))
+    field = _nn(document.getElementById(_text(element.getAttribute("data-field")) or "room-link"))
     if field is not None:
         field.select()
     try:
@@ -625,10 +645,11 @@ def _on_key(controller: Routed, host: BrowserHost, event: Any) -> None:
     target = _nn(event.target)
     tag = str(_nn(getattr(target, "tagName", None)) or "").upper()
     if tag in ("INPUT", "TEXTAREA", "SELECT"):
-        if str(event.key) == "Enter" and str(_nn(getattr(target, "id", None)) or "") == "online-name":
+        submits = NAME_FIELDS.get(str(_nn(getattr(target, "id", None)) or ""))
+        if str(event.key) == "Enter" and submits:
             value = str(target.value)
             event.preventDefault()
-            host.timed(lambda: controller.click("online-name", {"value": value}))
+            host.timed(lambda: controller.click(submits, {"value": value}))
         return
     action = None
     if target is not None and hasattr(target, "closest"):
@@ -683,6 +704,7 @@ def start() -> Routed:
         document.documentElement.classList.add("motion-off")  # the stylesheet stops every glide
     host = BrowserHost(motion=motion)
     params = _params()
+    _take_challenge(params)
     modes.before_online(lambda: _configure_online(host, params))
     controller = Controller(host, page_storage(), params, embedded=embedded)
     wide = window.matchMedia(WIDE_QUERY)

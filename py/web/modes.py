@@ -126,17 +126,20 @@ def _local_resume(mode: Mode, ctx: OpenContext) -> tuple[Session | None, str | N
 
 MODES: dict[str, Mode] = {}
 """Every mode by key, in menu order."""
+UNLISTED: dict[str, Mode] = {}
+"""Modes only a link opens (a friend's challenge, :mod:`web.challenge_mode`): not in the menu."""
 DEFAULT_MODE = "computer"
 
 
-def register(mode: Mode) -> None:
-    """Add a mode to the menu (online play registers itself from its own module)."""
-    MODES[mode.key] = mode
+def register(mode: Mode, listed: bool = True) -> None:
+    """Add a mode to the menu (online play registers itself from its own module), or with
+    ``listed=False`` only to :func:`mode_of`."""
+    (MODES if listed else UNLISTED)[mode.key] = mode
 
 
 def mode_of(key: str | None) -> Mode:
     """The mode of ``key``, or the default one for anything unknown."""
-    return MODES.get(key or "", MODES[DEFAULT_MODE])
+    return MODES.get(key or "") or UNLISTED.get(key or "") or MODES[DEFAULT_MODE]
 
 
 register(Mode(

@@ -29,6 +29,7 @@ from .modes import MODES, mode_of
 from .speech import event_sentence
 
 if TYPE_CHECKING:  # the record's drawing is imported when it is first drawn (a match over, its dialog)
+    from .render_challenge import ChallengeScene
     from .render_record import RecordScene
 
 __all__ = [
@@ -112,6 +113,8 @@ class Scene:
     """Muggins: the digits of the claim typed so far on the pad."""
     claim_note: str | None = None
     """Muggins: why the last claim was refused ("Count again: ...")."""
+    challenge: ChallengeScene | None = None
+    """A friend's challenge: its match's header and game-over buttons, its dialog (``web.challenge_mode``)."""
 
 
 @dataclass(frozen=True)
@@ -206,8 +209,12 @@ def buttons_for(scene: Scene) -> list[Button]:
     if scene.dialog or scene.cover_for is not None or not scene.private:
         return out
     if v.phase is Phase.GAME_OVER:
+        if scene.challenge is not None and scene.challenge.buttons:  # a challenge match's end
+            return [Button(b.id, b.label, b.action, b.primary, key=b.key, data=b.data) for b in scene.challenge.buttons]
         out.append(Button("btn-new", "New game", "new-game", primary=True, key="Enter"))
         out.append(Button("btn-sheet2", "Score sheet", "sheet", key="S"))
+        if scene.mode == "computer" and v.players == 2:
+            out.append(Button("btn-challenge", "Challenge a friend", "challenge-open"))
         return out
     if scene.summary is not None:
         out.append(Button("btn-next", "Next hand", "next-hand", primary=True, key="Enter"))
@@ -779,6 +786,8 @@ def _header(scene: Scene, scores: bool = True) -> str:
     me = v.seat
     how = mode_of(scene.mode)
     mode = f"{how.title} \u00b7 {scene.level.capitalize()}" if how.computer else how.title
+    if scene.challenge is not None and scene.challenge.title:  # "Challenge from Ann · Medium"
+        mode = scene.challenge.title
     hand = f"Hand {_shown_hand(scene)}" if v.hand_number else "Cut for deal"
     hand = f" \u00b7 {hand}" if scores else ""  # no seat at the table: no hand to name
     return (
@@ -1075,6 +1084,10 @@ def render(scene: Scene) -> Rendered:
         from .render_record import record_dialog  # imported when the record dialog is first drawn
 
         overlay = record_dialog(scene.record)
+    elif scene.dialog == "challenge" and scene.challenge is not None:  # render_challenge.CHALLENGE_DIALOG
+        from .render_challenge import challenge_dialog  # imported when a challenge is first drawn
+
+        overlay = challenge_dialog(scene.challenge)
     meta = {
         "phase": str(v.phase) if scene.summary is None and not scene.deal_cut_shown else "hand over",
         "hand": str(v.hand_number),

@@ -13,7 +13,8 @@ import types
 from typing import Any, Callable
 
 LAZY = ("cribbage.online", "cribbage.online.pack", "cribbage.online.game", "web.online", "web.render_online",
-        "cribbage.record", "web.record_screens", "web.render_record", "web.records_store", "web.charts")
+        "cribbage.record", "web.record_screens", "web.render_record", "web.records_store", "web.charts",
+        "cribbage.challenge", "web.challenge_mode", "web.render_challenge")
 """Modules a start of the page must leave for later."""
 
 
