@@ -25,14 +25,14 @@ import binascii
 import json
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Generator, Sequence
 
 from .actions import Action, CutForDeal, CutPack, CutStarter, Discard, Play
 from .cards import Card
 from .match import Match, SaveError
 from .view import SeatView, view
 
-__all__ = ["Challenge", "ChallengeError", "HandLine", "Comparison", "compare", "CHALLENGE_FORMAT",
+__all__ = ["Challenge", "ChallengeError", "HandLine", "Comparison", "compare", "compare_steps", "CHALLENGE_FORMAT",
            "CHALLENGE_VERSION", "PREFIX"]
 
 CHALLENGE_FORMAT = "cribbage-challenge"
@@ -302,6 +302,18 @@ def _cards(action: Action) -> str:
 
 def compare(a: Match, b: Match, seat: int) -> Comparison:
     """The two matches hand by hand from ``seat``, up to the shorter one (see the module's text)."""
+    steps = compare_steps(a, b, seat)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            result: Comparison = stop.value
+            return result
+
+
+def compare_steps(a: Match, b: Match, seat: int) -> Generator[None, None, Comparison]:
+    """:func:`compare` in steps: yields after each hand (the coach's look at a decision can take a
+    while in the browser, which draws between steps); the same comparison at the end."""
     if a.seed != b.seed or a.rules != b.rules:
         raise ChallengeError("these two matches were not played on the same deals")
     ha, hb = _hands(a, seat), _hands(b, seat)
@@ -312,6 +324,7 @@ def compare(a: Match, b: Match, seat: int) -> Comparison:
             break  # a hand not yet dealt in one of them
         if sorted(x.dealt) != sorted(y.dealt):
             raise ChallengeError(f"hand {number} was not dealt the same cards in both matches")
+        yield
         lines.append(HandLine(number, x.you_deal, x.dealt, (x.discard, y.discard), (x.pegged, y.pegged),
                               (x.hand, y.hand), (x.crib, y.crib), (x.scores, y.scores),
                               _differences(x, y)))

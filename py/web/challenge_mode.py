@@ -25,15 +25,16 @@ record screens): :meth:`~ChallengeScreens.boot`, :meth:`~ChallengeScreens.handle
 from __future__ import annotations
 
 import json
-from typing import Callable, Protocol
+import time
+from typing import Callable, Generator, Protocol
 
-from cribbage.challenge import Challenge, ChallengeError, Comparison, compare
+from cribbage.challenge import Challenge, ChallengeError, Comparison, compare_steps
 from cribbage.match import Match
 from cribbage.view import SeatView
 
 from .modes import Mode, OpenContext, register
 from .render_challenge import CHALLENGE_DIALOG, ButtonSpec, ChallengeScene, invite_text, result_text
-from .seats import Computer, LocalHuman, Propose, Seat, SeatKind
+from .seats import Computer, LocalHuman, Propose, Seat, SeatKind, warm_steps, warmed
 from .session import LocalSession, Session
 from .storage import Storage
 
@@ -50,7 +51,10 @@ TEXT_KEY = "cribbage.challenge.current"
 NAME_KEY = "cribbage.challenge.name"
 """The name the player last gave a challenge or a result."""
 COMPARE_MS = 30
-"""Pause before the comparison is worked out, so the dialog is drawn first (it can take a second)."""
+"""Pause before the comparison is worked out, so the dialog is drawn first."""
+COMPARE_SLICE_MS = 40.0
+"""The longest piece of the comparison run in one go (the coach's look at one decision can take a
+good part of a second in the page: it is worked out a hand at a time, the page answering between)."""
 
 
 def link_of(page: str, text: str) -> str:
@@ -241,6 +245,8 @@ class ChallengeScreens:
         self._compared: tuple[object, Comparison | None, str | None] | None = None
         """(what was compared, the comparison, or why not)."""
         self._timer: object | None = None
+        self._run: tuple[object, Generator[None, None, Comparison]] | None = None
+        """The comparison being worked out: (what is compared, its steps)."""
         self._was_over: bool | None = None
         """Was the challenge match over when this page first saw it (then it does not open by itself)."""
 
@@ -374,19 +380,42 @@ class ChallengeScreens:
         if self._timer is None:
             self._timer = self.table.host.later(COMPARE_MS, self._work)
 
+    @staticmethod
+    def _steps(challenge: Challenge, other: Match) -> Generator[None, None, Comparison]:
+        if not warmed():  # the coach and its tables, a piece at a time, if the idle warm-up has not
+            for _ in warm_steps():
+                yield
+        return (yield from compare_steps(challenge.original, other, challenge.seat))
+
     def _work(self) -> None:
-        """Compare the two matches (the coach looks at each hand's first different decision)."""
+        """Compare the two matches for at most :data:`COMPARE_SLICE_MS`, then again on the next timer
+        (the coach looks at each hand's first different decision)."""
         self._timer = None
         pair = self._pair()
         if pair is None:
+            self._run = None
             return
         challenge, other, _ = pair
         key = (id(challenge), id(other), len(other.actions))
+        if self._run is None or self._run[0] != key:
+            self._run = (key, self._steps(challenge, other))
+        steps = self._run[1]
+        end = time.perf_counter() + COMPARE_SLICE_MS / 1000
+        result: Comparison | None = None
+        problem: str | None = None
         try:
-            result: Comparison | None = compare(challenge.original, other, challenge.seat)
-            problem = None
+            while True:
+                try:
+                    next(steps)
+                except StopIteration as stop:
+                    result = stop.value
+                    break
+                if time.perf_counter() >= end:
+                    self._timer = self.table.host.later(0, self._work)
+                    return
         except Exception as exc:  # noqa: BLE001 - a comparison that fails must not stop the page
             result, problem = None, f"The two matches could not be compared ({exc})."
+        self._run = None
         self._compared = (key, result, problem)
         if self.table.ui.dialog == CHALLENGE_DIALOG:
             self.table.refresh()

@@ -6,7 +6,7 @@ import pytest
 
 from cribbage.actions import CutForDeal, CutPack, CutStarter, Discard
 from cribbage.ai import make_player
-from cribbage.challenge import PREFIX, Challenge, ChallengeError, compare
+from cribbage.challenge import PREFIX, Challenge, ChallengeError, compare, compare_steps
 from cribbage.match import Match
 from cribbage.rules import Rules
 
@@ -104,3 +104,19 @@ def test_the_comparison_sets_the_hands_side_by_side(original: Match) -> None:
     # Compared with itself: no differences.
     same = compare(original, original, 0)
     assert all(not l.differences for l in same.lines)
+
+
+def test_the_comparison_in_steps_is_the_same_comparison_a_hand_at_a_time(original: Match) -> None:
+    ch = Challenge.from_match(original, "Ann")
+    friend = play(ch.new_match("Bob"), "random", ch)
+    steps = compare_steps(original, friend, 0)
+    taken = 0
+    while True:
+        try:
+            next(steps)
+            taken += 1
+        except StopIteration as stop:
+            stepped = stop.value
+            break
+    assert stepped == compare(original, friend, 0)
+    assert taken == len(stepped.lines) > 1
