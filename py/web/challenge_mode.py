@@ -33,6 +33,7 @@ from cribbage.match import Match
 from cribbage.view import SeatView
 
 from .modes import Mode, OpenContext, register
+from .render import LEVELS
 from .render_challenge import CHALLENGE_DIALOG, ButtonSpec, ChallengeScene, invite_text, result_text
 from .seats import Computer, LocalHuman, Propose, Seat, SeatKind, warm_steps, warmed
 from .session import LocalSession, Session
@@ -263,6 +264,10 @@ class ChallengeScreens:
             challenge = Challenge.decode(text)
         except ChallengeError as exc:
             self.table.ui.notice = f"This challenge link cannot be used: {exc}. Nothing saved has changed."
+            return stored
+        if challenge.level not in LEVELS:
+            self.table.ui.notice = ("This challenge link cannot be used: its computer level is not one of this "
+                                    "game's. Nothing saved has changed.")
             return stored
         if challenge.reply is not None:  # an answer: compared over the player's own table
             self.shown = challenge

@@ -201,12 +201,15 @@ def test_the_result_goes_back_by_link_and_the_challenger_sees_the_comparison(ori
     assert host2.last.meta["dialog"] == "" and host2.last.meta["phase"] == "game over"
 
 
-@pytest.mark.parametrize("damage", ["cut short", "foreign", "too long", "changed"])
+@pytest.mark.parametrize("damage", ["cut short", "foreign", "too long", "changed", "unknown level"])
 def test_a_link_that_cannot_be_used_gives_a_notice_and_the_normal_page(original: Match, damage: str) -> None:
     link, *_ = invite(original)
     text = link.split("#challenge=")[1]
+    odd = Match.from_json(original.to_json())
+    odd.options["level"] = "greedy"
     bad = {"cut short": text[:-40], "foreign": "x1." + text[3:], "too long": "c1." + "A" * 70_000,
-           "changed": text[:60] + ("B" if text[60] != "B" else "C") + text[61:]}[damage]
+           "changed": text[:60] + ("B" if text[60] != "B" else "C") + text[61:],
+           "unknown level": Challenge.from_match(odd, "Ann").encode()}[damage]
     storage = MemoryStorage()
     mine = Match(7, humans=(0,), names=("You", "Computer"))
     storage.set(COMPUTER_SAVE, mine.to_json())
