@@ -279,6 +279,8 @@ def _differences(a: _Hand, b: _Hand) -> tuple[str, ...]:
             break
         if act_a == act_b:
             continue
+        if isinstance(act_a, Play) and isinstance(act_b, Play) and act_a.card.rank == act_b.card.rank:
+            break  # the same rank in the play pegs the same (the suits of the kept hand are counted at the show)
         ra, rb = review_decision(va, act_a), review_decision(vb, act_b)
         if ra is None or rb is None:
             break

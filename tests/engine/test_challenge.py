@@ -101,6 +101,10 @@ def test_the_comparison_sets_the_hands_side_by_side(original: Match) -> None:
     diffs = [d for l in cmp.lines for d in l.differences]
     assert diffs and any(d.startswith("discard:") for d in diffs)
     assert cmp.winners[0] is not None and cmp.finals[0] == tuple(original.state.scores)
+    # Two plays of the same rank peg the same: never a difference ("Q♥ against Q♣").
+    plays = [d.split(": ", 1)[1].split(" (")[0] for d in diffs if d.startswith("play")]
+    againsts = [d.split(") against ")[1].split(" (")[0] for d in diffs if d.startswith("play")]
+    assert all(a[:-1] != b[:-1] for a, b in zip(plays, againsts))
     # Compared with itself: no differences.
     same = compare(original, original, 0)
     assert all(not l.differences for l in same.lines)
