@@ -349,7 +349,6 @@ class ChallengeScreens:
                 cs.buttons = (
                     ButtonSpec("btn-compare", f"Compare with {mine.name}", "challenge-compare", True, "Enter"),
                     ButtonSpec("btn-send", "Send your result", "challenge-send"),
-                    ButtonSpec("btn-sheet2", "Score sheet", "sheet", key="S"),
                     ButtonSpec("btn-own-game", "Play the computer", "resume", data=(("mode", "computer"),)),
                 )
         if not dialog:

@@ -161,10 +161,14 @@ def test_the_challenge_match_deals_the_same_cards_and_never_offers_a_cut(origina
     assert "Ann" in words and "Laid away" in words and "Pegged" in words and "Score after" in words
     assert f"{original.state.scores[0]}\u2013{original.state.scores[1]}" in words
     assert f"{match.state.scores[0]}\u2013{match.state.scores[1]}" in words
-    # The game-over buttons of a challenge: compare, send, the score sheet, back to the computer.
+    # The game-over buttons of a challenge: compare, send, back to the computer (Enter compares).
     friend.click("close")
     ids = [b.attrs["id"] for b in select(host.last.table, tag="button", cls="btn") if b.attrs.get("id", "").startswith("btn-")]
-    assert {"btn-compare", "btn-send", "btn-sheet2", "btn-own-game"} <= set(ids) and "btn-new" not in ids
+    assert {"btn-compare", "btn-send", "btn-own-game"} <= set(ids) and "btn-new" not in ids
+    assert friend.key("Enter") and host.last.meta["dialog"] == "challenge"
+    friend.click("close")
+    friend.click("resume", {"mode": "computer"})
+    assert friend.mode == "computer" and storage.get(COMPUTER_SAVE) == mine.to_json()
 
 
 def test_the_result_goes_back_by_link_and_the_challenger_sees_the_comparison(original: Match) -> None:
