@@ -485,8 +485,8 @@ class ChallengeScreens:
         table.host.announce("The link is ready: copy it and send it to your friend.")
 
     def _on_compare(self, data: dict[str, str]) -> None:
-        if self._pair() is None:
-            return
+        if self._pair() is None or (self.shown is None and not self.table.match.state.is_over):
+            return  # mid-match, the original's hands would give away what is still to come
         self._open("compare")
 
     def _on_send(self, data: dict[str, str]) -> None:

@@ -230,9 +230,12 @@ def test_a_reload_resumes_the_challenge_with_its_cuts(original: Match) -> None:
     link, *_ = invite(original)
     storage = MemoryStorage()
     friend, host = boot(storage, mode="challenge", challenge=link.split("#challenge=")[1])
-    for _ in range(40):  # a little way into the match
+    for _ in range(15):  # a little way into the match
         host.run_timers()
         play_human_turn(friend, 0)
+    assert not friend.match.state.is_over and friend.match.state.hand_number >= 2
+    friend.click("challenge-compare")  # mid-match the original's hands would give away what is to come
+    assert host.last.meta["dialog"] == ""
     actions = list(friend.match.actions)
     assert storage.get(MODE_KEY) == "challenge"
     again, host2 = boot(storage)  # a reload: the address no longer holds the link
