@@ -89,15 +89,20 @@ class Challenge:
 
     @property
     def level(self) -> str:
-        return str(self.original.options.get("level", "expert"))
+        """The computer's level in the original (its seat's own ``levels`` entry, else the match's ``level``)."""
+        options = self.original.options
+        by_seat = options.get("levels")
+        own = by_seat.get(str(1 - self.seat)) if isinstance(by_seat, dict) else None
+        return own if isinstance(own, str) else str(options.get("level", "expert"))
 
     def new_match(self, name: str = "You") -> Match:
-        """The friend's match: same seed, rules and level; the same seat for the person."""
+        """The friend's match: same seed, rules, level and first dealer (a series' game names one);
+        the same seat for the person."""
         names = list(self.original.names)
         names[self.seat] = _clean_name(name)
         options = {"level": self.level, "challenge": True}
         return Match(self.original.seed, humans=(self.seat,), names=names, options=options,
-                     rules=self.original.rules)
+                     rules=self.original.rules, first_dealer=self.original.first_dealer)
 
     def forced_cut(self, played: Sequence[Action], legal: Sequence[Action]) -> Action | None:
         """The cut the challenge fixes now, given the actions ``played`` so far in the friend's match
@@ -113,7 +118,8 @@ class Challenge:
 
     def answer(self, match: Match, name: str) -> Challenge:
         """This challenge with the friend's ``match`` (played on the same deals) as its answer."""
-        if match.seed != self.original.seed or match.rules != self.original.rules:
+        if (match.seed != self.original.seed or match.rules != self.original.rules
+                or match.first_dealer != self.original.first_dealer):
             raise ChallengeError("that match was not played on this challenge's deals")
         return Challenge(self.original, self.name, self.seat, match, _clean_name(name))
 
@@ -316,7 +322,7 @@ def compare(a: Match, b: Match, seat: int) -> Comparison:
 def compare_steps(a: Match, b: Match, seat: int) -> Generator[None, None, Comparison]:
     """:func:`compare` in steps: yields after each hand (the coach's look at a decision can take a
     while in the browser, which draws between steps); the same comparison at the end."""
-    if a.seed != b.seed or a.rules != b.rules:
+    if a.seed != b.seed or a.rules != b.rules or a.first_dealer != b.first_dealer:
         raise ChallengeError("these two matches were not played on the same deals")
     ha, hb = _hands(a, seat), _hands(b, seat)
     lines = []

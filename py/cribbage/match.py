@@ -41,7 +41,7 @@ class Match:
 
     def __init__(self, seed: int, humans: Iterable[int] = (0, 1), names: Sequence[str] = ("North", "South"),
                  options: dict[str, Any] | None = None, *, source: PackSource | None = None,
-                 declare_go: bool = False, rules: Rules = CLASSIC) -> None:
+                 declare_go: bool = False, rules: Rules = CLASSIC, first_dealer: int | None = None) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
             raise ValueError(f"a seed is an integer from 0 to {MAX_SEED}")
         if not isinstance(rules, Rules):
@@ -63,6 +63,8 @@ class Match:
         """Online: the packs the mental-poker deal opens (None: shuffled from the seed)."""
         self.declare_go = declare_go
         """Every Go is the player's own action (online; see :class:`~cribbage.state.GameState`)."""
+        self.first_dealer = first_dealer
+        """A game of a series whose rule names the first dealer (no cut for deal); None: cut for deal."""
         self.state = self.new_state()
         self.actions: list[Action] = []
         self.undone: list[Action] = []
@@ -71,7 +73,8 @@ class Match:
     def new_state(self) -> GameState:
         """A fresh state of this match: its seed (or online packs), its rules, its said-aloud Go.
         The one place a match's states are made (replay, restart, reload, coach, record)."""
-        return GameState(self.seed, source=self.source, declare_go=self.declare_go, rules=self.rules)
+        return GameState(self.seed, source=self.source, declare_go=self.declare_go, rules=self.rules,
+                         first_dealer=self.first_dealer)
 
     # --- playing ---------------------------------------------------------------------------------
 
@@ -182,6 +185,8 @@ class Match:
             body["rules"] = self.rules.to_json()
         if self.declare_go:
             body["declare_go"] = True
+        if self.first_dealer is not None:
+            body["first_dealer"] = self.first_dealer
         body["checksum"] = _checksum(body)
         return body
 
@@ -227,6 +232,9 @@ class Match:
             declare_go = data.get("declare_go", False)
             if type(declare_go) is not bool:
                 raise SaveError("the save's said-aloud Go setting is invalid")
+            first_dealer = data.get("first_dealer")
+            if first_dealer is not None and (type(first_dealer) is not int or not 0 <= first_dealer < rules.players):
+                raise SaveError("the save's first dealer is not a seat")
             if not (isinstance(humans, list) and all(type(h) is int and 0 <= h < rules.players for h in humans)):
                 raise SaveError("the save's list of human seats is invalid")
             if not (isinstance(names, list) and len(names) == rules.players
@@ -236,7 +244,7 @@ class Match:
                 raise SaveError("the save's options are invalid")
             if not isinstance(texts, list) or not isinstance(undone_texts, list):
                 raise SaveError("the save's action list is invalid")
-            match = cls(seed, humans, names, options, declare_go=declare_go, rules=rules)
+            match = cls(seed, humans, names, options, declare_go=declare_go, rules=rules, first_dealer=first_dealer)
             for text in texts:
                 action = parse_action(text)
                 match.state.apply(action)

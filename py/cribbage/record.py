@@ -292,6 +292,8 @@ class MatchRecord:
     """Per seat (humans only); None until :func:`coach_totals` has been run."""
     rules: Rules = CLASSIC
     """The table it was played at (not written for the classic game, so classic ids stay the same)."""
+    first_dealer: int | None = None
+    """A series game whose rule named the first dealer (no cut for deal); written only when set."""
 
     def won(self, seat: int) -> bool:
         """True if ``seat``'s side won."""
@@ -345,6 +347,7 @@ class MatchRecord:
             "best_crib": [b.to_json() if b else None for b in self.best_crib],
             "coach": None if self.coach is None else [c.to_json() if c else None for c in self.coach],
             **({} if self.rules.is_classic else {"rules": self.rules.to_json()}),
+            **({} if self.first_dealer is None else {"first_dealer": self.first_dealer}),
         }
 
     @classmethod
@@ -388,22 +391,28 @@ class MatchRecord:
         bh = _pair(d.get("best_hand"), "a match record's best hands", n)
         bc = _pair(d.get("best_crib"), "a match record's best cribs", n)
         hands = tuple(HandRecord.from_json(h) for h in _list(d.get("hands"), "a match record's hands"))
+        first = d.get("first_dealer")
+        if first is not None and (type(first) is not int or first not in range(n)):
+            raise RecordError("a match record's first dealer is not a seat")
         if any(len(h.points) != n for h in hands):
             raise RecordError("a match record's hands do not have one entry for each seat")
         record = cls(
             _str(d, "id"), _int(d, "played_at"), mode, level, tuple(names), tuple(humans), winner,
             tuple(scores), _int(d, "seed"), tuple(actions), hands,
-            tuple(Best.from_json(b) for b in bh), tuple(Best.from_json(b) for b in bc), coach, rules)
-        if record.id != _record_id(record.seed, record.names, record.humans, record.actions, record.rules):
+            tuple(Best.from_json(b) for b in bh), tuple(Best.from_json(b) for b in bc), coach, rules, first)
+        if record.id != _record_id(record.seed, record.names, record.humans, record.actions, record.rules,
+                                   record.first_dealer):
             raise RecordError("a match record has been altered (its id does not match)")
         return record
 
 
 def _record_id(seed: int, names: Sequence[str], humans: Sequence[int], actions: Sequence[str],
-               rules: Rules = CLASSIC) -> str:
+               rules: Rules = CLASSIC, first_dealer: int | None = None) -> str:
     body: dict[str, Any] = {"seed": seed, "names": list(names), "humans": list(humans), "actions": list(actions)}
     if not rules.is_classic:  # classic ids stay exactly as they were before the rule book
         body["rules"] = rules.to_json()
+    if first_dealer is not None:  # a series game dealt by its rule, not cut for
+        body["first_dealer"] = first_dealer
     return _digest(body, 16)
 
 
@@ -450,10 +459,11 @@ def record_state(state: GameState, *, played_at: int, seed: int, actions: Iterab
         hands.append(HandRecord(number, dealers[number], points, tuple(sh), cribs.get(number)))
     names2 = tuple(str(names[i]) for i in range(n))
     hum = tuple(sorted(set(humans)))
+    first = state.first_dealer
     return MatchRecord(
-        _record_id(seed, names2, hum, texts, rules), played_at, mode, None if mode == "hotseat" else level,
+        _record_id(seed, names2, hum, texts, rules, first), played_at, mode, None if mode == "hotseat" else level,
         names2, hum, state.winner, tuple(state.scores), seed, texts, tuple(hands),
-        tuple(best_hand), tuple(best_crib), rules=rules)
+        tuple(best_hand), tuple(best_crib), rules=rules, first_dealer=first)
 
 
 def replay(record: MatchRecord) -> Match:
@@ -461,7 +471,7 @@ def replay(record: MatchRecord) -> Match:
     from .match import Match
 
     match = Match(record.seed, record.humans, record.names, {"level": record.level} if record.level else {},
-                  rules=record.rules)
+                  rules=record.rules, first_dealer=record.first_dealer)
     try:
         for text in record.actions:
             match.apply(parse_action(text))

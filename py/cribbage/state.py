@@ -152,9 +152,12 @@ class GameState:
     """
 
     def __init__(self, seed: int = 0, stacked: Iterable[Sequence[Card]] | None = None, *,
-                 source: PackSource | None = None, declare_go: bool = False, rules: Rules = CLASSIC) -> None:
+                 source: PackSource | None = None, declare_go: bool = False, rules: Rules = CLASSIC,
+                 first_dealer: int | None = None) -> None:
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules value, not {rules!r}")
+        if first_dealer is not None and (type(first_dealer) is not int or not 0 <= first_dealer < rules.players):
+            raise ValueError(f"no seat {first_dealer!r} to deal first at a table of {rules.players}")
         self.seed = seed
         self.rules = rules
         """The table: players, partners, target, the deal's shape, muggins, recut on tens."""
@@ -221,7 +224,14 @@ class GameState:
         """With muggins: seats that have let the pending claim stand."""
         self.hand_scores: list[dict[str, int]] = []
         """Per hand: points by source for each seat (``pegging0``, ``hand1``...)."""
+        self.first_dealer = first_dealer
+        """The seat a series' rule names to deal the first hand (the loser of the last game deals):
+        no cut for deal then. None: the players cut for deal."""
         self._shuffle_pack()
+        if first_dealer is not None:
+            self.dealer = first_dealer
+            self._log(first_dealer, "first dealer", "deals first, as the series' rule says")
+            self._start_hand()
 
     # --- public queries ------------------------------------------------------------------------
 

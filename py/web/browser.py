@@ -375,7 +375,7 @@ class BrowserHost:
 def _params() -> dict[str, str]:
     search = window.URLSearchParams.new(window.location.search)
     out: dict[str, str] = {}
-    for name in ("delay", "mode", "seed", "level", "room"):
+    for name in ("delay", "mode", "seed", "level", "room", "players", "seats", "to", "rules", "series"):
         value = _text(search.get(name))
         if value is not None:
             out[name] = str(value)
@@ -644,7 +644,8 @@ def _on_key(controller: Routed, host: BrowserHost, event: Any) -> None:
         return
     target = _nn(event.target)
     tag = str(_nn(getattr(target, "tagName", None)) or "").upper()
-    if tag in ("INPUT", "TEXTAREA", "SELECT"):
+    if tag in ("INPUT", "TEXTAREA", "SELECT") and not (str(event.key) == "Escape" and str(
+            _nn(getattr(target, "type", None)) or "") in ("radio", "checkbox")):  # Esc closes the New game dialog
         submits = NAME_FIELDS.get(str(_nn(getattr(target, "id", None)) or ""))
         if str(event.key) == "Enter" and submits:
             value = str(target.value)
@@ -690,11 +691,15 @@ def _on_change(controller: Controller, host: BrowserHost, event: Any) -> None:
 
 
 def start() -> Routed:
-    """Wire the page and draw the table (or the scorekeeper, for ``?mode=score``)."""
+    """Wire the page and draw the table (or a page of its own: :data:`web.modes.PAGES`)."""
     if _params().get("mode") == "score":
         from web.scorekeeper_browser import start_scorekeeper  # only the scorekeeper's page needs it
 
         return start_scorekeeper(_embedded())
+    if _params().get("mode") == "puzzle":
+        from web.puzzle_browser import start_puzzle  # only the daily puzzle's page needs it
+
+        return start_puzzle(_embedded())
     sprites = _nn(document.getElementById("sprites"))
     if sprites is not None:
         sprites.innerHTML = sprite_svg()

@@ -105,7 +105,7 @@ def race_chart(steps: Sequence[RaceStep], names: tuple[str, str], target: int = 
         return bottom - (bottom - top) * score / ymax
 
     body: list[str] = []
-    for mark in (0, 30, 60, 90, target):
+    for mark in [m for m in (0, 30, 60, 90) if m < target - 5] + [target]:  # 60 beside 61 would overlap
         dash = "" if mark in (0, target) else ' stroke-dasharray="2 3"'
         body.append(f'<line x1="{_n(left)}" x2="{_n(right)}" y1="{_n(y(mark))}" y2="{_n(y(mark))}" '
                     f'stroke="#999" stroke-width="{1 if mark == target else 0.5}"{dash}/>'
@@ -177,7 +177,8 @@ class SourceRow:
 
 
 def source_rows(group: GroupStats, player: str = "You", opponent: str = "Computer") -> list[SourceRow]:
-    """The rows of :func:`sources_chart` for one group: player, opponent, expert; dealer then pone."""
+    """The rows of :func:`sources_chart` for one group: player, opponent, expert; dealer then pone
+    (the published expert figures are for the classic two-player game: no expert row at another table)."""
     rows: list[SourceRow] = []
     for role, expert in (("dealer", EXPERT_DEALER), ("pone", EXPERT_PONE)):
         for name, side in ((player, group.player), (opponent, group.opponent)):
@@ -185,7 +186,8 @@ def source_rows(group: GroupStats, player: str = "You", opponent: str = "Compute
             if n:
                 rows.append(SourceRow(f"{name} as {role}",
                                       {s: side.average(role, s) or 0.0 for s in SOURCES}, n))
-        rows.append(SourceRow(f"Expert as {role}", dict(expert)))
+        if not group.rules:
+            rows.append(SourceRow(f"Expert as {role}", dict(expert)))
     return rows
 
 

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 from . import claims
 from .modes import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
-from .render import DELAYS, LEVELS, Rendered, Scene, crib_of, primary_button, render
+from .render import DELAYS, LEVELS, Rendered, Scene, crib_of, discard_size, primary_button, render
 from .seats import ai_available as _ai_available
 from .seats import ai_module as _ai
 from .seats import fallback_choose as _fallback_choose
@@ -113,6 +113,10 @@ class Controller:
         self._challenges: ChallengeScreens | None = None
         self._claimed: int | None = None
         """Muggins: the claim just proposed (a refusal of it means: count again)."""
+        from .newgame_screen import NewGameScreen
+
+        self.newgame = NewGameScreen(self)
+        """The New game dialog (who sits where, house rules, a series) and the series on the table."""
 
     @property
     def records(self) -> RecordScreens:
@@ -152,14 +156,15 @@ class Controller:
         self.delay = delay if isinstance(delay, int) and delay >= 0 else DEFAULT_DELAY
         if self.params.get("delay", "").isdigit():
             self.delay = int(self.params["delay"])
-        key = self.params.get("mode") or self.storage.get(MODE_KEY)
+        chosen = self.newgame.from_url(self.params)  # ?players=&seats=&to=&rules=&series=: the next new match
+        key = self.params.get("mode") or chosen or self.storage.get(MODE_KEY)
         if key == "challenge" or "challenge" in self.params:  # a challenge link or its match (web.challenge_mode)
             key = self.challenges.boot(self.params.get("challenge"), self.storage.get(MODE_KEY))
         mode = mode_of(key)
         if self.params.get("seed", "").isdigit():
             self._next_seed = int(self.params["seed"])
         level = self.params.get("level")
-        self.ui.new_level = level if level in LEVELS else "expert"
+        self.ui.new_level = level if level in LEVELS else self.newgame.level()
         if not self._resume(mode):
             self._new_match(mode, self.ui.new_level)
         self.refresh()
@@ -367,10 +372,11 @@ class Controller:
         private = cover is None
         keep_points = keep_ev = play_preview = None
         selected = tuple(self.ui.selected) if private else ()
-        if private and view.phase is Phase.DISCARD and len(selected) == 2:
+        if private and view.phase is Phase.DISCARD and selected and len(selected) == discard_size(view):
             keep = [c for c in view.hand if c.code not in selected]
             keep_points = _keep_points(keep)
-            keep_ev = self._keep_ev(view, selected)
+            # The coach's one line: six-card hands at two seats (its five-card tables are not previewed yet).
+            keep_ev = self._keep_ev(view, selected) if len(view.hand) == 6 and view.rules.players == 2 else None
         if private and view.phase is Phase.PLAY and len(selected) == 1:
             card = next((c for c in view.hand if c.code == selected[0]), None)
             items = view.outcome(card) if card is not None else None
@@ -414,6 +420,8 @@ class Controller:
             record=self._records.scene() if self._records is not None else None,
             claim_entry=self.ui.claim if private else "",
             claim_note=self.ui.claim_note if private else None,
+            newgame=self.newgame.scene(),
+            series=self.newgame.series(),
             challenge=self._challenges.scene() if self._challenges is not None else None,
         )
         dress = getattr(self.session, "dress", None)  # online: its panel, no action while waiting
@@ -478,6 +486,8 @@ class Controller:
         handler = getattr(self, "_on_" + action.replace("-", "_"), None)
         if handler is None and action.startswith("record"):  # the record dialog's controls
             handler = self.records.handler(action)
+        if handler is None and action.startswith("newgame"):  # the New game dialog's controls
+            handler = self.newgame.handler(action)
         if handler is None and action.startswith("challenge"):  # a friend's challenge (web.challenge_mode)
             handler = self.challenges.handler(action)
         if handler is None:
@@ -510,7 +520,7 @@ class Controller:
                 sel.remove(code)
             else:
                 sel.append(code)
-                if len(sel) > 2:
+                if len(sel) > discard_size(view):
                     del sel[0]
             if self.ui.hint and code not in self.ui.hint[1]:
                 self.ui.hint = None  # the player went their own way
@@ -545,9 +555,9 @@ class Controller:
             self._play_selected()
 
     def _on_discard(self, data: dict[str, str]) -> None:
-        if not self._can_act_privately() or len(self.ui.selected) != 2:
-            return
         view = self._view()
+        if not self._can_act_privately() or len(self.ui.selected) != discard_size(view):
+            return
         cards = tuple(c for c in view.hand if c.code in self.ui.selected)
         for a in view.legal_actions:
             if isinstance(a, Discard) and set(a.cards) == set(cards):
@@ -769,7 +779,7 @@ class Controller:
             scene.private and bool(scene.view.legal_actions) and scene.view.phase in (Phase.DISCARD, Phase.PLAY))
         self.ui.focus = "primary" if pending else {
             "sheet": "tool-sheet", "menu": "tool-menu", "restart": "tool-menu", "rules": "tool-menu",
-            "record": "tool-menu"}.get(previous or "")
+            "record": "tool-menu", "newgame": "tool-menu"}.get(previous or "")
         self.refresh()
 
     def _on_close_backdrop(self, data: dict[str, str]) -> None:
@@ -829,6 +839,7 @@ class Controller:
         self.ui.new_level = level  # the one level choice: this game (against the computer) and new ones
         if self.mode_def.computer:
             self.match.options["level"] = level  # a setting of the match, not a move
+            self.match.options.pop("levels", None)  # every computer of the match plays at it now
             self.session.save()
         self.ui.focus = f"level-{level}"
         self.refresh()

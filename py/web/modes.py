@@ -20,12 +20,14 @@ from typing import Callable
 
 from cribbage.match import Match
 
+from .newgame import levels_of
 from .seats import Computer, LocalHuman, Seat, Timer
+from .series_play import open_game
 from .session import LocalSession, Session
 from .storage import Storage
 
 __all__ = ["Mode", "OpenContext", "MODES", "DEFAULT_MODE", "register", "mode_of", "ONLINE_SAVE_KEY",
-           "before_online"]
+           "before_online", "Page", "PAGES", "register_page"]
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ class Mode:
     resume_label: str
     title: str
     """In the header: ``"vs Computer"``."""
-    names: tuple[str, str]
+    names: tuple[str, ...]
     """The seats' names in a new match."""
     humans: tuple[int, ...]
     perspective: int | None
@@ -72,25 +74,28 @@ class Mode:
     """Reopen the saved match: (session or None if nothing usable, a notice for the player)."""
 
 
-def _seats(mode: Mode, match: Match, ctx: OpenContext) -> tuple[Seat, Seat]:
-    def level() -> str:
-        return str(match.options.get("level", "expert"))
+def _seats(mode: Mode, match: Match, ctx: OpenContext) -> tuple[Seat, ...]:
+    """One driver per seat of the match's table (2, 3 or 4): a person at this device, or the computer
+    at its own level (the match's ``levels`` by seat, else its ``level``: the menu may change it)."""
+    def level_of(seat: int) -> Callable[[], str]:
+        return lambda: levels_of(match.options, match.rules.players)[seat]
 
     def seed() -> int:
         return (match.seed * 1_000_003 + len(match.actions)) % (2**61)
 
     out: list[Seat] = []
-    for seat in (0, 1):
-        if seat in mode.humans:
+    for seat in range(match.rules.players):
+        if seat in match.humans:
             out.append(LocalHuman(match.names[seat]))
         else:
-            out.append(Computer(match.names[seat], ctx.timer, level, ctx.delay, seed))
-    return out[0], out[1]
+            out.append(Computer(match.names[seat], ctx.timer, level_of(seat), ctx.delay, seed))
+    return tuple(out)
 
 
 def _local_new(mode: Mode, ctx: OpenContext, seed: int, level: str) -> Session:
-    match = Match(seed, humans=mode.humans, names=mode.names, options={"level": level})
-    session = LocalSession(match, _seats(mode, match, ctx), ctx.storage, mode.save_key, mode.ui_key, acked_hand=-1)
+    """The next game of the mode's series, or a new match of the New game dialog's remembered choice."""
+    match, acked = open_game(ctx.storage, mode.key, mode.save_key, seed, level)
+    session = LocalSession(match, _seats(mode, match, ctx), ctx.storage, mode.save_key, mode.ui_key, acked_hand=acked)
     session.save()
     return session
 
@@ -103,7 +108,7 @@ def _local_resume(mode: Mode, ctx: OpenContext) -> tuple[Session | None, str | N
         return None, None
     try:
         match = Match.from_json(raw)
-        if set(match.humans) != set(mode.humans):
+        if set(match.humans) != set(mode.humans) and mode.key != "table":
             raise ValueError("it belongs to the other mode")
     except Exception as exc:  # noqa: BLE001 - any unreadable save is set aside, never lost
         aside = f"{key}.corrupt.{ctx.now_ms()}"
@@ -156,6 +161,17 @@ register(Mode(
     new=_local_new, resume=_local_resume))
 
 
+TABLE_MODE = Mode(
+    key="table", label="Three or four players", resume_label="Resume the game of three or four",
+    title="Three or four", names=("You", "West", "East"), humans=(0,), perspective=None,
+    save_key="cribbage.save.table", ui_key="cribbage.ui.table", cover=True, undo=True, restart=True,
+    computer=True, start_sentence="New game. Cut for deal: the lowest card deals first.",
+    new=_local_new, resume=_local_resume)
+"""Three or four players on this device (any mix of people and computers, from the New game
+dialog). Its sessions and saves work; it joins the menu (``register(TABLE_MODE)``) once the table
+draws three and four seats (``web.newgame.COMING_SOON``)."""
+
+
 ONLINE_SAVE_KEY = "cribbage.online.current"
 """The room this browser last played in (``web.online.CURRENT_KEY``): the menu offers to resume it."""
 _BEFORE_ONLINE: list[Callable[[], None]] = []
@@ -193,3 +209,30 @@ register(Mode(
     save_key=ONLINE_SAVE_KEY, ui_key="cribbage.ui.online", cover=False, undo=False, restart=False,
     computer=False, start_sentence="A new online room is open: share its link with your friend.",
     new=_online_new, resume=_online_resume))
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of its own beside the table (``?mode=KEY``: no match, its own screen and glue, started
+    by :func:`web.browser.start`); the menu links it under its heading."""
+
+    key: str
+    """``?mode=`` of the page: ``"score"``."""
+    heading: str
+    """The menu's heading above the link: ``"Playing with real cards?"``."""
+    label: str
+    """The link: ``"Scorekeeper"``."""
+    link_id: str
+
+
+PAGES: dict[str, Page] = {}
+"""Every page of its own by key, in menu order."""
+
+
+def register_page(page: Page) -> None:
+    """Add a page of its own to the menu."""
+    PAGES[page.key] = page
+
+
+register_page(Page("score", "Playing with real cards?", "Scorekeeper", "btn-scorekeeper"))
+register_page(Page("puzzle", "Daily discard puzzle", "Today\u2019s puzzle", "btn-puzzle"))

@@ -25,12 +25,14 @@ from cribbage.view import SeatView
 from . import claims, rules
 from .board import PEG_COLOURS, Peg, board_label, board_svg, pegs_of
 from .cardfaces import back_html, card_html, card_name
-from .modes import MODES, mode_of
+from .modes import MODES, PAGES, mode_of
 from .speech import event_sentence
 
 if TYPE_CHECKING:  # the record's drawing is imported when it is first drawn (a match over, its dialog)
+    from .newgame_view import NewGameScene
     from .render_challenge import ChallengeScene
     from .render_record import RecordScene
+    from .series_view import SeriesScene
 
 __all__ = [
     "Scene",
@@ -113,6 +115,10 @@ class Scene:
     """Muggins: the digits of the claim typed so far on the pad."""
     claim_note: str | None = None
     """Muggins: why the last claim was refused ("Count again: ...")."""
+    newgame: NewGameScene | None = None
+    """The New game dialog's content (when ``dialog`` is ``newgame``)."""
+    series: SeriesScene | None = None
+    """The series the match on the table belongs to (the header's games score, the summary)."""
     challenge: ChallengeScene | None = None
     """A friend's challenge: its match's header and game-over buttons, its dialog (``web.challenge_mode``)."""
 
@@ -198,6 +204,17 @@ def _has(view: SeatView, kind: type) -> bool:
     return any(isinstance(a, kind) for a in view.legal_actions)
 
 
+def discard_size(view: SeatView) -> int:
+    """How many cards this seat lays away now: two at the classic table, one with five-card hands
+    (three and four players, two cards from the pack to the crib); from the engine's legal discards."""
+    return next((len(a.cards) for a in view.legal_actions if isinstance(a, Discard) and a.cards),
+                view.rules.discards)
+
+
+def _cards_word(n: int) -> str:
+    return "one card" if n == 1 else "two cards" if n == 2 else f"{n} cards"
+
+
 def _is_cut_phase(view: SeatView) -> bool:
     return view.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_PACK, Phase.CUT_STARTER)
 
@@ -211,7 +228,8 @@ def buttons_for(scene: Scene) -> list[Button]:
     if v.phase is Phase.GAME_OVER:
         if scene.challenge is not None and scene.challenge.buttons:  # a challenge match's end
             return [Button(b.id, b.label, b.action, b.primary, key=b.key, data=b.data) for b in scene.challenge.buttons]
-        out.append(Button("btn-new", "New game", "new-game", primary=True, key="Enter"))
+        going_on = scene.series is not None and scene.series.winner is None
+        out.append(Button("btn-new", "Next game" if going_on else "New game", "new-game", primary=True, key="Enter"))
         out.append(Button("btn-sheet2", "Score sheet", "sheet", key="S"))
         if scene.mode == "computer" and v.players == 2:
             out.append(Button("btn-challenge", "Challenge a friend", "challenge-open"))
@@ -229,7 +247,7 @@ def buttons_for(scene: Scene) -> list[Button]:
         out.append(Button("btn-cut-right", "\u25b6", "cut-step", data=(("step", "1"),)))
     elif v.phase is Phase.DISCARD and _has(v, Discard):
         out.append(Button("btn-discard", "To crib", "discard", primary=True,
-                          disabled=len(scene.selected) != 2, key="Enter"))
+                          disabled=len(scene.selected) != discard_size(v), key="Enter"))
     elif v.phase is Phase.PLAY and _has(v, Go):
         out.append(Button("btn-go", "Go", "go", primary=True, key="G"))
     elif v.phase is Phase.PLAY and _has(v, Play):
@@ -598,7 +616,7 @@ def _center(scene: Scene) -> str:
     if phase is Phase.DISCARD:
         if not scene.private:
             return '<div class="discard-stage"></div>'
-        if len(scene.selected) == 2 and _has(v, Discard):
+        if len(scene.selected) == discard_size(v) and _has(v, Discard):
             keep = [c for c in v.hand if c.code not in scene.selected]
             toss = [c for c in v.hand if c.code in scene.selected]
             minis = "".join(_mini(c) for c in keep)
@@ -614,7 +632,8 @@ def _center(scene: Scene) -> str:
                 f'<p>to {esc(crib_of(scene.names, v.dealer, _you(scene)))}</p></div>'
                 f"{ev}</div>"
             )
-        return '<div class="discard-stage"><p class="stage-hint">Lay two cards away to the crib</p></div>'
+        return (f'<div class="discard-stage"><p class="stage-hint">Lay {_cards_word(discard_size(v))} away '
+                'to the crib</p></div>')
     if phase is Phase.PLAY:
         return _pile(scene)
     if phase is Phase.SHOW:
@@ -634,7 +653,7 @@ def _center(scene: Scene) -> str:
             f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
             f'{esc(name)} {verb}!</h2>'
             f'<p class="final">{v.scores[winner]} to {v.scores[loser]}</p></div>'
-            f'{game_over_html(v.events, scene.names)}{shows}'
+            f'{game_over_html(v.events, scene.names)}{_series_summary(scene)}{shows}'
         )
     return ""
 
@@ -697,11 +716,15 @@ def _status_text(scene: Scene) -> tuple[str, str]:
         return ("Cut the pack for the deal" if mine else waiting), detail + "."
     if phase is Phase.DISCARD:
         if mine:
-            n = len(scene.selected)
-            tail = {0: "Choose two cards.", 1: "Choose one more card."}.get(n, "Press To crib to lay them away.")
-            return f"Lay two cards away to {crib_of(names, v.dealer, _you(scene))}", tail
+            n, need = len(scene.selected), discard_size(v)
+            if need == 1:
+                tail = "Choose a card." if n == 0 else "Press To crib to lay it away."
+            else:
+                tail = {0: "Choose two cards.", 1: "Choose one more card."}.get(n, "Press To crib to lay them away.")
+            return f"Lay {_cards_word(need)} away to {crib_of(names, v.dealer, _you(scene))}", tail
         if v.discards and any(s in scene.computer_seats for s in v.actors):
-            return waiting, "You have laid away your two cards."
+            return waiting, "You have laid away your card." if len(v.discards) == 1 else \
+                "You have laid away your two cards."
         return waiting, ""
     if phase is Phase.CUT_STARTER:
         return ("Cut the pack for the starter" if mine else waiting), \
@@ -781,6 +804,22 @@ _ICONS = {
 }
 
 
+def _series_badge(scene: Scene) -> str:
+    if scene.series is None:
+        return ""
+    from .series_view import series_badge
+
+    return series_badge(scene.series)
+
+
+def _series_summary(scene: Scene) -> str:
+    if scene.series is None:
+        return ""
+    from .series_view import series_summary
+
+    return series_summary(scene.series)
+
+
 def _header(scene: Scene, scores: bool = True) -> str:
     v = scene.view
     me = v.seat
@@ -794,7 +833,8 @@ def _header(scene: Scene, scores: bool = True) -> str:
         '<header class="bar">'
         '<div class="brand"><span class="brand-mark" aria-hidden="true">'
         '<svg viewBox="0 0 100 100"><use href="#suit-H" width="100" height="100"/></svg></span>'
-        f'<span class="brand-name">Cribbage</span><span class="brand-mode">{esc(mode)}{esc(hand)}</span></div>'
+        f'<span class="brand-name">Cribbage</span><span class="brand-mode">{esc(mode)}{esc(hand)}</span>'
+        f'{_series_badge(scene)}</div>'
         + (f'<div class="scores">{_plate(scene, 1 - me, "top")}{_plate(scene, me, "bottom")}</div>' if scores else "")
         + _tools(scene)
         + "</header>"
@@ -984,7 +1024,9 @@ def _menu(scene: Scene) -> str:
     body = (
         f'<h3>New game</h3><div class="row" role="group" aria-label="Mode">{modes}</div>'
         '<div class="row"><button type="button" class="btn btn-primary" data-action="start" id="btn-start">'
-        "Start a new game</button></div>"
+        "Start a new game</button>"
+        '<button type="button" class="btn" data-action="newgame-open" id="btn-newgame">'
+        "Players, house rules, series…</button></div>"
         + (f'<div class="row">{resume}</div>' if resume else "")
         + ('<h3>Your record</h3><div class="row"><button type="button" class="btn" data-action="record" '
            'id="btn-record">History, statistics, export and import\u2026</button></div>')
@@ -993,8 +1035,8 @@ def _menu(scene: Scene) -> str:
            'id="btn-restart">Restart (same deals)\u2026</button></div>' if mode_of(scene.mode).restart else "")
         + '<h3>Rules</h3><div class="row"><button type="button" class="btn" data-action="rules" id="btn-rules">'
         "How to play and score</button></div>"
-        + '<h3>Playing with real cards?</h3><div class="row"><a class="btn" href="./?mode=score" id="btn-scorekeeper">'
-        "Scorekeeper</a></div>"
+        + "".join(f'<h3>{esc(page.heading)}</h3><div class="row"><a class="btn" href="./?mode={esc(page.key)}" '
+                  f'id="{esc(page.link_id)}">{esc(page.label)}</a></div>' for page in PAGES.values())
         + keys
     )
     return _dialog("Menu", body, "dlg-menu")
@@ -1080,6 +1122,10 @@ def render(scene: Scene) -> Rendered:
         overlay = _restart(scene)
     elif scene.dialog == "rules":
         overlay = _rules(scene)
+    elif scene.dialog == "newgame" and scene.newgame is not None:
+        from .newgame_view import newgame_dialog  # imported when the dialog is first drawn
+
+        overlay = newgame_dialog(scene.newgame)
     elif scene.dialog == "record" and scene.record is not None:  # render_record.RECORD_DIALOG
         from .render_record import record_dialog  # imported when the record dialog is first drawn
 

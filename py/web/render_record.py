@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from html import escape
-from typing import Sequence
+from typing import Callable, Sequence, TypeVar
 
 from cribbage.cards import parse_card
 from cribbage.record import (
@@ -107,10 +107,10 @@ def _race_caption(events: Sequence[Event], names: tuple[str, str], short: bool =
             + ("" if short else f" After each hand: {after}."))
 
 
-def race_figure(events: Sequence[Event], names: tuple[str, str], short: bool = False) -> str:
-    """The race to 121 of these events with its text summary (``short``: without the hand-by-hand
-    scores, which the chart's own description still gives)."""
-    return _figure(race_chart(race(events), names), _race_caption(events, names, short), "race")
+def race_figure(events: Sequence[Event], names: tuple[str, str], short: bool = False, target: int = 121) -> str:
+    """The race to ``target`` of these events with its text summary (``short``: without the
+    hand-by-hand scores, which the chart's own description still gives)."""
+    return _figure(race_chart(race(events), names, target), _race_caption(events, names, short), "race")
 
 
 def game_over_html(events: Sequence[Event], names: tuple[str, str]) -> str:
@@ -158,6 +158,8 @@ def _points_table(group: GroupStats) -> str:
             cells = "".join(f"<td>{_avg(side.average(role, s)) if n else DASH}</td>" for s in SOURCES)
             rows.append(f'<tr><th scope="row">{esc(name)} as {role} <span class="n">({n} hands)</span></th>'
                         f"{cells}<td><strong>{_avg(side.average(role))}</strong></td></tr>")
+        if group.rules:  # the published figures are the classic two-player game's only
+            continue
         cells = "".join(f"<td>{_avg(expert.get(s))}</td>" for s in SOURCES)
         rows.append(f'<tr class="expert"><th scope="row">Expert as {role} <span class="n">(published)</span></th>'
                     f"{cells}<td><strong>{_avg(sum(expert.values()))}</strong></td></tr>")
@@ -178,7 +180,10 @@ def _group(group: GroupStats, index: int) -> str:
         f"<li>29s: {p.count_of(29)}, 28s: {p.count_of(28)}, 24s: {p.count_of(24)}</li>",
         (f"<li>Lost below {SKUNK_LINE} (skunked): {esc(you)} {p.skunked}, {esc(opp)} {o.skunked}; below "
          f"{DOUBLE_SKUNK_LINE} (double-skunked): {esc(you)} {p.double_skunked}, {esc(opp)} {o.double_skunked}. "
-         "Information only: this game has no skunk bonus.</li>"),
+         "Information only: a skunk counts extra in a series only.</li>") if not group.rules else
+        (f"<li>Skunked: {esc(you)} {p.skunked}, {esc(opp)} {o.skunked}; double-skunked: {esc(you)} "
+         f"{p.double_skunked}, {esc(opp)} {o.double_skunked}. Information only: a skunk counts extra in a series "
+         "only.</li>"),
     ]
     coach_text = trend = ""
     if p.coached:
@@ -208,11 +213,31 @@ def _group(group: GroupStats, index: int) -> str:
     sources = _figure(sources_chart(rows), "The same averages as bars: pegging, hand, crib and heels stacked, "
                       "dealer rows then pone rows, the published expert figures last.")
     return (
-        f'<section class="group" aria-labelledby="group-{index}"><h4 id="group-{index}">{esc(group.label)}</h4>'
+        f'<section class="group" aria-labelledby="group-{index}"><h5 id="group-{index}">{esc(group.label)}</h5>'
         f"<p>{won}</p>{_points_table(group)}"
         f'<ul class="facts">{"".join(facts)}</ul>{coach_text}'
         f'<div class="charts">{sources}{hist}{trend}</div></section>'
     )
+
+
+T = TypeVar("T")
+
+
+def table_name(rules: str) -> str:
+    """A heading for a table from its rules' description (``""``: the classic game)."""
+    if not rules or rules == "classic":
+        return "Classic: two players, to 121"
+    words = rules[:1].upper() + rules[1:]
+    return words if words.startswith(("Three", "Four")) else f"Two players, {rules}"
+
+
+def _by_table(items: Sequence[T], rules_of: Callable[[T], str]) -> list[tuple[str, list[T]]]:
+    """``items`` grouped by table (in order of first appearance; the classic game first)."""
+    groups: dict[str, list[T]] = {}
+    for item in items:
+        groups.setdefault(rules_of(item), []).append(item)
+    order = sorted(groups, key=lambda k: (k != "", list(groups).index(k)))
+    return [(table_name(k), groups[k]) for k in order]
 
 
 def _list_page(rs: RecordScene) -> str:
@@ -226,18 +251,23 @@ def _list_page(rs: RecordScene) -> str:
     parts.append("<h3>Statistics</h3>")
     if groups:
         parts.append(f"<p>{rs.stats.matches} finished match{'es' if rs.stats.matches != 1 else ''}.</p>")
-        parts += [_group(g, i) for i, g in enumerate(groups)]
+        for n, (table, members) in enumerate(_by_table(groups, lambda g: g.rules)):  # a heading per table
+            parts.append(f'<h4 class="table-heading" id="stats-table-{n}">{esc(table)}</h4>')
+            parts += [_group(g, groups.index(g)) for g in members]
     else:
         parts.append("<p>No finished matches yet: finish one and it appears here.</p>")
     parts.append("<h3>Matches</h3>")
     records = list(reversed(rs.history.records))
     if records:
-        items = "".join(
-            f'<li><button type="button" class="match-link" data-action="record-match" data-record="{esc(r.id)}" '
-            f'id="match-{esc(r.id)}"><span class="headline">{esc(r.headline())}</span>'
-            f'<span class="when">{esc(match_date(r.played_at))}</span></button></li>'
-            for r in records)
-        parts.append(f'<ol class="match-list" aria-label="Finished matches, newest first">{items}</ol>')
+        tables = _by_table(records, lambda r: "" if r.rules.is_classic else r.rules.describe())
+        for n, (table, kept) in enumerate(tables):
+            items = "".join(
+                f'<li><button type="button" class="match-link" data-action="record-match" data-record="{esc(r.id)}" '
+                f'id="match-{esc(r.id)}"><span class="headline">{esc(r.headline())}</span>'
+                f'<span class="when">{esc(match_date(r.played_at))}</span></button></li>'
+                for r in kept)
+            parts.append(f'<h4 class="table-heading" id="matches-table-{n}">{esc(table)}</h4>'
+                         f'<ol class="match-list" aria-labelledby="matches-table-{n}">{items}</ol>')
     else:
         parts.append("<p>None yet.</p>")
     if rs.history.folded:

@@ -77,7 +77,7 @@ Listener = Callable[[Change], None]
 
 
 class Session(Protocol):
-    """One match as agreed between the two seats."""
+    """One match as agreed between the seats."""
 
     @property
     def match(self) -> Match:
@@ -85,7 +85,9 @@ class Session(Protocol):
         ...
 
     @property
-    def seats(self) -> tuple[Seat, Seat]: ...
+    def seats(self) -> tuple[Seat, ...]:
+        """One driver per seat of the table (2, 3 or 4)."""
+        ...
 
     @property
     def link(self) -> Link: ...
@@ -144,11 +146,13 @@ def deal_cut_held(match: Match, acked: int, seats: Sequence[Seat]) -> bool:
     st = match.state
     if acked >= 0 or st.phase is not Phase.CUT_PACK or st.hand_number != 1 or st.dealer is None:
         return False
-    return seats[1 - st.dealer].kind == "computer" and any(s.kind != "computer" for s in seats)
+    cutter = st.cutter if st.cutter is not None else 1 - st.dealer  # the dealer's right cuts the pack
+    return seats[cutter].kind == "computer" and any(s.kind != "computer" for s in seats)
 
 
 class LocalSession:
-    """Both seats on this device: proposals apply at once, offers are granted at once, saved on change."""
+    """Every seat on this device (2, 3 or 4): proposals apply at once, offers are granted at once, saved
+    on change."""
 
     link: Link = "live"
     question: Question | None = None
@@ -156,7 +160,7 @@ class LocalSession:
     def __init__(self, match: Match, seats: Sequence[Seat], storage: Storage | None = None,
                  save_key: str | None = None, ui_key: str | None = None, acked_hand: int = 0) -> None:
         self._match = match
-        self._seats = (seats[0], seats[1])
+        self._seats = tuple(seats)
         self.storage = storage
         self.save_key = save_key
         self.ui_key = ui_key
@@ -174,7 +178,7 @@ class LocalSession:
         return self._match
 
     @property
-    def seats(self) -> tuple[Seat, Seat]:
+    def seats(self) -> tuple[Seat, ...]:
         return self._seats
 
     @property

@@ -190,13 +190,16 @@ def event_sentence(event: object, names: Sequence[str], spoken: bool = True, me:
     if kind == "counted":
         return str(getattr(event, "text", "")).capitalize() + "."
     if kind == "discard":
-        return f"{who('lay')} two cards away to the crib."
+        one = "a card" in str(getattr(event, "text", ""))
+        return f"{who('lay')} {'a card' if one else 'two cards'} away to the crib."
     if kind == "cut for deal":
         if cards:
             return f"{who('cut')} {show(cards[0])}."
         if seat is None:
             return "Equal ranks: the pack is reshuffled and both cut again."
         return f"{who('cut')} the lower card and {'deal' if you else 'deals'} first."
+    if kind == "first dealer":  # a series game: its rule names the dealer, nobody cuts
+        return f"{who('deal')} first, as the series' rule says."
     if kind == "deal":
         text = getattr(event, "text", "")
         if text.startswith("shuffles"):

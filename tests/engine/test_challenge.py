@@ -124,3 +124,21 @@ def test_the_comparison_in_steps_is_the_same_comparison_a_hand_at_a_time(origina
             break
     assert stepped == compare(original, friend, 0)
     assert taken == len(stepped.lines) > 1
+
+
+def test_a_game_of_a_series_with_a_named_first_dealer_and_its_own_level_is_challenged_alike() -> None:
+    # A series' later game names its first dealer (no cut for deal); the computer's level may be its seat's own.
+    game = Match(77, humans=(0,), names=("Ann", "Computer"), options={"level": "expert", "levels": {"1": "easy"}},
+                 first_dealer=1)
+    game = play(game, "expert", hands=3)
+    ch = Challenge.from_match(game, "Ann")
+    assert ch.level == "easy"
+    back = Challenge.decode(ch.encode())
+    friend = back.new_match("Bob")
+    assert friend.first_dealer == 1 and friend.options["level"] == "easy"
+    friend = play(friend, "random", back, hands=3)
+    n = min(len(dealt(game, 0)), len(dealt(friend, 0)))
+    assert n >= 2 and dealt(friend, 0)[:n] == dealt(game, 0)[:n]
+    assert compare(game, friend, 0).lines
+    with pytest.raises(ChallengeError):
+        ch.answer(play(Match(77, humans=(0,), options={"level": "easy"}), "random", hands=1), "Bob")

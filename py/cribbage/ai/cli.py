@@ -2,7 +2,9 @@
 
 ``cribbage analyze [--dealer|--pone|--partner] [--table NAME] [--json] C C C C C C`` ranks the 15
 discards of six cards, or the 5 of five cards (``--table three``, the default for five cards,
-``partners`` or ``five-card``).
+``partners`` or ``five-card``); with ``--scores 97,110`` (yours, the opponent's; ``--to 61`` for a
+game to 61) it ranks the 15 by the chance of winning (:mod:`cribbage.ai.discard_wins`, the daily
+puzzle's ranking).
 ``cribbage simulate --players A,B[,C[,D]] --games N --seed S [--json]`` plays duplicate games, at the
 table the rule options name (``--partners``, ``--to 61``, ``--muggins``, ``--crib-from-pack``,
 ``--recut-tens``; the number of players is the length of ``--players``).
@@ -16,7 +18,7 @@ import json
 import sys
 from typing import Any
 
-from ..cards import CardError, parse_cards
+from ..cards import Card, CardError, parse_cards
 from ..rules import Rules, RulesError
 
 __all__ = ["add_subcommands", "cmd_analyze", "cmd_simulate", "add_rules_arguments", "rules_from_args"]
@@ -59,6 +61,11 @@ def add_subcommands(subparsers: Any) -> None:
                         "from the pack to the crib)")
     p.add_argument("--json", action="store_true", help="print a JSON list")
     p.add_argument("--no-pegging", action="store_true", help="leave out the small pegging term")
+    p.add_argument("--scores", default=None, metavar="YOURS,THEIRS",
+                   help="the score as the hand is dealt, yours first (e.g. 97,110): rank by the chance of winning "
+                        "(six cards, two players)")
+    p.add_argument("--to", dest="target", type=int, default=121, choices=(121, 61),
+                   help="the game's target, with --scores (default 121)")
     p.add_argument("cards", nargs="*", metavar="CARD", help="six (or five) cards, e.g. 5H 5C 6D JS QS 9C")
     p.set_defaults(func=cmd_analyze, handler=cmd_analyze)
 
@@ -119,6 +126,9 @@ def _analyze(args: argparse.Namespace) -> int:
         print("cribbage analyze: --partner is for four players in partnerships (--table partners)", file=sys.stderr)
         return 2
     dealer = role_name == "own"
+    scores_text = getattr(args, "scores", None)
+    if scores_text is not None:
+        return _analyze_scores(args, cards, dealer, str(scores_text), want, table)
     choices = analyze_discards(cards, dealer, pegging=not getattr(args, "no_pegging", False), rules=rules,
                                role=role_name if want == 5 else None)
     if args.json:
@@ -138,6 +148,49 @@ def _analyze(args: argparse.Namespace) -> int:
     for c in choices:
         print(f"  {' '.join(x.code for x in c.discard):<9} {' '.join(x.code for x in c.keep):<13} "
               f"{c.hand_ev:6.2f} {c.crib_ev:6.2f}{f' {c.peg_ev:6.2f}' if peg else ''} {c.net:6.2f}")
+    return 0
+
+
+def parse_scores(text: str, target: int) -> tuple[int, int]:
+    """``97,110`` as (97, 110); ValueError with a sentence for anything that is not two scores of a
+    game still going."""
+    from .discard_wins import check_scores
+
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 3 for p in parts):
+        raise ValueError(f"--scores takes two scores separated by a comma, yours first (e.g. 97,110), not {text!r}")
+    scores = (int(parts[0]), int(parts[1]))
+    check_scores(scores, target)
+    return scores
+
+
+def _analyze_scores(args: argparse.Namespace, cards: list[Card], dealer: bool, text: str, want: int,
+                    table: str | None) -> int:
+    """``analyze --scores``: the 15 discards ranked by the chance of winning."""
+    from .discard_wins import rank_by_winning
+
+    target = int(getattr(args, "target", 121))
+    if want != 6 or (table or "classic") != "classic" or getattr(args, "role", "own") == "partner":
+        print("cribbage analyze: --scores is for the two-player game with six cards (the chance of winning "
+              "is made from it)", file=sys.stderr)
+        return 2
+    try:
+        scores = parse_scores(text, target)
+    except ValueError as exc:
+        print(f"cribbage analyze: {exc}", file=sys.stderr)
+        return 2
+    choices = rank_by_winning(cards, dealer, scores, target, pegging=not getattr(args, "no_pegging", False))
+    if args.json:
+        print(json.dumps([c.to_json() for c in choices], ensure_ascii=False))
+        return 0
+    role = "dealer (your crib)" if dealer else "pone (the dealer's crib)"
+    print(f"{' '.join(c.pretty for c in cards)} as {role}, {scores[0]} to {scores[1]} in a game to {target}, "
+          "ranked by the chance of winning:")
+    sign = "+" if dealer else "-"
+    print(f"  {'discard':<9} {'keep':<13} {'hand':>6} {sign}{'crib':>5} {'net':>6} {'win %':>6}")
+    for c in choices:
+        print(f"  {' '.join(x.code for x in c.discard):<9} {' '.join(x.code for x in c.keep):<13} "
+              f"{c.hand_ev:6.2f} {c.crib_ev:6.2f} {c.net:6.2f} {100 * (c.win_chance or 0.0):6.2f}")
     return 0
 
 

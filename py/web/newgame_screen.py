@@ -1,0 +1,154 @@
+"""The controller's side of the New game dialog and of a series on the table.
+
+:class:`NewGameScreen` belongs to one :class:`~web.controller.Controller` and is reached through a
+few hooks there, as the record screens are: :meth:`handler` for the ``newgame-*`` clicks,
+:meth:`scene` and :meth:`series` for the drawing, :meth:`from_url` at boot. *Start* remembers the
+choice (preselected next time), forgets the mode's series (a new choice starts a new one) and opens
+the match through the mode's own ``new`` (:func:`web.series_play.open_game` reads the choice).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Protocol
+
+from cribbage.match import Match
+
+from . import series_play
+from .modes import MODES, TABLE_MODE, Mode
+from .newgame import DEFAULT, NewGame, coming_soon, edit, from_query, preset_of, remember, remembered
+from .newgame_view import NEWGAME_DIALOG, NewGameScene
+from .series_view import SeriesScene, series_scene
+from .storage import Storage
+
+__all__ = ["NewGameScreen", "TablePort", "mode_for"]
+
+
+class TablePort(Protocol):
+    """What the dialog needs of the controller (so this module never imports it)."""
+
+    storage: Storage
+    ui: Any
+    """The screen state: ``dialog``, ``focus``, ``new_level``."""
+    host: Any
+    """``announce(text)``."""
+
+    @property
+    def match(self) -> Match: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def names(self) -> tuple[str, ...]: ...
+    def cover_for(self) -> int | None: ...
+    def refresh(self) -> None: ...
+    def _set_dialog(self, dialog: str | None) -> None: ...
+    def _start_new(self, mode: Mode) -> None: ...
+
+
+def mode_for(game: NewGame) -> Mode:
+    """The way to play ``game`` opens (three or four players: the table mode)."""
+    return MODES.get(game.mode_key, TABLE_MODE)
+
+
+class NewGameScreen:
+    """The dialog's draft and its actions; the series' scene, read once per change of the store."""
+
+    def __init__(self, controller: TablePort) -> None:
+        self.ctl = controller
+        self.draft: NewGame = DEFAULT
+        self.notes: tuple[str, ...] = ()
+        """What of the URL's options could not be used (shown in the dialog)."""
+        self._series: tuple[tuple[str | None, str, int, int], SeriesScene | None] | None = None
+
+    # --- boot ------------------------------------------------------------------------------------
+
+    def from_url(self, params: Mapping[str, str]) -> str | None:
+        """Take the URL's table options as the remembered choice (the next new match plays it, and
+        the dialog preselects it). Returns the key of the mode it plays, or None if the URL names none."""
+        storage = self.ctl.storage
+        if params.get("mode") not in (None, "", "computer", "hotseat"):
+            return None  # an online room's ?rules= are its own (web.online), a scorekeeper's nothing
+        game, problems = from_query(params, remembered(storage))
+        self.notes = problems
+        if game is None:
+            return None
+        if coming_soon(game):
+            self.notes = (*problems, *coming_soon(game))
+            self.draft = game
+            return None
+        remember(storage, game)
+        return game.mode_key
+
+    def level(self) -> str:
+        """The computer's level of new matches: the remembered choice's (its first computer's)."""
+        game = remembered(self.ctl.storage)
+        return game.seats[game.computers[0]].level if game.computers else "expert"
+
+    # --- the dialog --------------------------------------------------------------------------------
+
+    def handler(self, action: str) -> Callable[[dict[str, str]], None] | None:
+        return {"newgame-open": self.open, "newgame-set": self.set, "newgame-start": self.start}.get(action)
+
+    def open(self, data: dict[str, str] | None = None) -> None:
+        """Open the dialog with the last choice preselected."""
+        ctl = self.ctl
+        if ctl.cover_for() is not None:
+            return
+        if not self.notes:
+            self.draft = remembered(ctl.storage)
+        ctl._set_dialog(NEWGAME_DIALOG)
+        ctl.ui.focus = "ng-preset-" + (self._preset() or "computer")
+        ctl.refresh()
+
+    def _preset(self) -> str | None:
+        return preset_of(self.draft)
+
+    def set(self, data: dict[str, str]) -> None:
+        """One control changed: the draft follows, the preview says what Start will open."""
+        if self.ctl.ui.dialog != NEWGAME_DIALOG:
+            return
+        field, choice = data.get("field", ""), data.get("choice", "")
+        self.draft = edit(self.draft, field, choice)
+        self.ctl.ui.focus = f"ng-{field}-{choice}" if not field.startswith(("pack2", "muggins", "recut")) else (
+            f"ng-{field}-{'off' if choice == 'on' else 'on'}")  # a checkbox's next choice is the other
+        self.ctl.refresh()
+        self.ctl.host.announce(self.draft.describe())
+
+    def start(self, data: dict[str, str]) -> None:
+        """Start the previewed choice (refused, in words, if it cannot be played here)."""
+        ctl = self.ctl
+        game = self.draft
+        blocked = game.problems() or coming_soon(game)
+        if blocked:
+            ctl.host.announce(blocked[0])
+            return
+        remember(ctl.storage, game)
+        mode = mode_for(game)
+        series_play.discard(ctl.storage, mode.key)
+        if game.computers:
+            ctl.ui.new_level = game.seats[game.computers[0]].level
+        self.notes = ()
+        ctl._set_dialog(None)
+        ctl._start_new(mode)
+
+    def scene(self) -> NewGameScene | None:
+        if self.ctl.ui.dialog != NEWGAME_DIALOG:
+            return None
+        game = self.draft
+        return NewGameScene(game, game.problems(), coming_soon(game), self.notes)
+
+    # --- the series on the table -------------------------------------------------------------------
+
+    def series(self) -> SeriesScene | None:
+        """The series of the match on the table (None: no series, or not a local mode's)."""
+        ctl = self.ctl
+        if ctl.mode not in ("computer", "hotseat", "table"):
+            return None
+        key = series_play.series_key(ctl.mode)
+        raw = ctl.storage.get(key)
+        match = ctl.match
+        stamp = (raw, ctl.mode, match.seed, len(match.actions))
+        if self._series is not None and self._series[0] == stamp:
+            return self._series[1]
+        scene = series_scene(series_play.load(ctl.storage, ctl.mode) if raw else None, match, ctl.names)
+        self._series = (stamp, scene)
+        return scene
