@@ -25,14 +25,14 @@ import binascii
 import json
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Generator, Sequence
 
 from .actions import Action, CutForDeal, CutPack, CutStarter, Discard, Play
 from .cards import Card
 from .match import Match, SaveError
 from .view import SeatView, view
 
-__all__ = ["Challenge", "ChallengeError", "HandLine", "Comparison", "compare", "CHALLENGE_FORMAT",
+__all__ = ["Challenge", "ChallengeError", "HandLine", "Comparison", "compare", "compare_steps", "CHALLENGE_FORMAT",
            "CHALLENGE_VERSION", "PREFIX"]
 
 CHALLENGE_FORMAT = "cribbage-challenge"
@@ -89,15 +89,20 @@ class Challenge:
 
     @property
     def level(self) -> str:
-        return str(self.original.options.get("level", "expert"))
+        """The computer's level in the original (its seat's own ``levels`` entry, else the match's ``level``)."""
+        options = self.original.options
+        by_seat = options.get("levels")
+        own = by_seat.get(str(1 - self.seat)) if isinstance(by_seat, dict) else None
+        return own if isinstance(own, str) else str(options.get("level", "expert"))
 
     def new_match(self, name: str = "You") -> Match:
-        """The friend's match: same seed, rules and level; the same seat for the person."""
+        """The friend's match: same seed, rules, level and first dealer (a series' game names one);
+        the same seat for the person."""
         names = list(self.original.names)
         names[self.seat] = _clean_name(name)
         options = {"level": self.level, "challenge": True}
         return Match(self.original.seed, humans=(self.seat,), names=names, options=options,
-                     rules=self.original.rules)
+                     rules=self.original.rules, first_dealer=self.original.first_dealer)
 
     def forced_cut(self, played: Sequence[Action], legal: Sequence[Action]) -> Action | None:
         """The cut the challenge fixes now, given the actions ``played`` so far in the friend's match
@@ -113,7 +118,8 @@ class Challenge:
 
     def answer(self, match: Match, name: str) -> Challenge:
         """This challenge with the friend's ``match`` (played on the same deals) as its answer."""
-        if match.seed != self.original.seed or match.rules != self.original.rules:
+        if (match.seed != self.original.seed or match.rules != self.original.rules
+                or match.first_dealer != self.original.first_dealer):
             raise ChallengeError("that match was not played on this challenge's deals")
         return Challenge(self.original, self.name, self.seat, match, _clean_name(name))
 
@@ -279,6 +285,8 @@ def _differences(a: _Hand, b: _Hand) -> tuple[str, ...]:
             break
         if act_a == act_b:
             continue
+        if isinstance(act_a, Play) and isinstance(act_b, Play) and act_a.card.rank == act_b.card.rank:
+            break  # the same rank in the play pegs the same (the suits of the kept hand are counted at the show)
         ra, rb = review_decision(va, act_a), review_decision(vb, act_b)
         if ra is None or rb is None:
             break
@@ -302,7 +310,19 @@ def _cards(action: Action) -> str:
 
 def compare(a: Match, b: Match, seat: int) -> Comparison:
     """The two matches hand by hand from ``seat``, up to the shorter one (see the module's text)."""
-    if a.seed != b.seed or a.rules != b.rules:
+    steps = compare_steps(a, b, seat)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            result: Comparison = stop.value
+            return result
+
+
+def compare_steps(a: Match, b: Match, seat: int) -> Generator[None, None, Comparison]:
+    """:func:`compare` in steps: yields after each hand (the coach's look at a decision can take a
+    while in the browser, which draws between steps); the same comparison at the end."""
+    if a.seed != b.seed or a.rules != b.rules or a.first_dealer != b.first_dealer:
         raise ChallengeError("these two matches were not played on the same deals")
     ha, hb = _hands(a, seat), _hands(b, seat)
     lines = []
@@ -312,6 +332,7 @@ def compare(a: Match, b: Match, seat: int) -> Comparison:
             break  # a hand not yet dealt in one of them
         if sorted(x.dealt) != sorted(y.dealt):
             raise ChallengeError(f"hand {number} was not dealt the same cards in both matches")
+        yield
         lines.append(HandLine(number, x.you_deal, x.dealt, (x.discard, y.discard), (x.pegged, y.pegged),
                               (x.hand, y.hand), (x.crib, y.crib), (x.scores, y.scores),
                               _differences(x, y)))

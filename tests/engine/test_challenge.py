@@ -6,7 +6,7 @@ import pytest
 
 from cribbage.actions import CutForDeal, CutPack, CutStarter, Discard
 from cribbage.ai import make_player
-from cribbage.challenge import PREFIX, Challenge, ChallengeError, compare
+from cribbage.challenge import PREFIX, Challenge, ChallengeError, compare, compare_steps
 from cribbage.match import Match
 from cribbage.rules import Rules
 
@@ -101,6 +101,44 @@ def test_the_comparison_sets_the_hands_side_by_side(original: Match) -> None:
     diffs = [d for l in cmp.lines for d in l.differences]
     assert diffs and any(d.startswith("discard:") for d in diffs)
     assert cmp.winners[0] is not None and cmp.finals[0] == tuple(original.state.scores)
+    # Two plays of the same rank peg the same: never a difference ("Q♥ against Q♣").
+    plays = [d.split(": ", 1)[1].split(" (")[0] for d in diffs if d.startswith("play")]
+    againsts = [d.split(") against ")[1].split(" (")[0] for d in diffs if d.startswith("play")]
+    assert all(a[:-1] != b[:-1] for a, b in zip(plays, againsts))
     # Compared with itself: no differences.
     same = compare(original, original, 0)
     assert all(not l.differences for l in same.lines)
+
+
+def test_the_comparison_in_steps_is_the_same_comparison_a_hand_at_a_time(original: Match) -> None:
+    ch = Challenge.from_match(original, "Ann")
+    friend = play(ch.new_match("Bob"), "random", ch)
+    steps = compare_steps(original, friend, 0)
+    taken = 0
+    while True:
+        try:
+            next(steps)
+            taken += 1
+        except StopIteration as stop:
+            stepped = stop.value
+            break
+    assert stepped == compare(original, friend, 0)
+    assert taken == len(stepped.lines) > 1
+
+
+def test_a_game_of_a_series_with_a_named_first_dealer_and_its_own_level_is_challenged_alike() -> None:
+    # A series' later game names its first dealer (no cut for deal); the computer's level may be its seat's own.
+    game = Match(77, humans=(0,), names=("Ann", "Computer"), options={"level": "expert", "levels": {"1": "easy"}},
+                 first_dealer=1)
+    game = play(game, "expert", hands=3)
+    ch = Challenge.from_match(game, "Ann")
+    assert ch.level == "easy"
+    back = Challenge.decode(ch.encode())
+    friend = back.new_match("Bob")
+    assert friend.first_dealer == 1 and friend.options["level"] == "easy"
+    friend = play(friend, "random", back, hands=3)
+    n = min(len(dealt(game, 0)), len(dealt(friend, 0)))
+    assert n >= 2 and dealt(friend, 0)[:n] == dealt(game, 0)[:n]
+    assert compare(game, friend, 0).lines
+    with pytest.raises(ChallengeError):
+        ch.answer(play(Match(77, humans=(0,), options={"level": "easy"}), "random", hands=1), "Bob")

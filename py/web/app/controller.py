@@ -28,6 +28,7 @@ from cribbage.view import SeatView
 if TYPE_CHECKING:
     from cribbage.ai.coach import DiscardChoice
 
+    from web.modes.challenge import ChallengeScreens
     from web.record.screens import RecordScreens
 
 from web.modes.registry import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
@@ -103,6 +104,7 @@ class Controller:
         self.session: Session = LocalSession(placeholder, (LocalHuman("You"), LocalHuman("Computer")))
         """The match on the table and who moves in it (until :meth:`boot` opens the real one)."""
         self._records: RecordScreens | None = None
+        self._challenges: ChallengeScreens | None = None
         self._claimed: int | None = None
         """Muggins: the claim just proposed (a refusal of it means: count again)."""
         from web.app.newgame_screen import NewGameScreen
@@ -121,10 +123,23 @@ class Controller:
             self._records = RecordScreens(self)
         return self._records
 
+    @property
+    def challenges(self) -> ChallengeScreens:
+        """A friend's challenge: its link, its match and the comparison (:mod:`web.modes.challenge`).
+
+        Imported on first use (a challenge link or match at start, the Challenge a friend button)."""
+        if self._challenges is None:
+            from web.modes.challenge import ChallengeScreens
+
+            self._challenges = ChallengeScreens(self)
+        return self._challenges
+
     def _match_changed(self) -> None:
         """Tell the record screens of a finished match (only then: they are kept, or reviewed, once over)."""
         if self.match.state.is_over:
             self.records.match_changed()
+        if self._challenges is not None:
+            self._challenges.match_changed()
 
     # --- start ---------------------------------------------------------------------------------
 
@@ -136,7 +151,10 @@ class Controller:
         if self.params.get("delay", "").isdigit():
             self.delay = int(self.params["delay"])
         chosen = self.newgame.from_url(self.params)  # ?players=&seats=&to=&rules=&series=: the next new match
-        mode = mode_of(self.params.get("mode") or chosen or self.storage.get(MODE_KEY))
+        key = self.params.get("mode") or chosen or self.storage.get(MODE_KEY)
+        if key == "challenge" or "challenge" in self.params:  # a challenge link or its match (web.modes.challenge)
+            key = self.challenges.boot(self.params.get("challenge"), self.storage.get(MODE_KEY))
+        mode = mode_of(key)
         if self.params.get("seed", "").isdigit():
             self._next_seed = int(self.params["seed"])
         level = self.params.get("level")
@@ -402,6 +420,7 @@ class Controller:
             claim_note=self.ui.claim_note if private else None,
             newgame=self.newgame.scene(),
             series=self.newgame.series(),
+            challenge=self._challenges.scene() if self._challenges is not None else None,
         )
         dress = getattr(self.session, "dress", None)  # online: its panel, no action while waiting
         return dress(scene) if dress is not None else scene
@@ -467,6 +486,8 @@ class Controller:
             handler = self.records.handler(action)
         if handler is None and action.startswith("newgame"):  # the New game dialog's controls
             handler = self.newgame.handler(action)
+        if handler is None and action.startswith("challenge"):  # a friend's challenge (web.modes.challenge)
+            handler = self.challenges.handler(action)
         if handler is None:
             extra = getattr(self.session, "click", None)  # controls of the session's own (online)
             if extra is not None and extra(action, data):
@@ -734,7 +755,7 @@ class Controller:
     def _on_menu(self, data: dict[str, str]) -> None:
         if self.cover_for() is not None:
             return
-        self.ui.new_mode = self.mode
+        self.ui.new_mode = self.mode if self.mode in MODES else DEFAULT_MODE  # a challenge: not a menu choice
         self.ui.new_level = self.level
         self._open("menu")
 
@@ -792,7 +813,7 @@ class Controller:
         """Game over: a new game of the same kind, at once."""
         if self.ui.dialog or not self.match.state.is_over:
             return
-        self.ui.new_mode, self.ui.new_level = self.mode, self.level
+        self.ui.new_mode, self.ui.new_level = (self.mode if self.mode in MODES else DEFAULT_MODE), self.level
         self._on_start({})
 
     def _start_new(self, mode: Mode) -> None:

@@ -49,6 +49,10 @@ def overlay(scene: Scene) -> str:
         from web.record.render import record_dialog  # imported when the record dialog is first drawn
 
         return record_dialog(scene.record)
+    if scene.dialog == "challenge" and scene.challenge is not None:  # challenge_view.CHALLENGE_DIALOG
+        from web.modes.challenge_view import challenge_dialog  # imported when a challenge is first drawn
+
+        return challenge_dialog(scene.challenge)
     return ""
 
 

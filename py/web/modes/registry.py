@@ -28,16 +28,18 @@ __all__ = ["Mode", "OpenContext", "MODES", "DEFAULT_MODE", "register", "mode_of"
 MODES: dict[str, Mode] = {}
 """Every mode by key, in menu order."""
 DEFAULT_MODE = "computer"
+UNLISTED: dict[str, Mode] = {}
+"""Modes only a link opens (a friend's challenge, :mod:`web.modes.challenge`): not in the menu."""
 
 
-def register(mode: Mode) -> None:
-    """Add a mode to the menu (in menu order)."""
-    MODES[mode.key] = mode
+def register(mode: Mode, listed: bool = True) -> None:
+    """Add a mode to the menu (in menu order), or with ``listed=False`` only to :func:`mode_of`."""
+    (MODES if listed else UNLISTED)[mode.key] = mode
 
 
 def mode_of(key: str | None) -> Mode:
     """The mode of ``key``, or the default one for anything unknown."""
-    return MODES.get(key or "", MODES[DEFAULT_MODE])
+    return MODES.get(key or "") or UNLISTED.get(key or "") or MODES[DEFAULT_MODE]
 
 
 register(Mode(

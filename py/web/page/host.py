@@ -30,6 +30,9 @@ from web.kit.frame import Rendered
 DATA_KEYS = ("index", "depth", "step", "mode", "level", "delay", "hand", "record",
              "side", "points", "kind", "field", "choice")
 """The data-* attributes a control may pass along with its data-action."""
+NAME_FIELDS = {"online-name": "online-name", "challenge-name": "challenge-make",
+               "challenge-reply-name": "challenge-answer"}
+"""Text fields where Enter presses a button: the field's id and the button's data-action."""
 
 
 def _nn(value: Any) -> Any:
@@ -431,9 +434,10 @@ def _on_root_click(controller: Routed, host: BrowserHost, event: Any) -> None:
 
 
 def _copy(element: Any) -> None:
-    """Copy the room link (``data-copy``) to the clipboard; select it in its field as well."""
+    """Copy the room link (``data-copy``) to the clipboard; select it in its field (``data-field``,
+    else the room link's) as well."""
     text = _text(element.getAttribute("data-copy")) or ""
-    field = _nn(document.getElementById("room-link"))
+    field = _nn(document.getElementById(_text(element.getAttribute("data-field")) or "room-link"))
     if field is not None:
         field.select()
     try:
@@ -450,10 +454,11 @@ def _on_key(controller: Routed, host: BrowserHost, event: Any) -> None:
     tag = str(_nn(getattr(target, "tagName", None)) or "").upper()
     if tag in ("INPUT", "TEXTAREA", "SELECT") and not (str(event.key) == "Escape" and str(
             _nn(getattr(target, "type", None)) or "") in ("radio", "checkbox")):  # Esc closes the New game dialog
-        if str(event.key) == "Enter" and str(_nn(getattr(target, "id", None)) or "") == "online-name":
+        submits = NAME_FIELDS.get(str(_nn(getattr(target, "id", None)) or ""))
+        if str(event.key) == "Enter" and submits:
             value = str(target.value)
             event.preventDefault()
-            host.timed(lambda: controller.click("online-name", {"value": value}))
+            host.timed(lambda: controller.click(submits, {"value": value}))
         return
     action = None
     if target is not None and hasattr(target, "closest"):

@@ -72,6 +72,7 @@ def start() -> Routed:
         document.documentElement.classList.add("motion-off")  # the stylesheet stops every glide
     host = BrowserHost(motion=motion)
     params = _params()
+    _take_challenge(params)
     modes.before_online(lambda: _configure_online(host, params))
     controller = Controller(host, page_storage(), params, embedded=embedded)
     wide = window.matchMedia(WIDE_QUERY)
@@ -95,6 +96,22 @@ def start() -> Routed:
     host.post_ready()
     _warm_in_idle(host)
     return controller
+
+
+def _take_challenge(params: dict[str, str]) -> None:
+    """A challenge link's ``#challenge=`` text (never sent to a server) into ``params``, with the page's
+    own address for the links it makes; the text leaves the address bar (a reload resumes the saved
+    challenge match, it does not open the link again)."""
+    params["page"] = str(window.location.origin) + str(window.location.pathname)
+    fragment = str(_nn(window.location.hash) or "").lstrip("#")
+    if not fragment.startswith("challenge="):
+        return
+    params["challenge"] = fragment[len("challenge="):]
+    search = window.URLSearchParams.new(window.location.search)
+    if _text(search.get("mode")) == "challenge":
+        search.delete("mode")
+    query = str(search.toString())
+    window.history.replaceState(None, "", str(window.location.pathname) + (f"?{query}" if query else ""))
 
 
 def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:

@@ -98,9 +98,13 @@ def buttons_for(scene: Scene) -> list[Button]:
     if scene.dialog or scene.cover_for is not None or not scene.private:
         return out
     if v.phase is Phase.GAME_OVER:
+        if scene.challenge is not None and scene.challenge.buttons:  # a challenge match's end
+            return [Button(b.id, b.label, b.action, b.primary, key=b.key, data=b.data) for b in scene.challenge.buttons]
         going_on = scene.series is not None and scene.series.winner is None
         out.append(Button("btn-new", "Next game" if going_on else "New game", "new-game", primary=True, key="Enter"))
         out.append(Button("btn-sheet2", "Score sheet", "sheet", key="S"))
+        if scene.mode == "computer" and v.players == 2:
+            out.append(Button("btn-challenge", "Challenge a friend", "challenge-open"))
         return out
     if scene.summary is not None:
         out.append(Button("btn-next", "Next hand", "next-hand", primary=True, key="Enter"))
@@ -718,6 +722,8 @@ def _header(scene: Scene, scores: bool = True) -> str:
     v = scene.view
     how = mode_of(scene.mode)
     mode = f"{how.title} \u00b7 {scene.level.capitalize()}" if how.computer else how.title
+    if scene.challenge is not None and scene.challenge.title:  # "Challenge from Ann · Medium"
+        mode = scene.challenge.title
     hand = f"Hand {_shown_hand(scene)}" if v.hand_number else "Cut for deal"
     hand = f" \u00b7 {hand}" if scores else ""  # no seat at the table: no hand to name
     return (

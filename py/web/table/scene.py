@@ -11,6 +11,7 @@ from cribbage.view import SeatView
 
 if TYPE_CHECKING:  # the record's drawing is imported when it is first drawn (a match over, its dialog)
     from web.app.newgame_view import NewGameScene
+    from web.modes.challenge_view import ChallengeScene
     from web.record.render import RecordScene
     from web.table.series_view import SeriesScene
 
@@ -94,6 +95,8 @@ class Scene:
     """The New game dialog's content (when ``dialog`` is ``newgame``)."""
     series: SeriesScene | None = None
     """The series the match on the table belongs to (the header's games score, the summary)."""
+    challenge: ChallengeScene | None = None
+    """A friend's challenge: its match's header and game-over buttons, its dialog (``web.modes.challenge``)."""
 
 
 @dataclass(frozen=True)
