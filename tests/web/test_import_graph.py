@@ -96,8 +96,27 @@ def test_py_web_has_no_import_circle() -> None:
     assert cycle is None, "import circle in py/web: " + " -> ".join(cycle or [])
 
 
+def packages(edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The graph between py/web's packages (``web.table.render`` is ``table``; ``web.main`` itself)."""
+    def package(name: str) -> str:
+        parts = name.split(".")
+        return parts[1] if len(parts) > 1 else parts[0]
+
+    out: dict[str, set[str]] = {}
+    for module, targets in edges.items():
+        out.setdefault(package(module), set()).update(package(t) for t in targets if package(t) != package(module))
+    return out
+
+
+def test_the_packages_import_one_way_too() -> None:
+    cycle = find_cycle(packages(graph()))
+    assert cycle is None, "packages of py/web import each other: " + " -> ".join(cycle or [])
+
+
 if __name__ == "__main__":  # python tests/web/test_import_graph.py: the graph and its depth
     g = graph()
     for mod in sorted(g):
         print(mod, "->", ", ".join(sorted(g[mod])))
     print("depth", depth(g), "cycle", find_cycle(g))
+    for package, targets in sorted(packages(g).items()):
+        print(package, "->", ", ".join(sorted(targets)))

@@ -42,7 +42,7 @@ def overlay(scene: Scene) -> str:
     if scene.dialog == "rules":
         return _rules(scene)
     if scene.dialog == "newgame" and scene.newgame is not None:
-        from web.app.newgame_view import newgame_dialog  # imported when the dialog is first drawn
+        from web.modes.newgame_view import newgame_dialog  # imported when the dialog is first drawn
 
         return newgame_dialog(scene.newgame)
     if scene.dialog == "record" and scene.record is not None:  # record.render.RECORD_DIALOG

@@ -16,7 +16,7 @@ from cribbage.match import Match
 from web.modes import series as series_play
 from web.modes.registry import MODES, TABLE_MODE, Mode
 from web.modes.newgame import DEFAULT, NewGame, coming_soon, edit, from_query, preset_of, remember, remembered
-from web.app.newgame_view import NEWGAME_DIALOG, NewGameScene
+from web.modes.newgame_view import NEWGAME_DIALOG, NewGameScene
 from web.table.series_view import SeriesScene, series_scene
 from web.play.storage import Storage
 

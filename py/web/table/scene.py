@@ -10,7 +10,7 @@ from cribbage.scoring import ScoreItem
 from cribbage.view import SeatView
 
 if TYPE_CHECKING:  # the record's drawing is imported when it is first drawn (a match over, its dialog)
-    from web.app.newgame_view import NewGameScene
+    from web.modes.newgame_view import NewGameScene
     from web.modes.challenge_view import ChallengeScene
     from web.record.render import RecordScene
     from web.table.series_view import SeriesScene
