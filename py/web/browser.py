@@ -124,6 +124,9 @@ class BrowserHost:
         self.overlay = document.getElementById("overlay")
         self.live = document.getElementById("live")
         self._drawn: Rendered | None = None
+        self._meta: dict[str, str] = {}
+        self._inert = False
+        """The ``data-*`` attributes of ``#app`` as last set (from the frames' ``meta``)."""
         """The frame the page shows now (the patch is planned from it)."""
         self._target: tuple[Rendered, str | None] | None = None
         """The latest frame asked for, and its focus (a view transition draws it a frame later)."""
@@ -203,6 +206,7 @@ class BrowserHost:
             # Until the new frame is drawn (a frame later) the page says it is busy, so a script
             # or a test that waits for ``data-busy="false"`` reads the table it is about to see.
             self.app.setAttribute("data-busy", "true")
+            self._meta["busy"] = "true"
             return
         self._draw()
 
@@ -263,9 +267,12 @@ class BrowserHost:
             self.overlay.innerHTML = patch.overlay
         self._drawn = rendered
         for key, value in rendered.meta.items():
-            self.app.setAttribute(f"data-{key}", value)
+            if self._meta.get(key) != value:  # (each call crosses into JavaScript: only what changed)
+                self.app.setAttribute(f"data-{key}", value)
+                self._meta[key] = value
         covered = bool(rendered.overlay)
-        self.table.inert = covered
+        if covered != self._inert:
+            self.table.inert = self._inert = covered
         if self._marks:
             wrote = self._region_mark("(pegs, overlay, #app)", wrote)
         self._focus(focus, previous, covered)
@@ -628,18 +635,16 @@ def _on_click(controller: Routed, host: BrowserHost, event: Any, target: Any = N
     if action == "print":
         window.print()
         return
-    data = {}
-    for key in DATA_KEYS:
-        value = _text(element.getAttribute(f"data-{key}"))
-        if value is not None:
-            data[key] = value
+    # All its data-* at once (one call into JavaScript, not one per key).
+    dataset = json.loads(str(window.JSON.stringify(element.dataset)))
+    data = {key: str(dataset[key]) for key in DATA_KEYS if key in dataset}
     if element.getAttribute("aria-disabled") == "true":
         data["disabled"] = "true"
-    source = _text(element.getAttribute("data-input"))  # a text field the control submits (a name)
+    source = dataset.get("input")  # a text field the control submits (a name)
     if source:
         field = _nn(document.getElementById(source))
         data["value"] = str(field.value) if field is not None else ""
-    inputs = _text(element.getAttribute("data-inputs"))  # text fields a control takes along (names)
+    inputs = dataset.get("inputs")  # text fields a control takes along (names)
     if inputs:
         values = {}
         for name in inputs.split():
