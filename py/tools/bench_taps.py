@@ -23,11 +23,38 @@ Measured in the page, from the table being ready to the end of the match:
   handlers running inside it (``performance.measure`` entries ``py …`` that the page writes when
   ``window.__cribbageMarks`` is set: the action or timer, and the phases of drawing a frame) and
   the Long Animation Frame's script attribution (invoker).
-- with ``--trace``, where a tap's time goes (the median and p90 over taps of Python, style,
-  layout, paint and the rest, from ``devtools.timeline`` trace events; tracing slows the page a
-  little, so the headline figures come from runs without it).
+- **where a tap's time goes** (median / p90 over the taps over 16 ms), from each tap's Event
+  Timing entries: ``delay`` (hardware timestamp to the first handler), ``handlers`` (all its
+  handlers), ``python`` (the Python handler, ``py click …``) with its phases ``scene`` (the seat's
+  view and UI state), ``html`` (the markup of the frame) and ``dom`` (the keyed patch written into
+  the page: ``py · region <key>`` for each region replaced, ``(focus)`` for moving the focus, which
+  makes the browser compute style and layout at once), and ``to paint`` (from the last handler to
+  the next paint: style, layout, paint, raster, compositing and waiting for the frame). With
+  ``--trace`` also the main thread's ``style``, ``layout`` and ``paint`` and the raster workers'
+  CPU time (``raster``) inside ``to paint``, and for each task over 50 ms what the main thread did
+  in it (layout, garbage collection...). Tracing slows the page a little: headline figures come
+  from runs without it.
 
-Prints the load average beside the figures: the machine is shared.
+Prints the load average beside the figures: the machine is shared (2 cores, several helpers'
+test suites beside it), and every figure here moves with it.
+
+What the breakdown showed (issue 17; ``--trace``, load 4-10) and what was done about it:
+
+- ``to paint`` was most of a tap: 50-200 ms after handlers of ~10 ms. The trace put it in software
+  raster: every tap re-rasterised the felt's tiles under the changed cards, and each tile redrew
+  the felt's 70 px inset shadow (a large blur): ~58 ms of raster CPU a tap. The shadow is now a
+  composited layer of its own (``.felt::before``, ``static/style.css``), rasterised once: ~14 ms.
+- The computer's move at ``?delay=0`` (a timer set by the tap) and its search slices ran before
+  the tap's frame was committed: Chromium runs due timers ahead of a frame. ``BrowserHost.later``
+  now holds zero-delay timers asked for while a frame is pending until that frame's animation
+  frame has run (the commit follows it), so the computer starts ~1 ms after the commit.
+- The computer's first move waited for its import even for a cut (a seeded draw, now made without
+  it); the idle warm-up and the computer's first decision shared no work (one run now); the game
+  over imported the record and chart modules (now in idle time) and the coach's review ran in
+  25 ms slices (now 12).
+- Python per tap is ~2-8 ms (scene 0.2, html 0.7, dom 2-6 of which region writes ~1-3 and the
+  focus' forced style/layout); fewer calls into JavaScript (``#app``'s data-* set only when they
+  change, a control's data-* read in one call) took a little off.
 """
 
 from __future__ import annotations
