@@ -341,9 +341,9 @@ class BrowserHost:
         self._seq += 1
         token = self._seq
         self._callbacks[token] = fn
-        if ms <= 0 and self._unpainted:
+        if ms <= 0 and self._unpainted and not document.hidden:  # (a hidden page paints nothing)
             if not self._after_paint:
-                # No animation frames in a hidden page: do not wait for one longer than this.
+                # Should no animation frame come (the page hidden meanwhile), wait no longer than this.
                 window.setTimeout(self._painted_proxy, 100, self._paint_gen)
             self._after_paint.append(token)
             return (None, token)
