@@ -23,11 +23,38 @@ Measured in the page, from the table being ready to the end of the match:
   handlers running inside it (``performance.measure`` entries ``py …`` that the page writes when
   ``window.__cribbageMarks`` is set: the action or timer, and the phases of drawing a frame) and
   the Long Animation Frame's script attribution (invoker).
-- with ``--trace``, where a tap's time goes (the median and p90 over taps of Python, style,
-  layout, paint and the rest, from ``devtools.timeline`` trace events; tracing slows the page a
-  little, so the headline figures come from runs without it).
+- **where a tap's time goes** (median / p90 over the taps over 16 ms), from each tap's Event
+  Timing entries: ``delay`` (hardware timestamp to the first handler), ``handlers`` (all its
+  handlers), ``python`` (the Python handler, ``py click …``) with its phases ``scene`` (the seat's
+  view and UI state), ``html`` (the markup of the frame) and ``dom`` (the keyed patch written into
+  the page: ``py · region <key>`` for each region replaced, ``(focus)`` for moving the focus, which
+  makes the browser compute style and layout at once), and ``to paint`` (from the last handler to
+  the next paint: style, layout, paint, raster, compositing and waiting for the frame). With
+  ``--trace`` also the main thread's ``style``, ``layout`` and ``paint`` and the raster workers'
+  CPU time (``raster``) inside ``to paint``, and for each task over 50 ms what the main thread did
+  in it (layout, garbage collection...). Tracing slows the page a little: headline figures come
+  from runs without it.
 
-Prints the load average beside the figures: the machine is shared.
+Prints the load average beside the figures: the machine is shared (2 cores, several helpers'
+test suites beside it), and every figure here moves with it.
+
+What the breakdown showed (issue 17; ``--trace``, load 4-10) and what was done about it:
+
+- ``to paint`` was most of a tap: 50-200 ms after handlers of ~10 ms. The trace put it in software
+  raster: every tap re-rasterised the felt's tiles under the changed cards, and each tile redrew
+  the felt's 70 px inset shadow (a large blur): ~58 ms of raster CPU a tap. The shadow is now a
+  composited layer of its own (``.felt::before``, ``static/style.css``), rasterised once: ~14 ms.
+- The computer's move at ``?delay=0`` (a timer set by the tap) and its search slices ran before
+  the tap's frame was committed: Chromium runs due timers ahead of a frame. ``BrowserHost.later``
+  now holds zero-delay timers asked for while a frame is pending until that frame's animation
+  frame has run (the commit follows it), so the computer starts ~1 ms after the commit.
+- The computer's first move waited for its import even for a cut (a seeded draw, now made without
+  it); the idle warm-up and the computer's first decision shared no work (one run now); the game
+  over imported the record and chart modules (now in idle time) and the coach's review ran in
+  25 ms slices (now 12).
+- Python per tap is ~2-8 ms (scene 0.2, html 0.7, dom 2-6 of which region writes ~1-3 and the
+  focus' forced style/layout); fewer calls into JavaScript (``#app``'s data-* set only when they
+  change, a control's data-* read in one call) took a little off.
 """
 
 from __future__ import annotations
@@ -183,35 +210,87 @@ def trace_tasks(path: Path, ready_ts: float | None) -> tuple[list[tuple[float, f
     return tasks, {"events": events, "mains": mains, "ready_ts": ready_ts}
 
 
-BREAKDOWN = {
+def tap_parts(events: list[dict[str, Any]], taps: list[tuple[str, float]],
+              measures: list[list[Any]]) -> list[dict[str, float]]:
+    """Where each tap's time went, from its Event Timing entries and the page's ``py`` measures.
+
+    Per tap with an entry over 16 ms: ``delay`` (the hardware timestamp to the first handler),
+    ``handlers`` (all the interaction's handlers: the click's Python and the JS around it),
+    ``python`` (the Python handler itself, ``py click …``/``py key …``), its phases ``scene``,
+    ``html`` and ``dom`` (the patch written into the page), and ``to paint`` (from the last handler
+    to the next paint: style, layout, paint, raster and compositing, and waiting for a frame).
+    """
+    out = []
+    times = [t for _, t in taps] + [float("inf")]
+    for i, (_, t) in enumerate(taps):
+        mine = [e for e in events if t <= e["startTime"] < times[i + 1] and e["interactionId"]]
+        first = min((e["interactionId"] for e in mine), default=None)
+        own = [e for e in mine if e["interactionId"] == first]
+        if not own:
+            out.append({})
+            continue
+        start = min(e["startTime"] for e in own)
+        end = max(e["startTime"] + e["duration"] for e in own)
+        last = max(e["processingEnd"] for e in own)
+        inside = [m for m in measures if start <= m[1] <= last]
+        part = {
+            "delay": min(e["processingStart"] for e in own) - start,
+            "handlers": sum(e["processingEnd"] - e["processingStart"] for e in own),
+            "python": sum(m[2] for m in inside if not m[0].startswith("py \u00b7") and not m[0].startswith("py warm")),
+            "to paint": max(0.0, end - last),
+            "total": end - start,
+            "_last": last, "_end": end,
+        }
+        for phase in ("scene", "html", "dom"):
+            part[phase] = sum(m[2] for m in inside if m[0] == "py \u00b7 " + phase)
+        out.append(part)
+    return out
+
+
+TRACED = {
     "style": ("UpdateLayoutTree", "RecalculateStyles"),
     "layout": ("Layout",),
-    "paint": ("Paint", "PrePaint", "Layerize", "PaintImage", "UpdateLayer", "Commit", "CompositeLayers"),
+    "paint": ("Paint", "PrePaint", "Layerize", "UpdateLayer", "Commit"),
 }
 
 
-def breakdown(trace: dict[str, Any], taps: list[tuple[str, float, float]], ready_now: float,
-              measures: list[list[Any]]) -> dict[str, list[float]]:
-    """Per tap, from its start to the end of its first frame: ms of Python, style, layout, paint."""
-    events = [e for e in trace["events"] if e.get("ph") == "X" and (e["pid"], e["tid"]) in trace["mains"]]
-    frames = sorted(e["ts"] + e["dur"] for e in events if e.get("name") in ("Paint", "Commit"))
-    out: dict[str, list[float]] = {k: [] for k in ("python", "dom write", *BREAKDOWN, "total")}
-    # Trace timestamps and performance.now() differ by an offset: align on the ready mark.
-    shift = trace["ready_ts"]
-    for kind, duration, start in taps:
-        t0 = shift + (start - ready_now) * 1000
-        end = next((f for f in frames if f > t0 + 1000), None)
-        if end is None:
+def trace_parts(trace: dict[str, Any], parts: list[dict[str, float]], ready_now: float) -> None:
+    """Add to each tap's parts what the trace saw from its last handler to its paint: the main
+    thread's style, layout and paint (ms), the raster workers' CPU time (``raster``, ms of thread
+    time: software raster runs on other threads but competes for the same two cores)."""
+    events = [e for e in trace["events"] if e.get("ph") == "X" and "dur" in e]
+    main = [e for e in events if (e["pid"], e["tid"]) in trace["mains"]]
+    raster = [e for e in events if e.get("name") == "RasterTask"]
+    shift = trace["ready_ts"]  # trace µs and performance.now() ms align on the ready mark
+    if shift is None:
+        return
+    for part in parts:
+        if not part:
             continue
-        inside = [e for e in events if t0 <= e["ts"] and e["ts"] + e["dur"] <= end]
-        for key, names in BREAKDOWN.items():
-            out[key].append(sum(e["dur"] for e in inside if e["name"] in names) / 1000)
-        lo, hi = start, start + (end - t0) / 1000
-        py = [m for m in measures if lo <= m[1] <= hi]
-        out["python"].append(sum(m[2] for m in py if not m[0].startswith("py ·")))
-        out["dom write"].append(sum(m[2] for m in py if m[0] == "py · dom"))
-        out["total"].append((end - t0) / 1000)
-    return out
+        lo = shift + (part["_last"] - ready_now) * 1000
+        hi = shift + (part["_end"] - ready_now) * 1000
+        inside = [e for e in main if lo <= e["ts"] < hi]
+        for key, names in TRACED.items():
+            part[key] = sum(e["dur"] for e in inside if e["name"] in names) / 1000
+        part["raster"] = sum(e.get("tdur", e["dur"]) for e in raster if lo <= e["ts"] < hi) / 1000
+
+
+WRAPPERS = {"RunTask", "ThreadControllerImpl::RunTask", "ThreadPool_RunTask", "RunMicrotasks", "TimerFire",
+            "FunctionCall", "EventDispatch", "v8.callFunction", "V8.Execute", "v8.run", "FireAnimationFrame"}
+
+
+def traced_inside(trace: dict[str, Any], ts: float, dur: float) -> str:
+    """What the page's main thread did inside the task at ``ts`` (µs) lasting ``dur`` ms: the
+    longest kinds of trace event in it (style, layout, paint, garbage collection, parsing...)."""
+    if "main_x" not in trace:
+        trace["main_x"] = [e for e in trace["events"] if e.get("ph") == "X" and "dur" in e
+                           and (e["pid"], e["tid"]) in trace["mains"] and e["name"] not in WRAPPERS]
+    totals: dict[str, float] = {}
+    for e in trace["main_x"]:
+        if ts <= e["ts"] < ts + dur * 1000:
+            totals[e["name"]] = totals.get(e["name"], 0.0) + e["dur"] / 1000
+    top = sorted(totals.items(), key=lambda kv: -kv[1])[:4]
+    return ", ".join(f"{name} {ms:.0f}" for name, ms in top if ms >= 2)
 
 
 def run_once(browser: Any, url: str, args: argparse.Namespace, trace_path: Path) -> dict[str, Any]:
@@ -243,7 +322,9 @@ def run_once(browser: Any, url: str, args: argparse.Namespace, trace_path: Path)
     durations = tap_durations([e for e in bench["events"] if e["startTime"] >= ready], taps)
     tasks, trace = trace_tasks(trace_path, None)
     measures = data["measures"]
-    parts = breakdown(trace, durations, ready_now, measures) if args.trace else {}
+    parts = tap_parts([e for e in bench["events"] if e["startTime"] >= ready], taps, measures)
+    if args.trace:
+        trace_parts(trace, parts, ready_now)
     loafs = [f for f in bench["loaf"] if f["startTime"] >= ready]
     ready_ts = trace["ready_ts"]
     long_tasks = []
@@ -255,8 +336,10 @@ def run_once(browser: Any, url: str, args: argparse.Namespace, trace_path: Path)
         frame = next((f for f in loafs if f["startTime"] - 2 <= start <= f["startTime"] + f["duration"]), None)
         scripts = [f'{s.get("invoker", "?")} {s["duration"]:.0f}' for s in (frame or {}).get("scripts", [])]
         cause = ", ".join(f"{m[0][3:]} {m[2]:.0f}" for m in py if not m[0].startswith("py ·")) or "no Python"
-        phases = ", ".join(f"{m[0][5:]} {m[2]:.0f}" for m in py if m[0].startswith("py ·"))
-        long_tasks.append((start, dur, cause + (f" [{phases}]" if phases else ""), "; ".join(scripts)))
+        phases = ", ".join(f"{m[0][5:]} {m[2]:.0f}" for m in py if m[0].startswith("py ·") and m[2] >= 2)
+        inside = traced_inside(trace, ts, dur) if args.trace else ""
+        long_tasks.append((start, dur, cause + (f" [{phases}]" if phases else "") + (f" {{{inside}}}" if inside else ""),
+                           "; ".join(scripts)))
     phases: dict[str, list[float]] = {}
     for name, start, duration in measures:
         if name.startswith("py \u00b7") and start >= ready:
@@ -331,9 +414,12 @@ def report(run: int, res: dict[str, Any], args: argparse.Namespace) -> None:
         print(f"    {dur:5.0f} ms at {start / 1000:6.1f} s: {cause}" + (f" | LoAF: {scripts}" if scripts else ""))
     print("  drawing a frame (Python, ms): " + ", ".join(
         f"{k} median {statistics.median(v):.1f} p90 {pct(v, 90):.1f} ({len(v)})" for k, v in sorted(res["phases"].items())))
-    for key, values in res["parts"].items():
-        if values:
-            print(f"  {key:9s} median {statistics.median(values):5.1f} ms, p90 {pct(values, 90):5.1f} ms")
+    timed = [part for part in res["parts"] if part]
+    if timed:
+        print(f"  where a tap's time goes (the {len(timed)} taps over 16 ms; median / p90 ms):")
+        keys = ["total", "delay", "handlers", "python", "scene", "html", "dom", "to paint", *TRACED, "raster"]
+        print("    " + ", ".join(f"{k} {statistics.median(v):.1f} / {pct(v, 90):.1f}" for k in keys
+                               if (v := [part[k] for part in timed if k in part])))
     for e in res["errors"]:
         print("  page error:", e[:300])
 

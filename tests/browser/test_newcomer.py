@@ -22,6 +22,23 @@ BOX = "(s) => { const e = document.querySelector(s); if (!e) return null; const 
 BOX_OF = "(e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
 
 
+SMALL_TARGETS = """() => {
+  const out = [];
+  for (const e of document.querySelectorAll('#app button, #app [data-action], #app a[href], #app [role=button], '
+                                            + '#app input:not([type=hidden]), #app select, #app label[for]')) {
+    // The pack's fanned cards overlap by design; the arrows and "Cut here" beside them do the same.
+    if (e.closest('.fan-card') || e.closest('[inert]') || e.closest('.visually-hidden')) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || getComputedStyle(e).visibility === 'hidden') continue;
+    if (r.width < 43.5 || r.height < 43.5)
+      out.push(`${e.id || e.className || e.tagName} ${Math.round(r.width)}x${Math.round(r.height)}`);
+  }
+  return out;
+}"""
+"""Every control a finger may tap that is under 44x44 CSS px (issue 17), as "id WxH"."""
+TAP_LAYOUTS = ("phone 360x740", "phone landscape 740x360", "embed 420x640")
+
+
 TAG_SEEN = """() => { const c = document.querySelector('.hand-card.hinted'); if (!c) return null;
   const r = c.getBoundingClientRect(); const e = document.elementFromPoint((r.left + r.right) / 2, r.top - 4);
   return !!(e && e.closest('.hand-card')); }"""
@@ -198,6 +215,39 @@ def test_the_hand_and_the_primary_button_fit_without_scrolling(browser: Any, bas
     context.close()
 
 
+@pytest.mark.parametrize("layout", TAP_LAYOUTS)
+def test_every_button_and_card_is_a_44_px_target(browser: Any, base_url: str, layout: str) -> None:
+    viewport, path, mobile = LAYOUTS[layout]
+    context = browser.new_context(viewport=viewport, has_touch=mobile, is_mobile=mobile)
+    page = context.new_page()
+    table = Table(page, base_url + path, fast=True).open("?seed=3&delay=0")
+    small: dict[str, list[str]] = {}
+    seen = set()
+    for _ in range(300):
+        table.settle()
+        if table.meta("hand") == "2":
+            break
+        state = (table.meta("phase"), table.meta("turn"))
+        if state not in seen:
+            seen.add(state)
+            if found := page.evaluate(SMALL_TARGETS):
+                small[" ".join(state)] = found
+            if state == ("discard", "me"):
+                for tool in ("#tool-hint", "#tool-sheet", "#tool-menu"):
+                    page.click(tool)
+                    page.wait_for_timeout(50)
+                    table.settle()
+                    if found := page.evaluate(SMALL_TARGETS):
+                        small[tool] = found
+                    if tool != "#tool-hint":
+                        page.keyboard.press("Escape")
+                        page.wait_for_function(f"() => !{APP}.dataset.dialog")
+        table.step()
+    assert {"cut for deal", "discard", "play", "show", "hand over"} <= {p for p, _ in seen}, seen
+    assert not small, small
+    context.close()
+
+
 def test_the_play_preview_names_the_last_card_point(table: Table) -> None:
     page = table.open("?seed=3&delay=0").page
     table.fast = True
@@ -247,6 +297,8 @@ def test_the_game_over_screen_fits_with_new_game_in_view(browser: Any, base_url:
         for selector in (".winner", ".final", ".chart-box svg", "#btn-record-open", "#table .actions .btn-primary"):
             inside(page, selector)
         assert page.inner_text("#table .actions .btn-primary") == "New game"
+        if layout in TAP_LAYOUTS:
+            assert not page.evaluate(SMALL_TARGETS), "a control under 44x44 px on the game-over screen"
         # The last count starts in view, or the middle it scrolls in says so with its shadow.
         middle = page.evaluate("() => { const m = document.querySelector('.felt > .middle'); "
                                "return [m.scrollHeight, m.clientHeight, getComputedStyle(m).overflowY]; }")

@@ -61,17 +61,25 @@ def test_the_expert_choice_in_steps_is_its_choice(monkeypatch: pytest.MonkeyPatc
     assert checked >= 10
 
 
-def test_the_computer_is_imported_a_piece_at_a_time_by_its_first_move(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_computer_is_imported_a_piece_at_a_time_by_its_first_decision(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(seats, "_AI", [])
     monkeypatch.setattr(seats, "_WARM", [])
+    monkeypatch.setattr(seats, "_WARMING", [])
     monkeypatch.setattr(seats, "SLICE_MS", 0.0)  # every piece in its own timer (each is quick here)
     host = FakeHost()
     controller = Controller(host, MemoryStorage(), {"delay": "0"}, seed_source=lambda: 3)
     controller.boot()
     play_human_turn(controller, 0)  # the cut for deal: the computer cuts next
     before = len(controller.match.actions)
-    ran = host.run_timers()
-    assert len(controller.match.actions) > before and seats.warmed()
+    host.run_timers()
+    assert len(controller.match.actions) > before and not seats._AI  # a cut needs no computer
+    ran = 0
+    for _ in range(4):  # on to the deal: the computer's first decision is its discard
+        play_human_turn(controller, 0)
+        ran += host.run_timers()
+        if seats.warmed():
+            break
+    assert seats.warmed() and seats._AI and seats._AI[0] is not None
     assert ran >= 10  # one timer for each piece of the import, not one long task
 
 
@@ -91,3 +99,34 @@ def test_the_hand_totals_built_in_pieces_are_the_table(monkeypatch: pytest.Monke
     pieces = sum(1 for _ in scoring.rank_points_steps())
     assert pieces == 455 and scoring._RANK_POINTS == scoring._build_rank_points()
     assert len(scoring._RANK_POINTS) == 6175
+
+
+def test_the_computer_cuts_as_its_player_would_without_waiting_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cribbage.ai import make_player
+    from cribbage.state import Phase
+
+    asked: list[int] = []
+    monkeypatch.setattr(seats, "_WARM", [])
+    monkeypatch.setattr(seats, "ai_module", lambda: asked.append(1))
+    cuts = 0
+    for seed in range(12):
+        match = Match(seed, humans=(0,))
+        match.apply(match.legal_actions(0)[0])  # the player cuts for deal first, then the computer
+        view = match.view(1)
+        assert view.phase is Phase.CUT_FOR_DEAL and view.legal_actions
+        computer = seats.Computer("Computer", FakeHost(), lambda: "expert", lambda: 0, lambda: seed * 7)
+        assert computer.choose(view) == make_player("expert", seed=seed * 7).choose(view)
+        cuts += 1
+    assert cuts == 12 and not asked  # no import, no warm-up: a cut is a draw from the seed
+
+
+def test_the_idle_warm_up_and_the_computer_share_one_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(seats, "_AI", [])
+    monkeypatch.setattr(seats, "_WARM", [])
+    monkeypatch.setattr(seats, "_WARMING", [])
+    run = seats.warming()
+    first = [next(run) for _ in range(3)]
+    assert seats.warming() is run  # the computer would go on from here, not start again
+    rest = list(seats.warming())
+    assert first + rest == [*first, *rest] and "cribbage.ai" in first + rest and seats.warmed()
+    assert rest.count("hand totals") in (0, 455) and "pathlib" not in rest

@@ -116,6 +116,9 @@ class BrowserHost:
         self.overlay = document.getElementById("overlay")
         self.live = document.getElementById("live")
         self._drawn: Rendered | None = None
+        self._meta: dict[str, str] = {}
+        self._inert = False
+        """The ``data-*`` attributes of ``#app`` as last set (from the frames' ``meta``)."""
         """The frame the page shows now (the patch is planned from it)."""
         self._target: tuple[Rendered, str | None] | None = None
         """The latest frame asked for, and its focus (a view transition draws it a frame later)."""
@@ -133,6 +136,14 @@ class BrowserHost:
         self._callbacks: dict[int, Callable[[], None]] = {}
         self._seq = 0
         self._fire_proxy = create_proxy(self._fire)
+        self._unpainted = False
+        """A frame was asked for and has not been painted yet."""
+        self._paint_gen = 0
+        """Counts the frames waited for (a late fallback timer of an older one does nothing)."""
+        self._after_paint: list[int] = []
+        """Tokens of zero-delay timers held until that frame is painted."""
+        self._painted_proxy = create_proxy(self._painted)
+        self._frame_proxy = create_proxy(self._on_frame)
         self._flip = False
         self._slowest = 0.0
         self._no_scroll = to_js({"preventScroll": True}, dict_converter=window.Object.fromEntries)
@@ -166,6 +177,7 @@ class BrowserHost:
         new. Frames asked for meanwhile are drawn by that same update: the latest one wins.
         """
         self._target = (rendered, focus)
+        self._frame_asked()
         if self._vt_waiting:
             return
         start = getattr(document, "startViewTransition", None)
@@ -186,6 +198,7 @@ class BrowserHost:
             # Until the new frame is drawn (a frame later) the page says it is busy, so a script
             # or a test that waits for ``data-busy="false"`` reads the table it is about to see.
             self.app.setAttribute("data-busy", "true")
+            self._meta["busy"] = "true"
             return
         self._draw()
 
@@ -221,6 +234,7 @@ class BrowserHost:
         active = _nn(document.activeElement)
         previous = str(active.id) if active is not None and active.id else ""
         patch = plan(self._drawn, rendered)
+        wrote = float(window.performance.now()) if self._marks else 0.0
         if patch.full is not None:
             self.table.innerHTML = patch.full
             if named:
@@ -233,6 +247,8 @@ class BrowserHost:
                     self._name(self.table)
                 break
             old.outerHTML = html
+            if self._marks:
+                wrote = self._region_mark(key, wrote)
             if named:
                 new = _nn(self.table.querySelector(f'[data-region="{key}"]'))
                 if new is not None:
@@ -243,12 +259,25 @@ class BrowserHost:
             self.overlay.innerHTML = patch.overlay
         self._drawn = rendered
         for key, value in rendered.meta.items():
-            self.app.setAttribute(f"data-{key}", value)
+            if self._meta.get(key) != value:  # (each call crosses into JavaScript: only what changed)
+                self.app.setAttribute(f"data-{key}", value)
+                self._meta[key] = value
         covered = bool(rendered.overlay)
-        self.table.inert = covered
+        if covered != self._inert:
+            self.table.inert = self._inert = covered
+        if self._marks:
+            wrote = self._region_mark("(pegs, overlay, #app)", wrote)
         self._focus(focus, previous, covered)
         if self._marks:
+            self._region_mark("(focus)", wrote)
+        if self._marks:
             self.measure("\u00b7 dom", began)
+
+    def _region_mark(self, key: str, since: float) -> float:
+        """A ``py · region <key>`` measure of one region's write (for the benchmark); returns now."""
+        now = float(window.performance.now())
+        self.measure("\u00b7 region " + key, since, now)
+        return float(window.performance.now())
 
     def _set_pegs(self, rendered: Rendered) -> None:
         """Move the pegs by their transform (a CSS transition carries them along), keep the rest."""
@@ -297,11 +326,42 @@ class BrowserHost:
     # Timers: one proxy for all, each call carries a token.
 
     def later(self, ms: int, fn: Callable[[], None]) -> Any:
+        """Run ``fn`` after ``ms`` ms. A zero-delay timer asked for while a frame waits to be
+        painted (the computer's move after a tap, at ``?delay=0``) runs after that paint: Chromium
+        runs ready timers before a frame that is due, so the tap's answer waited for the computer's
+        thinking, slice after slice (up to ~100 ms of "tap to next paint")."""
         self._seq += 1
         token = self._seq
         self._callbacks[token] = fn
+        if ms <= 0 and self._unpainted and not document.hidden:  # (a hidden page paints nothing)
+            if not self._after_paint:
+                # Should no animation frame come (the page hidden meanwhile), wait no longer than this.
+                window.setTimeout(self._painted_proxy, 100, self._paint_gen)
+            self._after_paint.append(token)
+            return (None, token)
         handle = window.setTimeout(self._fire_proxy, max(0, int(ms)), token)
         return (handle, token)
+
+    def _frame_asked(self) -> None:
+        """A frame is on its way: note when it has been painted (one animation frame per frame)."""
+        if not self._unpainted:
+            self._unpainted = True
+            self._paint_gen += 1
+            window.requestAnimationFrame(self._frame_proxy)
+
+    def _on_frame(self, *_: Any) -> None:
+        # The frame's rendering steps run right after this callback: a task queued now runs after them.
+        window.setTimeout(self._painted_proxy, 0, self._paint_gen)
+
+    def _painted(self, gen: Any = None) -> None:
+        """The frame is painted (or we waited long enough): start the timers held for it."""
+        if gen is not None and int(gen) != self._paint_gen:
+            return
+        self._unpainted = False
+        held, self._after_paint = self._after_paint, []
+        for token in held:
+            if token in self._callbacks:
+                window.setTimeout(self._fire_proxy, 0, token)
 
     def _fire(self, token: Any) -> None:
         fn = self._callbacks.pop(int(token), None)
@@ -323,7 +383,8 @@ class BrowserHost:
 
     def cancel(self, handle: Any) -> None:
         timer, token = handle
-        window.clearTimeout(timer)
+        if timer is not None:
+            window.clearTimeout(timer)
         self._callbacks.pop(token, None)
 
     # The embedding page.
@@ -399,18 +460,16 @@ def _on_click(controller: Routed, host: BrowserHost, event: Any, target: Any = N
     if action == "print":
         window.print()
         return
-    data = {}
-    for key in DATA_KEYS:
-        value = _text(element.getAttribute(f"data-{key}"))
-        if value is not None:
-            data[key] = value
+    # All its data-* at once (one call into JavaScript, not one per key).
+    dataset = json.loads(str(window.JSON.stringify(element.dataset)))
+    data = {key: str(dataset[key]) for key in DATA_KEYS if key in dataset}
     if element.getAttribute("aria-disabled") == "true":
         data["disabled"] = "true"
-    source = _text(element.getAttribute("data-input"))  # a text field the control submits (a name)
+    source = dataset.get("input")  # a text field the control submits (a name)
     if source:
         field = _nn(document.getElementById(source))
         data["value"] = str(field.value) if field is not None else ""
-    inputs = _text(element.getAttribute("data-inputs"))  # text fields a control takes along (names)
+    inputs = dataset.get("inputs")  # text fields a control takes along (names)
     if inputs:
         values = {}
         for name in inputs.split():

@@ -6,7 +6,9 @@ routes the page's clicks, keys and file choices to it, and warms the computer up
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+import itertools
+from typing import Any, Iterator
 
 from pyscript import document, window  # type: ignore[import-not-found]  # the page's JS objects: Any
 from pyscript.ffi import create_proxy  # type: ignore[import-not-found]
@@ -121,12 +123,28 @@ def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
     configure_online(host, params)
 
 
+LATER_MODULES = ("datetime", "cribbage.record", "web.record.store", "web.kit.charts", "web.record.render",
+                 "web.record.screens")
+"""Imported in idle time after the computer: what the game-over screen draws with (importing them
+when the match ended made that frame's task 0.1 s longer)."""
+
+
+def _import_steps(names: tuple[str, ...]) -> Iterator[str]:
+    """Import ``names`` one per step (a module that fails is left for its first real use)."""
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001
+            pass
+        yield name
+
+
 def _warm_in_idle(host: BrowserHost) -> None:
     """Import the computer and the coach in the page's idle moments after the table is drawn, one
-    small step per idle callback (:func:`web.play.seats.warm_steps`): the first hint no longer freezes."""
-    from web.play.seats import warm_steps
+    small step per idle callback (:func:`web.play.seats.warming`): the first hint no longer freezes."""
+    from web.play.seats import warming
 
-    steps = warm_steps()
+    steps = itertools.chain(warming(), _import_steps(LATER_MODULES))
     idle = _nn(getattr(window, "requestIdleCallback", None))
 
     def step(*_: Any) -> None:

@@ -28,7 +28,7 @@ from cribbage.scoring import fifteens, pairs, runs, score_play
 from cribbage.view import SeatView
 
 __all__ = ["Seat", "SeatKind", "Propose", "Timer", "LocalHuman", "Computer", "RemoteSeat", "ai_module",
-           "ai_available", "fallback_choose", "keep_points", "warm_steps", "warmed", "SLICE_MS"]
+           "ai_available", "fallback_choose", "keep_points", "warm_steps", "warming", "warmed", "SLICE_MS"]
 
 SLICE_MS = 12.0
 """The longest piece of the computer's search run in one go (the page draws between pieces)."""
@@ -118,6 +118,35 @@ def warm_steps() -> Iterator[str]:
     for _ in rank_points_steps():  # the fast hand totals, piece by piece
         yield "hand totals"  # 455 small pieces
     _WARM.append(True)
+
+
+class _Warming:
+    """A run of :func:`warm_steps` that knows when it has ended."""
+
+    def __init__(self) -> None:
+        self.steps = warm_steps()
+        self.done = False
+
+    def __iter__(self) -> Iterator[str]:
+        return self
+
+    def __next__(self) -> str:
+        try:
+            return next(self.steps)
+        except StopIteration:
+            self.done = True
+            raise
+
+
+_WARMING: list[_Warming] = []
+
+
+def warming() -> Iterator[str]:
+    """The page's one run of :func:`warm_steps`: the idle callbacks and the computer's first move
+    advance the same steps, so no piece is done twice when both are at it."""
+    if not _WARMING or _WARMING[0].done:
+        _WARMING[:] = [_Warming()]
+    return _WARMING[0]
 
 
 def warmed() -> bool:
@@ -223,8 +252,13 @@ class Computer:
     def choose_steps(self, view: SeatView) -> Generator[None, None, Action]:
         """:meth:`choose` in steps: the search yields between pieces (the same choice at the end)."""
         seed = self.seed()
+        legal = view.legal_actions
+        if legal and isinstance(legal[0], (CutForDeal, CutPack, CutStarter)):
+            # Every player of cribbage.ai cuts so (random.Random(seed) over view.cut_depths): the
+            # same cut without waiting for the computer to be imported.
+            return fallback_choose(view, seed)
         if not _WARM:  # the idle warm-up is not done: import and load the rest a piece at a time
-            for _ in warm_steps():
+            for _ in warming():
                 yield
         ai = ai_module()
         if ai is not None:
