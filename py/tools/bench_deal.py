@@ -192,6 +192,11 @@ def hands(group: Group, count: int, seed: int) -> None:
     slices.sort(reverse=True)
     print(f"  longest slice of work between two yields: {max(longest) * 1000:.1f} ms; the five longest: "
           + ", ".join(f"{dt * 1000:.0f} ms ({what})" for dt, what in slices[:5]))
+    by_kind: dict[str, float] = {}
+    for dt, what in slices:
+        by_kind.setdefault(what, dt)  # (sorted: the first seen is the longest)
+    print("  the longest slice of each kind of work: "
+          + ", ".join(f"{what} {dt * 1000:.0f}" for what, dt in by_kind.items()) + " (ms)")
 
 
 def main() -> None:

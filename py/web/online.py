@@ -620,6 +620,7 @@ class PeerSession:
     # --- the channel's events ------------------------------------------------------------------------
 
     def on_open(self, binding: Binding | None = None) -> None:
+        self._trace("channel open")
         self._open = True
         self._generation += 1
         self._reach_first = None
@@ -727,7 +728,8 @@ class PeerSession:
             self.game.step(SLICE_MS)
             return
         lane = "fg" if self.game.moving else "bg"
-        trace(f"slice {lane} >")
+        job = self.game.next_job
+        trace(f"slice {lane} {job} >" if job else f"slice {lane} >")
         self.game.step(SLICE_MS)
         trace(f"slice {lane} <")
 

@@ -308,6 +308,18 @@ class OnlineGame:
         return bool(self._fg)
 
     @property
+    def next_job(self) -> str:
+        """The kind of the work that runs next, for a trace ("recv count", "send shares", "verify"...;
+        "" when none): kinds only, never a value."""
+        jobs = self._fg or (self._bg if self.pending is None else [])
+        if not jobs:
+            return ""
+        job = jobs[0]
+        message = job.get("message")
+        kind = str(job["kind"])
+        return f"{kind} {message.get('t')}" if isinstance(message, dict) else kind
+
+    @property
     def audit_pending(self) -> bool:
         """True while the end of the match waits for the other's cards or their check here."""
         return self.match.state.is_over and not self.final_checked
