@@ -16,6 +16,7 @@ Run it inside a network namespace holding only ``lo`` (it re-runs itself there w
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -182,6 +183,15 @@ def first_packs(traces: list[list[tuple[float, str]]]) -> tuple[float, float] | 
         return None
     t0 = min(opened)
     both = [max(r[i] for r in readies) for i in (0, 1)]
+    for page, trace in enumerate(traces):
+        sums: dict[str, float] = {}
+        for start, end, name in _spans(trace):
+            if t0 <= start <= both[1] and end > start:
+                kind = " ".join(name.split(" ")[:3]) if name.startswith("slice") else name.split(" ")[0]
+                sums[kind] = sums.get(kind, 0.0) + (end - start)
+        first = min((t for t, label in trace if t >= t0 and label.startswith("slice")), default=t0)
+        print(f"    page {page + 1} until then: first slice of work at {(first - t0) / 1000:.2f} s; "
+              + ", ".join(f"{k} {v:.0f}" for k, v in sorted(sums.items(), key=lambda kv: -kv[1])) + " (ms)")
     return (both[0] - t0) / 1000, (both[1] - t0) / 1000
 
 
@@ -209,6 +219,7 @@ def main() -> int:
     parser.add_argument("--test-group", action="store_true", help="the small test group instead of P-256")
     parser.add_argument("--screenshot", type=Path, help="save the host's table mid-hand here")
     parser.add_argument("--steps", action="store_true", help="print every step of each later deal (a timeline)")
+    parser.add_argument("--dump", type=Path, help="write both pages' traces here (JSON: [[ms, label], ...] a page)")
     args = parser.parse_args()
     if not netns.isolated():
         if os.environ.get(netns.ERROR_ENV):
@@ -296,6 +307,8 @@ def main() -> int:
             traces = [[(float(t), label) for t, _, label in (e.partition(" ") for e in
                                                                pg.evaluate("() => window.__onlineTrace || []"))]
                       for pg in pages]
+            if args.dump:
+                args.dump.write_text(json.dumps(traces))
             phases = [pg.evaluate("() => window.__phases") for pg in pages]
             longs = [pg.evaluate("() => window.__longs") for pg in pages]
             deals = deal_steps(cuts, traces, phases, verbose=args.steps)

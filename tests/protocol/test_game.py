@@ -620,3 +620,24 @@ def test_a_save_built_from_kept_pieces_is_the_whole_saved_afresh_after_every_ste
     assert again.to_json() == text
     run_until(table, rng, lambda: table.peers[0].match.state.hand_number >= 4)
     assert saves > 500
+
+
+def test_the_deals_constants_are_made_in_the_background_in_slices_before_the_first_shuffle() -> None:
+    """A new game makes the card points, the commitment generators and the generator's table in
+    short pieces of its background work (a page does it while waiting for the other browser), not
+    in the first shuffle's first slice; a game made once they exist has nothing to make."""
+    from cribbage.online import pack, shuffle
+    from cribbage.online.p256 import P256
+
+    group = P256()  # a group of its own: nothing made yet
+    assert not pack.constants_ready(group)
+    game = OnlineGame(0, room="warm", group=group)
+    assert game.busy and game.next_job == "key"
+    counts = []
+    while game.busy:
+        before = (group.ops.mul, group.ops.fixed)
+        game.step(0)
+        counts.append(group.ops.mul + group.ops.fixed - sum(before))
+    assert pack.constants_ready(group) and len(counts) > 10
+    assert shuffle.generators_ready(group, pack.PACK_SIZE) and group.fixed_ready()
+    assert OnlineGame(1, room="warm", group=group)._warm is None

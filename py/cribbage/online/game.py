@@ -72,7 +72,7 @@ from . import elgamal
 from .elgamal import Ciphertext
 from .errors import AuditFailure, ProtocolError
 from .group import Element, Group, OpCount, Work
-from .pack import PACK_SIZE, MatchKeys, Shares, public_deck
+from .pack import PACK_SIZE, MatchKeys, Shares, constants_ready, constants_work, public_deck
 
 __all__ = ["OnlineGame", "SAVE_FORMAT", "SAVE_VERSION", "MESSAGE_KINDS", "OldProtocolSave", "VERIFY_WAIT",
            "clean_peer_text", "online_rules"]
@@ -255,6 +255,9 @@ class OnlineGame:
         self._bg: list[dict[str, Any]] = []
         self._fg_work: Work[None] | None = None
         self._bg_work: Work[None] | None = None
+        self._warm: Work[None] | None = None if constants_ready(self.group) else constants_work(self.group)
+        """The deal's constants of the group, made in the background before anything needs them
+        (cached for the page; never saved: a reload makes them again)."""
         self._deck_texts: dict[int, tuple[list[Ciphertext], str]] = {}
         """id(deck) -> (the deck, its ciphertexts as canonical JSON): each deck is encoded once for the saves."""
         self._reset_match(self.group.random_scalar(randbelow))
@@ -300,7 +303,7 @@ class OnlineGame:
 
         The shuffles of the packs ahead wait while this browser's own move waits for the other's
         reply: then the reply is checked the moment it comes, with no slice of a shuffle before it."""
-        return bool(self._fg or (self._bg and self.pending is None))
+        return bool(self._fg or ((self._bg or self._warm is not None) and self.pending is None))
 
     @property
     def moving(self) -> bool:
@@ -311,6 +314,8 @@ class OnlineGame:
     def next_job(self) -> str:
         """The kind of the work that runs next, for a trace ("recv count", "send shares", "verify"...;
         "" when none): kinds only, never a value."""
+        if not self._fg and self._warm is not None and self.pending is None:
+            return "warm"
         jobs = self._fg or (self._bg if self.pending is None else [])
         if not jobs:
             return ""
@@ -723,6 +728,11 @@ class OnlineGame:
                             self._fg.pop(0)
                         if self._outbox:
                             break  # a move's payload goes out (saved, then sent) before more work
+                elif self._warm is not None:
+                    try:
+                        next(self._warm)
+                    except StopIteration:
+                        self._warm = None
                 else:
                     job = self._bg[0]
                     if self._bg_work is None:
@@ -939,7 +949,7 @@ class OnlineGame:
     def _stop(self, reason: str, evidence: dict[str, object]) -> None:
         self.failure = reason
         self.evidence = dict(evidence)
-        self._fg, self._bg, self._fg_work, self._bg_work = [], [], None, None
+        self._fg, self._bg, self._fg_work, self._bg_work, self._warm = [], [], None, None, None
         self.pending = None
         self.settling = False
         self._emit({"t": "abort", "m": self.match_number, "reason": clean_peer_text(reason)})
@@ -988,7 +998,7 @@ class OnlineGame:
             if self.failure is None:
                 self.peer_reason = clean_peer_text(message["reason"])
                 self.failure = "the other browser stopped the match"
-                self._fg, self._bg, self._fg_work, self._bg_work = [], [], None, None
+                self._fg, self._bg, self._fg_work, self._bg_work, self._warm = [], [], None, None, None
                 self.pending = None
                 self.settling = False
             return
