@@ -108,7 +108,7 @@ def hands(group: Group, count: int, seed: int) -> None:
             return False
         before = snapshot(group)
         queue = peer._fg or peer._bg
-        what = queue[0]["kind"] + (":" + queue[0]["message"]["t"] if "message" in queue[0] else "")
+        what = (queue[0]["kind"] + (":" + queue[0]["message"]["t"] if "message" in queue[0] else "")) if queue else "warm"
         t0 = time.perf_counter()
         peer.step(0)  # one slice: the longest of them is the longest task a frame may run
         dt = time.perf_counter() - t0

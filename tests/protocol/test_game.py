@@ -558,8 +558,12 @@ def test_a_cut_is_sent_with_shares_computed_ahead_and_the_reply_waits_for_no_shu
     assert [m["t"] for m in reply] == ["shares"] and dealer.match.state.phase is Phase.DISCARD
     pone.receive(reply[0])
     assert pone.busy
-    pone.step(0.0)
-    assert pone.match.state.phase is Phase.DISCARD  # dealt in the first slice after the reply came
+    pieces = 0
+    while pone.match.state.phase is not Phase.DISCARD:  # the reply checked in a few short pieces...
+        pone.step(0.0)
+        pieces += 1
+        assert not after.ahead, "background work ran before the reply was checked"
+    assert pieces <= 4  # ...and the hand dealt, before anything else runs
     pone.run_all()
     assert len(after.ahead) == 52  # then the background work goes on
 
@@ -629,7 +633,7 @@ def test_the_deals_constants_are_made_in_the_background_in_slices_before_the_fir
     from cribbage.online import pack, shuffle
     from cribbage.online.p256 import P256
 
-    group = P256()  # a group of its own: nothing made yet
+    group = P256()  # a group of its own: its generator's table not made yet
     assert not pack.constants_ready(group)
     game = OnlineGame(0, room="warm", group=group)
     assert game.busy and game.next_job == "key"
@@ -638,6 +642,8 @@ def test_the_deals_constants_are_made_in_the_background_in_slices_before_the_fir
         before = (group.ops.mul, group.ops.fixed)
         game.step(0)
         counts.append(group.ops.mul + group.ops.fixed - sum(before))
-    assert pack.constants_ready(group) and len(counts) > 10
+    # (The card points and generators may be cached already, by the group's name: the new group's
+    # own table of the generator is made in slices at least.)
+    assert pack.constants_ready(group) and len(counts) >= 8
     assert shuffle.generators_ready(group, pack.PACK_SIZE) and group.fixed_ready()
     assert OnlineGame(1, room="warm", group=group)._warm is None

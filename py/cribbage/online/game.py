@@ -821,8 +821,8 @@ class OnlineGame:
         rec = self.records[k]
         yield from self._job_mine(k, slots)
         assert rec.deck2 is not None
-        shares = self.keys.prove_shares(k, slots, [rec.deck2[s] for s in slots], [rec.mine[s] for s in slots],
-                                        self.randbelow)
+        shares = yield from self.keys.prove_shares_work(k, slots, [rec.deck2[s] for s in slots],
+                                                        [rec.mine[s] for s in slots], self.randbelow)
         # No yield after the emit: a save made while this job was half done redoes the whole job.
         self._emit({**message, **shares.to_wire(self.group)})
 
@@ -1063,7 +1063,7 @@ class OnlineGame:
         """Check the other's proven shares for exactly ``slots``; return the cards they open (nothing changed)."""
         assert rec.deck2 is not None
         deck = rec.deck2
-        self.keys.check_shares(k, shares, [deck[s] for s in shares.slots])
+        yield from self.keys.check_shares_work(k, shares, [deck[s] for s in shares.slots])
         opened: dict[int, tuple[Card, Element]] = {}
         mine_new: dict[int, Element] = {}
         for slot, value in zip(shares.slots, shares.values):

@@ -275,13 +275,18 @@ class MatchKeys:
     def prove_shares(self, pack: int, slots: Sequence[int], cts: Sequence[Ciphertext], values: Sequence[Element],
                      randbelow: RandBelow) -> Shares:
         """This browser's shares ``values`` of ``slots`` (ciphertexts ``cts``) with one proof for all."""
+        return run(self.prove_shares_work(pack, slots, cts, values, randbelow))
+
+    def prove_shares_work(self, pack: int, slots: Sequence[int], cts: Sequence[Ciphertext],
+                          values: Sequence[Element], randbelow: RandBelow) -> Work[Shares]:
+        """:meth:`prove_shares` in slices (a few multiplications each)."""
         g = self.group
         if not slots:
             return Shares((), (), None)
         t = self._shares_transcript(self.seat, pack, slots)
         mine = self.public[self.seat]
-        proof = proofs.prove_dleq_batch(g, self.secret, g.generator, mine, [ct[0] for ct in cts], list(values), t,
-                                        randbelow)
+        proof = yield from proofs.prove_dleq_batch_work(g, self.secret, g.generator, mine, [ct[0] for ct in cts],
+                                                        list(values), t, randbelow)
         return Shares(tuple(slots), tuple(values), proof)
 
     def read_shares(self, shares: object, proof: object) -> Shares:
@@ -312,13 +317,18 @@ class MatchKeys:
     def check_shares(self, pack: int, shares: Shares, cts: Sequence[Ciphertext]) -> None:
         """The other's shares (of slots whose ciphertexts are ``cts``) must carry a valid batched
         proof; else :class:`AuditFailure` naming the slots (one false share fails them all)."""
+        run(self.check_shares_work(pack, shares, cts))
+
+    def check_shares_work(self, pack: int, shares: Shares, cts: Sequence[Ciphertext]) -> Work[None]:
+        """:meth:`check_shares` in slices."""
         if shares.proof is None:
             return
         g = self.group
         them = 1 - self.seat
         y = self.public[them]
         t = self._shares_transcript(them, pack, shares.slots)
-        if not proofs.verify_dleq_batch(g, g.generator, y, [ct[0] for ct in cts], list(shares.values), shares.proof, t):
+        if not (yield from proofs.verify_dleq_batch_work(g, g.generator, y, [ct[0] for ct in cts],
+                                                         list(shares.values), shares.proof, t)):
             slots = list(shares.slots)
             raise AuditFailure(
                 f"pack {pack + 1}: the other browser's decryption shares of slots {slots} are not proven "
