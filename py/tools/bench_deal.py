@@ -108,7 +108,7 @@ def hands(group: Group, count: int, seed: int) -> None:
             return False
         before = snapshot(group)
         queue = peer._fg or peer._bg
-        what = queue[0]["kind"] + (":" + queue[0]["message"]["t"] if "message" in queue[0] else "")
+        what = (queue[0]["kind"] + (":" + queue[0]["message"]["t"] if "message" in queue[0] else "")) if queue else "warm"
         t0 = time.perf_counter()
         peer.step(0)  # one slice: the longest of them is the longest task a frame may run
         dt = time.perf_counter() - t0
@@ -192,6 +192,11 @@ def hands(group: Group, count: int, seed: int) -> None:
     slices.sort(reverse=True)
     print(f"  longest slice of work between two yields: {max(longest) * 1000:.1f} ms; the five longest: "
           + ", ".join(f"{dt * 1000:.0f} ms ({what})" for dt, what in slices[:5]))
+    by_kind: dict[str, float] = {}
+    for dt, what in slices:
+        by_kind.setdefault(what, dt)  # (sorted: the first seen is the longest)
+    print("  the longest slice of each kind of work: "
+          + ", ".join(f"{what} {dt * 1000:.0f}" for what, dt in by_kind.items()) + " (ms)")
 
 
 def main() -> None:

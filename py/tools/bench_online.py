@@ -16,6 +16,7 @@ Run it inside a network namespace holding only ``lo`` (it re-runs itself there w
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -172,12 +173,53 @@ def split_long_tasks(longs: list[list[list[float]]], traces: list[list[tuple[flo
     return online_long, render_long
 
 
+def first_packs(traces: list[list[tuple[float, str]]]) -> tuple[float, float] | None:
+    """Seconds from the data channel opening (the first page to see it) to the first pack proven on
+    both pages (the cut for deal) and to the second (the first hand): each page says ``ready`` for
+    the pack it shuffled first, and hears it for the other."""
+    opened = [t for trace in traces for t, label in trace if label == "channel open"]
+    readies = [[t for t, label in trace if label in ("emit ready", "deliver ready")] for trace in traces]
+    if not opened or any(len(r) < 2 for r in readies):
+        return None
+    t0 = min(opened)
+    both = [max(r[i] for r in readies) for i in (0, 1)]
+    for page, trace in enumerate(traces):
+        sums: dict[str, float] = {}
+        for start, end, name in _spans(trace):
+            if t0 <= start <= both[1] and end > start:
+                kind = " ".join(name.split(" ")[:3]) if name.startswith("slice") else name.split(" ")[0]
+                sums[kind] = sums.get(kind, 0.0) + (end - start)
+        first = min((t for t, label in trace if t >= t0 and label.startswith("slice")), default=t0)
+        print(f"    page {page + 1} until then: first slice of work at {(first - t0) / 1000:.2f} s; "
+              + ", ".join(f"{k} {v:.0f}" for k, v in sorted(sums.items(), key=lambda kv: -kv[1])) + " (ms)")
+    return (both[0] - t0) / 1000, (both[1] - t0) / 1000
+
+
+def step_summary(traces: list[list[tuple[float, str]]], after: float) -> list[tuple[str, float, float, int]]:
+    """From ``after`` on, per kind of step (each slice of work by the job it ran, a save, a redraw):
+    (kind, longest ms, median ms, count), the longest first; printed one a line."""
+    times: dict[str, list[float]] = {}
+    for trace in traces:
+        for start, end, name in _spans(trace):
+            if start < after or end <= start:
+                continue
+            words = name.split(" ")
+            kind = " ".join(words[:4]) if words[0] == "slice" else words[0]
+            times.setdefault(kind, []).append(end - start)
+    rows = [(k, max(v), statistics.median(v), len(v)) for k, v in times.items()]
+    rows.sort(key=lambda r: -r[1])
+    for kind, longest, median, count in rows:
+        print(f"    {kind:32s} longest {longest:6.1f} ms, median {median:5.1f} ms ({count})")
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2, help="hands to play (default 2)")
     parser.add_argument("--test-group", action="store_true", help="the small test group instead of P-256")
     parser.add_argument("--screenshot", type=Path, help="save the host's table mid-hand here")
     parser.add_argument("--steps", action="store_true", help="print every step of each later deal (a timeline)")
+    parser.add_argument("--dump", type=Path, help="write both pages' traces here (JSON: [[ms, label], ...] a page)")
     args = parser.parse_args()
     if not netns.isolated():
         if os.environ.get(netns.ERROR_ENV):
@@ -265,11 +307,15 @@ def main() -> int:
             traces = [[(float(t), label) for t, _, label in (e.partition(" ") for e in
                                                                pg.evaluate("() => window.__onlineTrace || []"))]
                       for pg in pages]
+            if args.dump:
+                args.dump.write_text(json.dumps(traces))
             phases = [pg.evaluate("() => window.__phases") for pg in pages]
             longs = [pg.evaluate("() => window.__longs") for pg in pages]
             deals = deal_steps(cuts, traces, phases, verbose=args.steps)
             longest = max((max(pg.evaluate("() => window.__long") or [0]) for pg in pages), default=0.0)
             online_long, render_long = split_long_tasks(longs, traces, after=cuts[0][1] if cuts else 0.0)
+            print("  each step from the first later cut on (both pages):")
+            step_summary(traces, after=cuts[0][1] if cuts else 0.0)
             handler = [pg.evaluate("() => document.getElementById('app').dataset.handlerMs || ''") for pg in pages]
             per_hand = [sent_at_hand[h + 1] - sent_at_hand[h] for h in sorted(sent_at_hand) if h + 1 in sent_at_hand
                         and h >= 1]
@@ -282,6 +328,10 @@ def main() -> int:
             if deals:
                 print(f"  cut of a later hand -> both hands dealt on both screens: median "
                       f"{statistics.median(deals):.0f} ms, max {max(deals):.0f} ms ({len(deals)} deals)")
+            packs = first_packs(traces)
+            if packs is not None:
+                print(f"  data channel open -> a first pack proven on both pages {packs[0]:.2f} s, "
+                      f"the first two (the cut for deal and the first hand) {packs[1]:.2f} s")
             if per_hand:
                 print(f"  bytes sent per hand (both browsers): median {statistics.median(per_hand):,.0f} "
                       f"({', '.join(f'{b:,}' for b in per_hand)})")

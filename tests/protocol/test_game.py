@@ -558,7 +558,92 @@ def test_a_cut_is_sent_with_shares_computed_ahead_and_the_reply_waits_for_no_shu
     assert [m["t"] for m in reply] == ["shares"] and dealer.match.state.phase is Phase.DISCARD
     pone.receive(reply[0])
     assert pone.busy
-    pone.step(0.0)
-    assert pone.match.state.phase is Phase.DISCARD  # dealt in the first slice after the reply came
+    pieces = 0
+    while pone.match.state.phase is not Phase.DISCARD:  # the reply checked in a few short pieces...
+        pone.step(0.0)
+        pieces += 1
+        assert not after.ahead, "background work ran before the reply was checked"
+    assert pieces <= 4  # ...and the hand dealt, before anything else runs
     pone.run_all()
     assert len(after.ahead) == 52  # then the background work goes on
+
+
+def test_a_save_built_from_kept_pieces_is_the_whole_saved_afresh_after_every_step() -> None:
+    """``to_json`` keeps each deck's encoding and each pack's record between saves and writes a record
+    again only when it changed: after every slice of work and every payload of three hands (a reload
+    on the way), the text is the canonical JSON of the whole state, the same as a save made with
+    nothing kept, and it loads back to the same text."""
+    from cribbage.online.game import _canonical
+
+    def fresh(peer: OnlineGame) -> str:
+        kept = [rec.saved for rec in peer.records], peer._deck_texts
+        for rec in peer.records:
+            rec.saved = None
+        peer._deck_texts = {}
+        try:
+            return peer.to_json()
+        finally:
+            for rec, saved in zip(peer.records, kept[0]):
+                rec.saved = saved
+            peer._deck_texts = kept[1]
+
+    saves = 0
+
+    def check(peer: OnlineGame) -> None:
+        nonlocal saves
+        text = peer.to_json()
+        assert text == fresh(peer), f"seat {peer.seat}: a kept piece of the save is stale"
+        saves += 1
+
+    class Stepped(Table):
+        """Every slice of work one at a time, the save checked after each (a page saves between them)."""
+
+        def pump(self) -> None:
+            while True:
+                moved = False
+                for seat, peer in enumerate(self.peers):
+                    while peer.step(0):
+                        check(peer)
+                    check(peer)
+                    for message in peer.take_outbox():
+                        self.wires[other(seat)].append(json.loads(json.dumps(message)))
+                for seat in (0, 1):
+                    while self.wires[seat]:
+                        self.peers[seat].receive(self.wires[seat].pop(0))
+                        check(self.peers[seat])
+                        moved = True
+                if not moved and not any(p.busy for p in self.peers):
+                    return
+
+    table = Stepped(make_table(seed=71).peers)
+    rng = random.Random(71)
+    run_until(table, rng, lambda: table.peers[0].match.state.hand_number >= 2)
+    text = table.peers[1].to_json()
+    assert text == _canonical(json.loads(text))
+    table.peers[1] = again = OnlineGame.from_dict(json.loads(text), groups=GROUPS, randbelow=random.Random(1).randrange)
+    assert again.to_json() == text
+    run_until(table, rng, lambda: table.peers[0].match.state.hand_number >= 4)
+    assert saves > 500
+
+
+def test_the_deals_constants_are_made_in_the_background_in_slices_before_the_first_shuffle() -> None:
+    """A new game makes the card points, the commitment generators and the generator's table in
+    short pieces of its background work (a page does it while waiting for the other browser), not
+    in the first shuffle's first slice; a game made once they exist has nothing to make."""
+    from cribbage.online import pack, shuffle
+    from cribbage.online.p256 import P256
+
+    group = P256()  # a group of its own: its generator's table not made yet
+    assert not pack.constants_ready(group)
+    game = OnlineGame(0, room="warm", group=group)
+    assert game.busy and game.next_job == "key"
+    counts = []
+    while game.busy:
+        before = (group.ops.mul, group.ops.fixed)
+        game.step(0)
+        counts.append(group.ops.mul + group.ops.fixed - sum(before))
+    # (The card points and generators may be cached already, by the group's name: the new group's
+    # own table of the generator is made in slices at least.)
+    assert pack.constants_ready(group) and len(counts) >= 8
+    assert shuffle.generators_ready(group, pack.PACK_SIZE) and group.fixed_ready()
+    assert OnlineGame(1, room="warm", group=group)._warm is None

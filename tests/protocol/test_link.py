@@ -80,7 +80,10 @@ class Player:
     def save(self) -> str:
         """What a page would keep in storage after handling a batch: the link and the game, together."""
         self.drain()
-        return json.dumps({"link": self.link.to_dict(), "got": self.got, "next": self.next_i})
+        # The page saves the link's own text (each payload written once): the same record as to_dict.
+        text = self.link.to_json()
+        assert json.loads(text) == self.link.to_dict()
+        return json.dumps({"link": json.loads(text), "got": self.got, "next": self.next_i})
 
     @classmethod
     def load(cls, saved: str) -> Player:

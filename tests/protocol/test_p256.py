@@ -9,7 +9,7 @@ import random
 import pytest
 
 from cribbage.online import ProtocolError
-from cribbage.online.group import expand_message_xmd
+from cribbage.online.group import expand_message_xmd, run
 from cribbage.online.p256 import P256, P256_GROUP, PIPPENGER_FROM, B, N, P
 
 G = P256_GROUP
@@ -160,6 +160,31 @@ def test_fixed_base_equals_variable_base_and_multi() -> None:
         assert table.mul(k) == G.mul(base, k) == G.multi_mul([(base, k)])
     assert G.fixed(GEN) is G.fixed(GEN)  # the generator's table is built once
 
+
+
+def test_a_table_made_in_slices_is_the_table_made_at_once() -> None:
+    """``fixed_work`` (the joint key's table, made once a match before its first shuffle) yields
+    between its columns and ends with the same table as ``fixed``; the generator's table made in
+    slices is the one kept."""
+    g = P256()
+    y = g.mul(g.generator, 987654321)
+    work = g.fixed_work(y)
+    pieces = 0
+    while True:
+        try:
+            next(work)
+            pieces += 1
+        except StopIteration as stop:
+            sliced = stop.value
+            break
+    assert pieces >= 8
+    at_once = g.fixed(y)
+    assert sliced.tables == at_once.tables  # type: ignore[attr-defined]
+    k = random.Random(5).randrange(N)
+    assert sliced.mul(k) == at_once.mul(k) == g.mul(y, k)
+    assert not g.fixed_ready()
+    kept = run(g.fixed_work(g.generator))
+    assert g.fixed_ready() and g.fixed(g.generator) is kept and kept.mul(k) == g.mul(g.generator, k)
 
 @pytest.mark.parametrize("terms", [0, 1, 2, 10, 60])
 def test_multi_mul_is_the_sum_of_singles(terms: int) -> None:

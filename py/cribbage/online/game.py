@@ -72,7 +72,7 @@ from . import elgamal
 from .elgamal import Ciphertext
 from .errors import AuditFailure, ProtocolError
 from .group import Element, Group, OpCount, Work
-from .pack import PACK_SIZE, MatchKeys, Shares, public_deck
+from .pack import PACK_SIZE, MatchKeys, Shares, constants_ready, constants_work, public_deck
 
 __all__ = ["OnlineGame", "SAVE_FORMAT", "SAVE_VERSION", "MESSAGE_KINDS", "OldProtocolSave", "VERIFY_WAIT",
            "clean_peer_text", "online_rules"]
@@ -180,6 +180,18 @@ class PackRecord:
     ended: bool = False
     end_action: int = -1
     """Index in the match's actions just past the pack's last action."""
+    saved: tuple[tuple[Any, ...], str] | None = field(default=None, compare=False, repr=False)
+    """(:meth:`save_mark`, the record's canonical JSON) as last saved: written again only when the mark
+    changes."""
+
+    def save_mark(self) -> tuple[Any, ...]:
+        """What changes whenever the saved record would: a record only grows (shares are added, never
+        replaced; slots laid are appended; a deck is set, or let go once the pack ended), so the sizes
+        and the flags tell, with the decks and the shuffle received themselves (compared as the same
+        objects: at once)."""
+        return (self.start_action, self.deck1, self.deck2, self.incoming, self.ready,
+                len(self.shares_in), len(self.mine), len(self.shares_out), str(self.discard_slots),
+                len(self.laid[0]), len(self.laid[1]), self.ended, self.end_action)
 
 
 @dataclass
@@ -243,6 +255,11 @@ class OnlineGame:
         self._bg: list[dict[str, Any]] = []
         self._fg_work: Work[None] | None = None
         self._bg_work: Work[None] | None = None
+        self._warm: Work[None] | None = None if constants_ready(self.group) else constants_work(self.group)
+        """The deal's constants of the group, made in the background before anything needs them
+        (cached for the page; never saved: a reload makes them again)."""
+        self._deck_texts: dict[int, tuple[list[Ciphertext], str]] = {}
+        """id(deck) -> (the deck, its ciphertexts as canonical JSON): each deck is encoded once for the saves."""
         self._reset_match(self.group.random_scalar(randbelow))
 
     def _reset_match(self, secret: int) -> None:
@@ -286,12 +303,26 @@ class OnlineGame:
 
         The shuffles of the packs ahead wait while this browser's own move waits for the other's
         reply: then the reply is checked the moment it comes, with no slice of a shuffle before it."""
-        return bool(self._fg or (self._bg and self.pending is None))
+        return bool(self._fg or ((self._bg or self._warm is not None) and self.pending is None))
 
     @property
     def moving(self) -> bool:
         """True while a move waits to be checked or sent (the background shuffles aside)."""
         return bool(self._fg)
+
+    @property
+    def next_job(self) -> str:
+        """The kind of the work that runs next, for a trace ("recv count", "send shares", "verify"...;
+        "" when none): kinds only, never a value."""
+        if not self._fg and self._warm is not None and self.pending is None:
+            return "warm"
+        jobs = self._fg or (self._bg if self.pending is None else [])
+        if not jobs:
+            return ""
+        job = jobs[0]
+        message = job.get("message")
+        kind = str(job["kind"])
+        return f"{kind} {message.get('t')}" if isinstance(message, dict) else kind
 
     @property
     def audit_pending(self) -> bool:
@@ -381,23 +412,48 @@ class OnlineGame:
         It holds this browser's secret key share of the match (never sent), but never a card of the
         other's hand before the rules make it public (only the cards opened here are kept).
         """
-        g = self.group
+        data: dict[str, Any] = json.loads(self.to_json())
+        return data
 
-        def cts(values: list[Ciphertext] | None) -> list[list[str]] | None:
-            return None if values is None else elgamal.encode_ciphertexts(g, values)
+    def to_json(self) -> str:
+        """:meth:`to_dict` as canonical JSON text (sorted keys, no spaces, ASCII): what the page saves.
+
+        Built from pieces kept between saves: a pack's ciphertexts are encoded once, and a pack's
+        record is written again only when something in it changed (a record only grows: shares
+        added, slots laid, a deck set), so a save late in a match costs about what an early one does
+        (the records are most of a save: ~7 kB a pack)."""
+        g = self.group
+        decks: dict[int, tuple[list[Ciphertext], str]] = {}
+
+        def deck(values: list[Ciphertext] | None) -> str:
+            if values is None:
+                return "null"
+            kept = self._deck_texts.get(id(values))
+            if kept is None or kept[0] is not values:
+                kept = (values, _canonical(elgamal.encode_ciphertexts(g, values)))
+            decks[id(values)] = kept
+            return kept[1]
 
         def points(values: dict[int, Element]) -> list[list[Any]]:
             return [[s, g.encode_text(v)] for s, v in sorted(values.items())]
 
         records = []
         for rec in self.records:
-            records.append({
-                "first_seat": rec.first_seat, "start_action": rec.start_action,
-                "deck1": cts(rec.deck1), "deck2": cts(rec.deck2), "incoming": rec.incoming,
-                "ready": rec.ready, "shares_in": points(rec.shares_in), "mine": points(rec.mine),
-                "shares_out": list(rec.shares_out), "discard_slots": [d and list(d) for d in rec.discard_slots],
-                "laid": [list(x) for x in rec.laid], "ended": rec.ended, "end_action": rec.end_action,
-            })
+            mark = rec.save_mark()
+            if rec.saved is None or rec.saved[0] != mark:
+                small = {
+                    "first_seat": rec.first_seat, "start_action": rec.start_action, "incoming": rec.incoming,
+                    "ready": rec.ready, "shares_in": points(rec.shares_in), "mine": points(rec.mine),
+                    "shares_out": list(rec.shares_out), "discard_slots": [d and list(d) for d in rec.discard_slots],
+                    "laid": [list(x) for x in rec.laid], "ended": rec.ended, "end_action": rec.end_action,
+                }
+                rec.saved = (mark, _canonical_object(small, {"deck1": deck(rec.deck1), "deck2": deck(rec.deck2)}))
+            else:
+                for values in (rec.deck1, rec.deck2):
+                    if values is not None and id(values) in self._deck_texts:
+                        decks[id(values)] = self._deck_texts[id(values)]
+            records.append(rec.saved[1])
+        self._deck_texts = decks  # (only the decks still saved: the others are let go)
         other_key = self.keys.public[other(self.seat)]
         body: dict[str, Any] = {
             "format": SAVE_FORMAT, "version": SAVE_VERSION, "seat": self.seat, "names": list(self.names),
@@ -409,19 +465,18 @@ class OnlineGame:
             "other_share": None if other_key is None else g.encode_text(other_key),
             "actions": [str(a) for a in self.match.actions],
             "learned": [[i, s, c.code] for i, s, c in self.learned],
-            "records": records,
             "pending": None if self.pending is None else {
                 "action": None if self.pending.action is None else str(self.pending.action),
                 "slots": list(self.pending.slots)},
             "final_sent": self.final_sent, "final_checked": self.final_checked, "gave_up": self.gave_up,
-            "over_at": self.over_at,
-            "fg": json.loads(json.dumps(self._fg)), "bg": json.loads(json.dumps(self._bg)),
-            "outbox": json.loads(json.dumps(self._outbox)),
+            "over_at": self.over_at, "fg": self._fg, "bg": self._bg, "outbox": self._outbox,
         }
         if not self.rules.is_classic:
             body["rules"] = self.rules.to_json()  # a classic save is as before the rule book
-        body["checksum"] = _checksum(body)
-        return body
+        raw = {"records": "[" + ",".join(records) + "]"}
+        text = _canonical_object(body, raw)
+        checksum = hashlib.sha256(text.encode("ascii")).hexdigest()[:32]
+        return _canonical_object({**body, "checksum": checksum}, raw)
 
     @classmethod
     def from_dict(cls, data: Any, *, randbelow: Callable[[int], int] = secrets.randbelow,
@@ -673,6 +728,11 @@ class OnlineGame:
                             self._fg.pop(0)
                         if self._outbox:
                             break  # a move's payload goes out (saved, then sent) before more work
+                elif self._warm is not None:
+                    try:
+                        next(self._warm)
+                    except StopIteration:
+                        self._warm = None
                 else:
                     job = self._bg[0]
                     if self._bg_work is None:
@@ -761,8 +821,8 @@ class OnlineGame:
         rec = self.records[k]
         yield from self._job_mine(k, slots)
         assert rec.deck2 is not None
-        shares = self.keys.prove_shares(k, slots, [rec.deck2[s] for s in slots], [rec.mine[s] for s in slots],
-                                        self.randbelow)
+        shares = yield from self.keys.prove_shares_work(k, slots, [rec.deck2[s] for s in slots],
+                                                        [rec.mine[s] for s in slots], self.randbelow)
         # No yield after the emit: a save made while this job was half done redoes the whole job.
         self._emit({**message, **shares.to_wire(self.group)})
 
@@ -889,7 +949,7 @@ class OnlineGame:
     def _stop(self, reason: str, evidence: dict[str, object]) -> None:
         self.failure = reason
         self.evidence = dict(evidence)
-        self._fg, self._bg, self._fg_work, self._bg_work = [], [], None, None
+        self._fg, self._bg, self._fg_work, self._bg_work, self._warm = [], [], None, None, None
         self.pending = None
         self.settling = False
         self._emit({"t": "abort", "m": self.match_number, "reason": clean_peer_text(reason)})
@@ -938,7 +998,7 @@ class OnlineGame:
             if self.failure is None:
                 self.peer_reason = clean_peer_text(message["reason"])
                 self.failure = "the other browser stopped the match"
-                self._fg, self._bg, self._fg_work, self._bg_work = [], [], None, None
+                self._fg, self._bg, self._fg_work, self._bg_work, self._warm = [], [], None, None, None
                 self.pending = None
                 self.settling = False
             return
@@ -1003,7 +1063,7 @@ class OnlineGame:
         """Check the other's proven shares for exactly ``slots``; return the cards they open (nothing changed)."""
         assert rec.deck2 is not None
         deck = rec.deck2
-        self.keys.check_shares(k, shares, [deck[s] for s in shares.slots])
+        yield from self.keys.check_shares_work(k, shares, [deck[s] for s in shares.slots])
         opened: dict[int, tuple[Card, Element]] = {}
         mine_new: dict[int, Element] = {}
         for slot, value in zip(shares.slots, shares.values):
@@ -1372,6 +1432,19 @@ class OnlineGame:
         card = self.source.card(slot)
         assert card is not None
         return card
+
+
+def _canonical(value: Any) -> str:
+    """Canonical JSON: sorted keys, no spaces, ASCII (what :func:`_checksum` hashes)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+
+
+def _canonical_object(values: dict[str, Any], raw: dict[str, str]) -> str:
+    """The canonical JSON of ``values`` merged with ``raw`` (key -> a value's canonical JSON, already
+    written): the same text as :func:`_canonical` of the whole."""
+    parts = {k: _canonical(v) for k, v in values.items() if k not in raw}
+    parts.update(raw)
+    return "{" + ",".join(f"{_canonical(k)}:{parts[k]}" for k in sorted(parts)) + "}"
 
 
 def _checksum(body: dict[str, Any]) -> str:

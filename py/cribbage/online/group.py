@@ -159,6 +159,15 @@ class Group(ABC):
     def fixed(self, base: Element) -> FixedBase:
         """Precompute multiples of ``base`` (worth it when it is used many times)."""
 
+    def fixed_work(self, base: Element) -> Work[FixedBase]:
+        """:meth:`fixed` in slices (a table can cost as much as many multiplications)."""
+        return self.fixed(base)
+        yield  # (a generator: a group whose tables are cheap makes them at once)
+
+    def fixed_ready(self) -> bool:
+        """Whether the generator's table is made (a group whose tables are cheap: always)."""
+        return True
+
     def multi_mul(self, pairs: Sequence[tuple[Element, int]]) -> Element:
         """``Σ k_i·P_i`` (subclasses do it faster than one multiplication a term)."""
         total = self.identity

@@ -455,6 +455,8 @@ class Link:
         self.kept: list[tuple[int, JsonDict]] = list(kept or [])
         """Payloads the peer acknowledged, newest last (``RESEND_KEEP`` at most): sent again if the
         peer comes back behind them."""
+        self._texts: dict[int, tuple[JsonDict, str]] = {}
+        """id(payload) -> (the payload, its JSON) for :meth:`to_json`."""
         self.duplicates = 0
         """Payloads received again and ignored (a resend after a reconnect, or a replay)."""
         self.resent_from_log = 0
@@ -500,6 +502,29 @@ class Link:
                 "peer_commit": self.peer_commit, "secret": self.secret, "last_used": self.last_used, "sent": self.sent,
                 "recv": self.recv, "outbox": [[n, json.loads(_dump(p))] for n, p in self.outbox],
                 "kept": [[n, json.loads(_dump(p))] for n, p in self.kept]}
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text, each payload written once: the same payloads are saved after
+        every batch until the other acknowledges them (and a few more after), and a shuffle's is
+        ~15 kB. (The payloads are the link's own copies, never changed: their texts are kept.)"""
+        texts: dict[int, tuple[JsonDict, str]] = {}
+
+        def entries(items: list[tuple[int, JsonDict]]) -> str:
+            out = []
+            for n, payload in items:
+                kept = self._texts.get(id(payload))
+                if kept is None or kept[0] is not payload:
+                    kept = (payload, _dump(payload))
+                texts[id(payload)] = kept
+                out.append(f"[{n},{kept[1]}]")
+            return "[" + ",".join(out) + "]"
+
+        outbox, kept = entries(self.outbox), entries(self.kept)
+        self._texts = texts  # (only the payloads still saved)
+        head = _dump({"format": 1, "room": self.room, "seat": self.seat, "key": self.key,
+                      "peer_commit": self.peer_commit, "secret": self.secret, "last_used": self.last_used,
+                      "sent": self.sent, "recv": self.recv})
+        return f'{head[:-1]},"outbox":{outbox},"kept":{kept}}}'
 
     @classmethod
     def from_dict(cls, data: object) -> Link:

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .group import FixedBase, Group, OpCount, expand_message_xmd
+from .group import FixedBase, Group, OpCount, Work, expand_message_xmd, run
 
 __all__ = ["P256", "P256_GROUP", "PIPPENGER_FROM"]
 
@@ -276,36 +276,11 @@ def _pippenger(points: Sequence[Affine], scalars: Sequence[int]) -> Point:
 class _P256Fixed(FixedBase):
     """Per-window tables of affine multiples of one base point: ``mul`` is additions only."""
 
-    def __init__(self, group: "P256", base: Affine, width: int = FIXED_WIDTH) -> None:
+    def __init__(self, group: "P256", base: Affine, width: int = FIXED_WIDTH,
+                 tables: list[list[Affine]] | None = None) -> None:
         self.group = group
         self.width = width
-        half = 1 << (width - 1)
-        windows = -(-(N.bit_length() + 1) // width)
-        x, y, z = base[0], base[1], 1
-        starts: list[Jacobian] = []
-        for _ in range(windows):
-            starts.append((x, y, z))
-            for _ in range(width):
-                x, y, z = _double(x, y, z)
-        # The multiples d·B_j of all windows' B_j = 2^(width·j)·base at once, in affine coordinates:
-        # one batched inversion for each d (a third of the work of Jacobian additions normalised after).
-        bases = _batch_affine(starts)
-        column = []
-        for (x, y), i in zip(bases, _batch_inverse([2 * y for _, y in bases])):
-            slope = 3 * (x * x - 1) * i % P  # (3x² + a) / 2y with a = -3
-            x2 = (slope * slope - 2 * x) % P
-            column.append((x2, (slope * (x - x2) - y) % P))
-        columns = [bases, column]
-        for _ in range(half - 2):  # d = 3 … half: d·B_j = (d-1)·B_j + B_j, never ±B_j (the order is prime)
-            previous = columns[-1]
-            inverses = _batch_inverse([px - bx for (px, _), (bx, _) in zip(previous, bases)])
-            column = []
-            for (px, py), (bx, by), i in zip(previous, bases, inverses):
-                slope = (py - by) * i % P
-                x3 = (slope * slope - px - bx) % P
-                column.append((x3, (slope * (bx - x3) - by) % P))
-            columns.append(column)
-        self.tables = [list(row) for row in zip(*columns)]
+        self.tables = tables if tables is not None else run(_fixed_tables_work(base, width))
         """``tables[j][d - 1] = d·2^(width·j)·base``."""
 
     def mul(self, k: int) -> Point:
@@ -328,6 +303,41 @@ class _P256Fixed(FixedBase):
                 px, py = table[d - 1]
                 x, y, z = _add_mixed(x, y, z, px, py)
         return _to_affine(x, y, z)
+
+
+def _fixed_tables_work(base: Affine, width: int) -> Work[list[list[Affine]]]:
+    """The tables of :class:`_P256Fixed`, yielding between columns (a table of a new base costs about
+    as much as 20 multiplications: in slices, a browser's frame stays short)."""
+    half = 1 << (width - 1)
+    windows = -(-(N.bit_length() + 1) // width)
+    x, y, z = base[0], base[1], 1
+    starts: list[Jacobian] = []
+    for _ in range(windows):
+        starts.append((x, y, z))
+        for _ in range(width):
+            x, y, z = _double(x, y, z)
+    yield
+    # The multiples d·B_j of all windows' B_j = 2^(width·j)·base at once, in affine coordinates:
+    # one batched inversion for each d (a third of the work of Jacobian additions normalised after).
+    bases = _batch_affine(starts)
+    column = []
+    for (x, y), i in zip(bases, _batch_inverse([2 * y for _, y in bases])):
+        slope = 3 * (x * x - 1) * i % P  # (3x² + a) / 2y with a = -3
+        x2 = (slope * slope - 2 * x) % P
+        column.append((x2, (slope * (x - x2) - y) % P))
+    columns = [bases, column]
+    for d in range(half - 2):  # d = 3 … half: d·B_j = (d-1)·B_j + B_j, never ±B_j (the order is prime)
+        if d % 4 == 0:
+            yield
+        previous = columns[-1]
+        inverses = _batch_inverse([px - bx for (px, _), (bx, _) in zip(previous, bases)])
+        column = []
+        for (px, py), (bx, by), i in zip(previous, bases, inverses):
+            slope = (py - by) * i % P
+            x3 = (slope * slope - px - bx) % P
+            column.append((x3, (slope * (bx - x3) - by) % P))
+        columns.append(column)
+    return [list(row) for row in zip(*columns)]
 
 
 class P256(Group):
@@ -366,6 +376,22 @@ class P256(Group):
                 self._generator_table = _P256Fixed(self, base)
             return self._generator_table
         return _P256Fixed(self, base)
+
+    def fixed_work(self, base: Point) -> Work[FixedBase]:
+        if base is None:
+            raise ValueError("no table of multiples of the identity")
+        if base == self.generator and self._generator_table is not None:
+            return self._generator_table
+        tables = yield from _fixed_tables_work(base, FIXED_WIDTH)
+        table = _P256Fixed(self, base, tables=tables)
+        if base == self.generator:
+            if self._generator_table is None:
+                self._generator_table = table
+            return self._generator_table
+        return table
+
+    def fixed_ready(self) -> bool:
+        return self._generator_table is not None
 
     def multi_mul(self, pairs: Sequence[tuple[Point, int]]) -> Point:
         self.ops.multi += 1

@@ -38,7 +38,7 @@ from ..rules import CLASSIC, Rules
 from . import elgamal, proofs, shuffle
 from .elgamal import Ciphertext
 from .errors import AuditFailure, ProtocolError
-from .group import Element, FixedBase, Group, RandBelow, Work
+from .group import Element, FixedBase, Group, RandBelow, Work, run
 from .transcript import Transcript
 
 __all__ = [
@@ -78,12 +78,41 @@ def rules_statement(rules: Rules) -> str:
     return "cribbage: " + json.dumps(rules.to_json(), sort_keys=True, separators=(",", ":"))
 
 
-@lru_cache(maxsize=4)
+_CARD_POINTS: dict[Group, tuple[Element, ...]] = {}
+
+
 def card_points(group: Group) -> tuple[Element, ...]:
-    """``M_i`` for the 52 cards of :data:`cribbage.cards.DECK`, in that order."""
-    points = tuple(group.hash_to_group(CARD_TAG, bytes([i])) for i in range(PACK_SIZE))
-    assert len(set(points)) == PACK_SIZE
-    return points
+    """``M_i`` for the 52 cards of :data:`cribbage.cards.DECK`, in that order (made once a group)."""
+    found = _CARD_POINTS.get(group)
+    return found if found is not None else run(card_points_work(group))
+
+
+def card_points_work(group: Group) -> Work[tuple[Element, ...]]:
+    """:func:`card_points` in slices (52 hashes into the group: ~40 ms inside Pyodide on P-256)."""
+    found = _CARD_POINTS.get(group)
+    if found is None:
+        points = []
+        for i in range(PACK_SIZE):
+            points.append(group.hash_to_group(CARD_TAG, bytes([i])))
+            if i % 8 == 7:
+                yield
+        assert len(set(points)) == PACK_SIZE
+        found = _CARD_POINTS.setdefault(group, tuple(points))
+    return found
+
+
+def constants_ready(group: Group) -> bool:
+    """Whether the deal's constants of ``group`` are made (see :func:`constants_work`)."""
+    return group in _CARD_POINTS and shuffle.generators_ready(group, PACK_SIZE) and group.fixed_ready()
+
+
+def constants_work(group: Group) -> Work[None]:
+    """Make the deal's constants in slices: the card points, the shuffle proofs' commitment
+    generators and the generator's table (~0.1 s inside Pyodide on P-256, once a page). A browser
+    makes them while it waits for the other (they are cached), so the first shuffle does not."""
+    yield from card_points_work(group)
+    yield from shuffle.commitment_generators_work(group, PACK_SIZE)
+    yield from group.fixed_work(group.generator)
 
 
 @lru_cache(maxsize=4)
@@ -196,13 +225,21 @@ class MatchKeys:
             self._joint = self.group.fixed(self.joint)
         return self._joint
 
+    def joint_table_work(self) -> Work[FixedBase]:
+        """:meth:`joint_table` in slices: made once a match, before its first shuffle."""
+        if self._joint is None:
+            table = yield from self.group.fixed_work(self.joint)
+            if self._joint is None:
+                self._joint = table
+        return self._joint
+
     # --- shuffles -------------------------------------------------------------------------------
 
     def shuffle_and_prove(self, pack: int, step: int, inputs: Sequence[Ciphertext],
                           randbelow: RandBelow) -> Work[tuple[list[Ciphertext], dict[str, Any]]]:
         """This browser's shuffle of ``inputs`` and its proof: (outputs, the proof on the wire)."""
         g = self.group
-        gY = self.joint_table()
+        gY = yield from self.joint_table_work()
         outputs, psi, rands = yield from shuffle.shuffle_work(g, gY, list(inputs), randbelow)
         t = self.transcript("shuffle", self.seat, pack=pack, shuffle_step=step)
         proof = yield from shuffle.prove_shuffle(g, self.joint, gY, list(inputs), outputs, psi, rands, t, randbelow)
@@ -238,13 +275,18 @@ class MatchKeys:
     def prove_shares(self, pack: int, slots: Sequence[int], cts: Sequence[Ciphertext], values: Sequence[Element],
                      randbelow: RandBelow) -> Shares:
         """This browser's shares ``values`` of ``slots`` (ciphertexts ``cts``) with one proof for all."""
+        return run(self.prove_shares_work(pack, slots, cts, values, randbelow))
+
+    def prove_shares_work(self, pack: int, slots: Sequence[int], cts: Sequence[Ciphertext],
+                          values: Sequence[Element], randbelow: RandBelow) -> Work[Shares]:
+        """:meth:`prove_shares` in slices (a few multiplications each)."""
         g = self.group
         if not slots:
             return Shares((), (), None)
         t = self._shares_transcript(self.seat, pack, slots)
         mine = self.public[self.seat]
-        proof = proofs.prove_dleq_batch(g, self.secret, g.generator, mine, [ct[0] for ct in cts], list(values), t,
-                                        randbelow)
+        proof = yield from proofs.prove_dleq_batch_work(g, self.secret, g.generator, mine, [ct[0] for ct in cts],
+                                                        list(values), t, randbelow)
         return Shares(tuple(slots), tuple(values), proof)
 
     def read_shares(self, shares: object, proof: object) -> Shares:
@@ -275,13 +317,18 @@ class MatchKeys:
     def check_shares(self, pack: int, shares: Shares, cts: Sequence[Ciphertext]) -> None:
         """The other's shares (of slots whose ciphertexts are ``cts``) must carry a valid batched
         proof; else :class:`AuditFailure` naming the slots (one false share fails them all)."""
+        run(self.check_shares_work(pack, shares, cts))
+
+    def check_shares_work(self, pack: int, shares: Shares, cts: Sequence[Ciphertext]) -> Work[None]:
+        """:meth:`check_shares` in slices."""
         if shares.proof is None:
             return
         g = self.group
         them = 1 - self.seat
         y = self.public[them]
         t = self._shares_transcript(them, pack, shares.slots)
-        if not proofs.verify_dleq_batch(g, g.generator, y, [ct[0] for ct in cts], list(shares.values), shares.proof, t):
+        if not (yield from proofs.verify_dleq_batch_work(g, g.generator, y, [ct[0] for ct in cts],
+                                                         list(shares.values), shares.proof, t)):
             slots = list(shares.slots)
             raise AuditFailure(
                 f"pack {pack + 1}: the other browser's decryption shares of slots {slots} are not proven "

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Sequence, TypeVar
 
 from .errors import ProtocolError
-from .group import Element, Group, RandBelow
+from .group import Element, Group, RandBelow, Work, run
 from .transcript import Transcript
 
 __all__ = ["DlogProof", "DleqProof", "BatchDleqProof", "prove_dlog", "verify_dlog", "prove_dleq", "verify_dleq",
@@ -164,9 +164,18 @@ def prove_dleq_batch(group: Group, x: int, base1: Element, pub1: Element, bases:
                      randbelow: RandBelow = secrets.randbelow) -> BatchDleqProof:
     """Prove ``pub1 = x·base1`` and ``values[i] = x·bases[i]`` for every ``i`` (RFC 9497 §2.2.1
     ``GenerateProof``, with ``ComputeCompositesFast``: ``Z = x·M``)."""
+    return run(prove_dleq_batch_work(group, x, base1, pub1, bases, values, transcript, randbelow))
+
+
+def prove_dleq_batch_work(group: Group, x: int, base1: Element, pub1: Element, bases: Sequence[Element],
+                          values: Sequence[Element], transcript: Transcript,
+                          randbelow: RandBelow = secrets.randbelow) -> Work[BatchDleqProof]:
+    """:func:`prove_dleq_batch`, yielding between its multiplications (a frame stays short)."""
     weights = _composite_weights(group, transcript, base1, pub1, bases, values)
     m = group.multi_mul(list(zip(bases, weights))) if len(bases) > 1 else bases[0]
+    yield
     z = group.mul(m, x) if len(bases) > 1 else values[0]
+    yield
     proof = prove_dleq(group, x, base1, pub1, m, z, transcript, randbelow)
     return BatchDleqProof(group, proof.challenge, proof.response)
 
@@ -175,6 +184,12 @@ def verify_dleq_batch(group: Group, base1: Element, pub1: Element, bases: Sequen
                       values: Sequence[Element], proof: BatchDleqProof, transcript: Transcript) -> bool:
     """Whether ``proof`` shows ``log_base1(pub1) = log_bases[i](values[i])`` for every ``i`` (RFC 9497
     §2.2.2 ``VerifyProof``): one check for the whole batch, which fails if any one value is false."""
+    return run(verify_dleq_batch_work(group, base1, pub1, bases, values, proof, transcript))
+
+
+def verify_dleq_batch_work(group: Group, base1: Element, pub1: Element, bases: Sequence[Element],
+                           values: Sequence[Element], proof: BatchDleqProof, transcript: Transcript) -> Work[bool]:
+    """:func:`verify_dleq_batch`, yielding between its multiplications."""
     if not bases or len(bases) != len(values):
         return False
     weights = _composite_weights(group, transcript, base1, pub1, bases, values)
@@ -182,5 +197,7 @@ def verify_dleq_batch(group: Group, base1: Element, pub1: Element, bases: Sequen
         m, z = bases[0], values[0]
     else:
         m = group.multi_mul(list(zip(bases, weights)))
+        yield
         z = group.multi_mul(list(zip(values, weights)))
+        yield
     return verify_dleq(group, base1, pub1, m, z, DleqProof(group, proof.challenge, proof.response), transcript)

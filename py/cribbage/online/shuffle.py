@@ -70,9 +70,25 @@ def commitment_generators(group: Group, n: int) -> tuple[Element, list[Element]]
     """``h`` and ``h_1..h_n`` (the paper's GetGenerators), hashed into the group; cached."""
     key = (group.name, n)
     if key not in _GENERATORS:
-        points = [group.hash_to_group(GENERATOR_DST, i.to_bytes(4, "big")) for i in range(n + 1)]
-        _GENERATORS[key] = (points[0], points[1:])
+        run(commitment_generators_work(group, n))
     return _GENERATORS[key]
+
+
+def commitment_generators_work(group: Group, n: int) -> Work[None]:
+    """Make (and cache) :func:`commitment_generators` in slices of a few hashes into the group."""
+    key = (group.name, n)
+    if key in _GENERATORS:
+        return
+    points = []
+    for i in range(n + 1):
+        points.append(group.hash_to_group(GENERATOR_DST, i.to_bytes(4, "big")))
+        if i % 8 == 7:
+            yield
+    _GENERATORS.setdefault(key, (points[0], points[1:]))
+
+
+def generators_ready(group: Group, n: int) -> bool:
+    return (group.name, n) in _GENERATORS
 
 
 def random_permutation(n: int, randbelow: RandBelow = secrets.randbelow) -> list[int]:

@@ -7,7 +7,7 @@ the page, an in-memory pair in the tests) and calls back ``on_open`` / ``on_mess
 ``on_full`` / ``on_error``. Time and timers come from the host: the deal's big-integer work runs in
 slices of :data:`SLICE_MS` on the host's timer (so no frame is long), the link's heartbeat every
 :data:`TICK_MS`. After every batch the link and the game are saved together under the room's key
-(``link.to_dict()`` + ``game.to_dict()``: no seed, nothing of the other's hidden cards).
+(``link.to_json()`` + ``game.to_json()``: no seed, nothing of the other's hidden cards).
 
 Rooms: the first browser to open a room holds seat 0 (it creates the room from the menu, with a
 256-bit room secret); the room link is ``?room=ID#k=SECRET`` (QR code and Copy link alike: the
@@ -620,6 +620,7 @@ class PeerSession:
     # --- the channel's events ------------------------------------------------------------------------
 
     def on_open(self, binding: Binding | None = None) -> None:
+        self._trace("channel open")
         self._open = True
         self._generation += 1
         self._reach_first = None
@@ -727,7 +728,8 @@ class PeerSession:
             self.game.step(SLICE_MS)
             return
         lane = "fg" if self.game.moving else "bg"
-        trace(f"slice {lane} >")
+        job = self.game.next_job
+        trace(f"slice {lane} {job} >" if job else f"slice {lane} >")
         self.game.step(SLICE_MS)
         trace(f"slice {lane} <")
 
@@ -933,10 +935,13 @@ class PeerSession:
         stops the match: it goes on in this page, the player is told once, and the next batch tries again."""
         self._trace("save >")
         try:
-            record = {"format": 1, "room": self.net.room, "seat": self.game.seat, "tag": self.tag,
-                      "my_name": self.my_name, "peer_name": self.peer_name, "acked": self.acked_hand,
-                      "joined": self.joined, "link": self.net.to_dict(), "game": self.game.to_dict()}
-            self.ctx.storage.set(room_key(self.net.room), json.dumps(record, ensure_ascii=True))
+            head = json.dumps({"format": 1, "room": self.net.room, "seat": self.game.seat, "tag": self.tag,
+                               "my_name": self.my_name, "peer_name": self.peer_name, "acked": self.acked_hand,
+                               "joined": self.joined}, ensure_ascii=True)
+            # The link and the game write their own JSON, each part once (a save late in a match
+            # costs about what an early one does): the record is {..., "link": ..., "game": ...}.
+            record = f'{head[:-1]}, "link": {self.net.to_json()}, "game": {self.game.to_json()}}}'
+            self.ctx.storage.set(room_key(self.net.room), record)
             self.ctx.storage.set(CURRENT_KEY, self.net.room)
         except Exception:  # noqa: BLE001 - a full storage must not stop the game
             if not self._save_failed:
