@@ -376,3 +376,28 @@ def test_the_remembered_level_is_the_level_of_new_matches_after_a_reload() -> No
     c2.click("menu")
     c2.click("start")
     assert c2.match.options["level"] == "easy"  # the menu offers the level of the game on the table
+
+
+@pytest.mark.parametrize("seats", ["you,easy,easy", "you,easy,easy,easy", "you,player,player,player",
+                                   "you,player,player"])
+def test_each_table_of_three_and_four_plays_to_its_end(seats: str) -> None:
+    """Started from the URL's choice (the dialog's presets and three players hot-seat): the people
+    click through their turns (covers up whenever the device passes), the computers answer."""
+    players = len(seats.split(","))
+    c, host, storage = make(params={"players": str(players), "seats": seats, "to": "61"})
+    assert c.mode == "table" and c.match.rules.players == players and c.match.rules.target == 61
+    passing = "player" in seats
+    covers = 0
+    for _ in range(4000):
+        host.run_timers()
+        if c.match.state.is_over:
+            break
+        if c.cover_for() is not None:
+            covers += 1
+            assert c.perspective is None
+        if not play_human_turn(c, c.active_seat()):
+            assert c.session.busy or not c.match.state.actors() or set(c.match.state.actors()) & c.computer_seats
+    st = c.match.state
+    assert st.is_over and max(st.scores) >= 61
+    assert (covers > 0) == passing
+    assert Match.from_json(storage.get(TABLE_MODE.save_key) or "").actions == c.match.actions
