@@ -166,6 +166,8 @@ def test_the_hand_and_the_primary_button_are_in_the_window(browser: Any, base_ur
             assert any("btn-primary" in b[0] for b in boxes) and any("hand-card" in b[0] for b in boxes)
             for cls, left, top, right, bottom in boxes:
                 assert left >= -1 and top >= -1 and right <= w + 1 and bottom <= h + 1, (size, phase, cls, top, bottom)
+            tops = [top for cls, _, top, _, _ in boxes if "seat-tag" in cls]
+            assert len(tops) in (2, 3) and max(tops) - min(tops) < 30, (size, phase, tops)  # one row across the top
             scroll = table.page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
             assert scroll[0] <= scroll[1], (size, phase, scroll)
     finally:
