@@ -1,6 +1,10 @@
 """Take the README's screenshot (static/screenshot.png): the table at 1280x800, mid-hand, a play previewed.
 
-Usage: python py/tools/screenshot.py [--seed 3] [--out static/screenshot.png]   (after `make site`)
+Usage: python py/tools/screenshot.py [--seed 3] [--out static/screenshot.png] [--query OPTIONS]   (after `make site`)
+
+``--query`` adds the New game dialog's URL options: the README's tables of three and four are
+``--query "players=3&seats=you,expert,expert" --out static/screenshot-three.png`` and
+``--query "players=4&seats=you,expert,expert,expert" --out static/screenshot-partners.png``.
 
 Serves ``dist/`` with serve.py, plays a fixed seed against the computer (``?delay=0``) in Chromium
 until you are to lay a card with two already on the pile, selects one (its preview is drawn) and
@@ -22,7 +26,7 @@ import serve  # noqa: E402
 APP = "document.getElementById('app')"
 
 
-def take(out: Path, seed: int) -> None:
+def take(out: Path, seed: int, query: str = "") -> None:
     """Play to mid-hand and save the screenshot."""
     from playwright.sync_api import sync_playwright
 
@@ -32,7 +36,7 @@ def take(out: Path, seed: int) -> None:
             browser = chromium.launch(p)
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             page.emulate_media(reduced_motion="reduce")
-            page.goto(f"{server.url}?seed={seed}&delay=0")
+            page.goto(f"{server.url}?seed={seed}&delay=0" + (f"&{query}" if query else ""))
             page.wait_for_function("() => document.body.dataset.ready === 'true'", timeout=60_000)
             for _ in range(300):
                 page.wait_for_function(f"() => {APP}.dataset.busy === 'false'", timeout=30_000)
@@ -46,7 +50,8 @@ def take(out: Path, seed: int) -> None:
                     page.locator(".fan-card.legal").nth(10).dispatch_event("click")
                 elif phase == "discard":
                     page.click("#hand-0")
-                    page.click("#hand-1")
+                    if page.locator("#btn-discard[aria-disabled]").count():  # two to lay away (one at 3 or 4)
+                        page.click("#hand-1")
                     page.click("#btn-discard")
                 elif phase == "play" and page.locator("#btn-go").count():
                     page.click("#btn-go")
@@ -72,8 +77,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--out", type=Path, default=ROOT / "static" / "screenshot.png")
+    parser.add_argument("--query", default="", help="more URL options: players=3&seats=you,expert,expert")
     args = parser.parse_args()
-    take(args.out, args.seed)
+    take(args.out, args.seed, args.query)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ def test_a_best_of_three_to_61_against_the_computer_counts_the_first_game_in_the
     preview = page.inner_text("#ng-preview")
     assert "to 61" in preview and "best of 3 games (first to 2)" in preview, preview
     assert page.is_checked("#ng-to-61") and page.is_checked("#ng-series-3")
-    assert page.is_disabled("#ng-preset-three")  # drawn for three and four: coming soon
+    assert page.is_enabled("#ng-preset-three")  # the tables for three and four are drawn
     page.click("#btn-newgame-start")
     page.wait_for_selector("#dlg-newgame", state="detached")
     assert page.inner_text("#series-score").startswith("Games 0\u20130")

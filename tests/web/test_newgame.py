@@ -214,7 +214,7 @@ def dialog(host: FakeHost) -> str:
     return host.last.overlay
 
 
-def test_the_dialog_previews_disables_what_is_not_drawn_yet_and_starts_the_choice() -> None:
+def test_the_dialog_previews_offers_every_preset_and_starts_the_choice() -> None:
     c, host, storage = make()
     c.click("menu")
     c.click("newgame-open")
@@ -223,7 +223,7 @@ def test_the_dialog_previews_disables_what_is_not_drawn_yet_and_starts_the_choic
         "checked") is not None
     for key in ("three", "partner", "partners"):
         radio = select(html, tag="input", id=f"ng-preset-{key}")[0]
-        assert "disabled" in radio.attrs and "coming soon" in text_of(html)
+        assert "disabled" not in radio.attrs and "coming soon" not in text_of(html)
     c.click("newgame-set", {"field": "to", "choice": "61"})
     c.click("newgame-set", {"field": "series", "choice": "3"})
     html = dialog(host)
@@ -240,7 +240,8 @@ def test_the_dialog_previews_disables_what_is_not_drawn_yet_and_starts_the_choic
     assert select(dialog(host), tag="input", id="ng-to-61")[0].attrs.get("checked") is not None
 
 
-def test_a_table_the_page_cannot_draw_yet_is_refused_in_words() -> None:
+def test_a_table_the_page_cannot_draw_yet_is_refused_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(COMING_SOON, "three", "Three players: coming soon.")
     c, host, storage = make()
     c.click("newgame-open")
     c.newgame.draft = PRESETS["three"]
@@ -248,6 +249,23 @@ def test_a_table_the_page_cannot_draw_yet_is_refused_in_words() -> None:
     c.click("newgame-start")
     assert c.match.seed == seed and COMING_SOON["three"] in host.said[-1]
     assert coming_soon(PRESETS["three"]) == (COMING_SOON["three"],)
+
+
+@pytest.mark.parametrize("preset", ["three", "partner", "partners"])
+def test_the_presets_for_three_and_four_start_from_the_dialog(preset: str) -> None:
+    """You with computers: drawn from your seat, no cover; people passing the device: covers."""
+    c, host, storage = make()
+    c.click("newgame-open")
+    c.click("newgame-set", {"field": "preset", "choice": preset})
+    c.click("newgame-start")
+    game = PRESETS[preset]
+    assert c.mode == "table" and c.match.rules.players == game.rules.players
+    assert c.match.humans == frozenset(game.humans) and c.names == game.names()
+    if preset == "partners":
+        assert c.perspective is None
+    else:
+        assert c.perspective == 0 and c.cover_for() is None
+    assert c.ui.dialog is None
 
 
 def test_url_options_choose_the_next_match_and_a_saved_one_still_resumes() -> None:
@@ -358,3 +376,28 @@ def test_the_remembered_level_is_the_level_of_new_matches_after_a_reload() -> No
     c2.click("menu")
     c2.click("start")
     assert c2.match.options["level"] == "easy"  # the menu offers the level of the game on the table
+
+
+@pytest.mark.parametrize("seats", ["you,easy,easy", "you,easy,easy,easy", "you,player,player,player",
+                                   "you,player,player"])
+def test_each_table_of_three_and_four_plays_to_its_end(seats: str) -> None:
+    """Started from the URL's choice (the dialog's presets and three players hot-seat): the people
+    click through their turns (covers up whenever the device passes), the computers answer."""
+    players = len(seats.split(","))
+    c, host, storage = make(params={"players": str(players), "seats": seats, "to": "61"})
+    assert c.mode == "table" and c.match.rules.players == players and c.match.rules.target == 61
+    passing = "player" in seats
+    covers = 0
+    for _ in range(4000):
+        host.run_timers()
+        if c.match.state.is_over:
+            break
+        if c.cover_for() is not None:
+            covers += 1
+            assert c.perspective is None
+        if not play_human_turn(c, c.active_seat()):
+            assert c.session.busy or not c.match.state.actors() or set(c.match.state.actors()) & c.computer_seats
+    st = c.match.state
+    assert st.is_over and max(st.scores) >= 61
+    assert (covers > 0) == passing
+    assert Match.from_json(storage.get(TABLE_MODE.save_key) or "").actions == c.match.actions

@@ -220,6 +220,8 @@ class Controller:
     def perspective(self) -> int | None:
         """The seat that is "you" on this device (None in hot-seat; online: the session says)."""
         seat: int | None = getattr(self.session, "perspective", self.mode_def.perspective)
+        if seat is None and len(self.match.humans) == 1:
+            seat = next(iter(self.match.humans))  # a table of three or four with one person and computers
         return seat
 
     @property
@@ -274,7 +276,7 @@ class Controller:
 
     def cover_for(self) -> int | None:
         """Hot-seat: the seat that must take the device before its cards are drawn (None: no cover)."""
-        if not self.mode_def.cover:
+        if not self.mode_def.cover or self.perspective is not None:
             return None
         st = self.match.state
         if st.phase not in PRIVATE_PHASES or self.summary_hand() is not None:

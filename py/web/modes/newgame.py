@@ -51,10 +51,7 @@ QUERY_KEYS = ("players", "seats", "to", "rules", "series")
 RULE_WORDS: dict[str, dict[str, Any]] = {"pack2": {"crib_from_pack": 2}, "muggins": {"muggins": True},
                                          "recut": {"recut_tens": True}, "to61": {"target": 61}}
 """``rules=`` words (the online room's words: ``to61`` is also ``to=61``)."""
-COMING_SOON: dict[str, str] = {
-    "three": "Three players: coming soon (the table for three is being drawn).",
-    "four": "Four players: coming soon (the table for partnerships is being drawn).",
-}
+COMING_SOON: dict[str, str] = {}
 """What the page cannot play yet, with its note: the dialog shows these choices disabled. Remove a
 key once the table draws it; the model, the URL and the sessions already handle every table."""
 

@@ -63,8 +63,9 @@ TABLE_MODE = Mode(
     computer=True, start_sentence="New game. Cut for deal: the lowest card deals first.",
     new=local.new, resume=local.resume)
 """Three or four players on this device (any mix of people and computers, from the New game
-dialog). Its sessions and saves work; it joins the menu (``register(TABLE_MODE)``) once the table
-draws three and four seats (``web.modes.newgame.COMING_SOON``)."""
+dialog). With one person at the table it is drawn from their seat, without a cover (the controller
+takes the match's only human as its perspective); with more, the device passes round in turn order."""
+register(TABLE_MODE)
 
 
 _BEFORE_ONLINE: list[Callable[[], None]] = []

@@ -196,7 +196,7 @@ def _plate(scene: Scene, seat: int, where: str) -> str:
         badges.append(f'<span class="badge badge-level">{esc(scene.level.capitalize())}</span>')
     turn = seat in v.actors and scene.summary is None and v.phase is not Phase.GAME_OVER
     return (
-        f'<div class="plate plate-{where} seat-{seat}{" on-turn" if turn else ""}">'
+        f'<div class="plate plate-{where} seat-{seat} side-{v.rules.side_of(seat)}{" on-turn" if turn else ""}">'
         f'<span class="peg-dot" aria-hidden="true"></span>'
         f'<span class="plate-name">{esc(name)}</span>'
         f'<span class="plate-score" data-seat-score="{seat}">{v.score_of(seat)}</span>'
@@ -387,8 +387,10 @@ def _pile(scene: Scene) -> str:
         # The opponent's latest card keeps the name of the back it was laid from (see _opp_hand).
         last_theirs = seat != me and i == len(v.pile) - 1 and v.phase is Phase.PLAY
         name = back_name(v, seat, cards_of(v, seat)) if last_theirs else f"c-{card.code}"
-        cards.append(f'<li class="pile-slot {who} seat-{seat}">'
-                     f'{card_html(card, classes="pile-card", attrs={"data-vt": name})}</li>')
+        # More than two at the table: a small name tag under each card says who laid it.
+        tag = "" if v.players == 2 else f'<span class="pile-who" aria-hidden="true">{esc(scene.names[seat])}</span>'
+        cards.append(f'<li class="pile-slot {who} seat-{seat} side-{v.rules.side_of(seat)}">'
+                     f'{card_html(card, classes="pile-card", attrs={"data-vt": name})}{tag}</li>')
     ghost = ""
     if scene.private and scene.play_preview is not None and len(scene.selected) == 1:
         code = scene.selected[0]
@@ -797,9 +799,23 @@ def _seat_zone(scene: Scene, place: SeatPlace) -> tuple[str, str]:
         Phase.CUT_FOR_DEAL, Phase.CUT_PACK) else ""
     two = v.players == 2
     key = "opp" if two else f"opp-{place.where}"
-    where = "" if two else f" seat-{place.where}"
+    where = "" if two else f" seat-{place.where} side-{v.rules.side_of(seat)}"
     return key, (f'<div class="seat seat-opp seat-{seat}{where}" role="group" '
-                 f'aria-label="{esc(scene.names[seat])}">{zone}</div>')
+                 f'aria-label="{esc(scene.names[seat])}">{"" if two else _seat_tag(scene, seat)}{zone}</div>')
+
+
+def _seat_tag(scene: Scene, seat: int) -> str:
+    """At a table of three or four, the name tag beside another seat's hand: its colour, name, score,
+    cards in hand and the dealer's badge (the header's plates say the same, read once: this is hidden
+    from screen readers)."""
+    v = scene.view
+    n = cards_of(v, seat) if v.phase in (Phase.DISCARD, Phase.CUT_STARTER, Phase.PLAY) else 0
+    held = f'<span class="tag-cards">{n} {"card" if n == 1 else "cards"}</span>' if n else ""
+    dealer = '<span class="badge badge-dealer">D</span>' if _shown_dealer(scene) == seat else ""
+    go = '<span class="badge badge-go">Go</span>' if v.phase is Phase.PLAY and v.go_said == seat else ""
+    return (f'<div class="seat-tag" aria-hidden="true"><span class="peg-dot"></span>'
+            f'<span class="tag-name">{esc(scene.names[seat])}</span>'
+            f'<span class="tag-score">{v.score_of(seat)}</span>{dealer}{go}{held}</div>')
 
 
 def _table(scene: Scene) -> tuple[str, tuple[tuple[str, str], ...]]:
