@@ -30,6 +30,7 @@ from web.record.store import (
 from web.record.render import RECORD_DIALOG, RecordScene
 from web.play.seats import ai_available, ai_module
 from web.play.storage import Storage
+from web.kit.winchance import review_line
 
 __all__ = ["RecordScreens", "Table", "RECORDED_MODES", "COACH_SLICE_MS", "COACH_START_MS", "IMPORT_LIMIT"]
 
@@ -249,7 +250,7 @@ class RecordScreens:
                 who = f"{match.names[seat]}: " if len(match.humans) > 1 else ""
                 for r in ai.review_hand(match, seat, hand):
                     if r.text:
-                        lines.append(who + r.text[0].upper() + r.text[1:] + ".")
+                        lines.append(review_line(r, who))
         except Exception as exc:  # noqa: BLE001 - the review is a bonus
             lines = [f"The coach could not review this hand ({exc})."]
         self._reviews[(record_id, hand)] = lines or ["Nothing to review: no real choice in this hand."]

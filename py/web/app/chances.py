@@ -1,0 +1,328 @@
+"""The controller's side of the chance of winning: the bar by the board, its setting, and the
+game-over figures (the race chart's second line, the match's costliest decisions).
+
+**Whose view.** The bar's figures are :func:`cribbage.ai.winchance.seat_chances` of the view the
+frame draws, and of nothing else: against the computer "you"'s view, in hot-seat the view of the
+seat whose cards are drawn (nothing at all while the cover is up), online this side's view. So the
+bar never knows more than the screen shows.
+
+**Never in the tap's path.** Drawing a frame only looks the figure up (by the view's fingerprint);
+a figure not known yet is worked out after the frame is painted, on the host's timer, in slices of
+:data:`~web.play.seats.SLICE_MS` (the model's steps, :func:`cribbage.ai.winchance.seat_chances_steps`),
+and the table is drawn again when it is known. Until then the bar keeps its last figure for the
+same seat (or says it is being worked out). The game-over work (each hand's start replayed, the
+coach's review of every decision for :func:`cribbage.ai.coach.costliest_steps`) runs the same way.
+
+**The setting** is kept per mode in the settings (``cribbage.settings`` → ``"chances"``): on against
+the computer, off in hot-seat and online unless turned on. Online it is this side's own choice: the
+other browser is not asked (the link's messages have no room for it yet).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Protocol
+
+from cribbage.match import Match
+from cribbage.rules import Rules
+from cribbage.state import Phase
+from cribbage.view import SeatView
+from cribbage.view import view as view_of
+
+from web.kit.winchance import ChanceScene, Costly, WinBar, review_line
+from web.play.seats import SLICE_MS, ai_available, ai_module, warm_steps, warmed
+from web.play.storage import Storage
+
+if TYPE_CHECKING:
+    from web.modes.base import Mode
+
+__all__ = ["TableChances", "fingerprint", "SETTING", "WAIT_MS", "supported"]
+
+SETTING = "chances"
+"""The key of the per-mode switches in the settings."""
+WAIT_MS = 60
+"""Pause after a frame before the figure is worked out: the frame (and a card's travel) is painted first."""
+CACHE_SIZE = 256
+"""Figures remembered, by fingerprint (undo and redo find them again)."""
+RACE_MODES = ("computer", "hotseat", "challenge")
+"""Modes whose game-over chart gets the chance line (online play keeps its page's time for the link)."""
+
+Fingerprint = tuple[Any, ...]
+
+
+def supported(rules: Rules) -> bool:
+    """Two players with six cards each: the only table the model covers (without importing it)."""
+    return rules.players == 2 and rules.crib_from_pack == 0
+
+
+def fingerprint(view: SeatView) -> Fingerprint:
+    """Everything of ``view`` the figure depends on (the seat, the scores and who deals, the phase,
+    the seat's own cards, what lies on the table, how many cards are laid)."""
+    laid = len(view.pile) + sum(len(c) for c in view.played)
+    return (view.seat, str(view.phase), view.hand_number, view.dealer, tuple(view.scores), view.winner,
+            tuple(view.hand), tuple(view.kept), tuple(view.discards), view.starter, view.show_step,
+            tuple(view.opponent_kept), laid, view.rules.target, view.rules.players, view.rules.crib_from_pack)
+
+
+class _Host(Protocol):
+    def later(self, ms: int, fn: Callable[[], None]) -> object: ...
+    def cancel(self, handle: object) -> None: ...
+
+
+class Table(Protocol):
+    """What the chances need of the table (the app's controller)."""
+
+    @property
+    def host(self) -> Any: ...
+    @property
+    def storage(self) -> Storage: ...
+    @property
+    def match(self) -> Match: ...
+    @property
+    def mode_def(self) -> Mode: ...
+    @property
+    def perspective(self) -> int | None: ...
+    @property
+    def names(self) -> tuple[str, ...]: ...
+    def refresh(self) -> None: ...
+
+
+Work = Generator[None, None, Any]
+
+
+class TableChances:
+    """The bar's figures (cached by fingerprint), their timer, the setting, the game-over figures."""
+
+    def __init__(self, table: Table, settings_key: str) -> None:
+        self.table = table
+        self.settings_key = settings_key
+        self._switches: dict[str, bool] | None = None
+        self._cache: dict[Fingerprint, tuple[float, float] | None] = {}
+        self._last: tuple[tuple[int, int, int], tuple[float, float]] | None = None
+        """The last figure drawn: ((the match, its hand, the seat whose view it came from), the figures)."""
+        self._wanted: tuple[Fingerprint, SeatView] | None = None
+        """The figure the last frame asked for and did not have."""
+        self._job: tuple[Any, Work] | None = None
+        """The work under way: (what it is for, its steps)."""
+        self._timer: object | None = None
+        self._warm: Iterator[str] | None = None
+        self._over: dict[str, Any] = {}
+        """Game over: ``key`` (the match finished), ``race`` and ``costly`` once worked out."""
+
+    # --- the setting ----------------------------------------------------------------------------
+
+    def _read(self) -> dict[str, bool]:
+        if self._switches is None:
+            self._switches = {}
+            try:
+                raw = self.table.storage.get(self.settings_key)
+                settings = json.loads(raw) if raw else None
+            except Exception:  # noqa: BLE001 - settings are a convenience
+                settings = None
+            found = settings.get(SETTING) if isinstance(settings, dict) else None
+            if isinstance(found, dict):
+                self._switches = {k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, bool)}
+        return self._switches
+
+    def reload(self) -> None:
+        """The settings were replaced (an import): read them again."""
+        self._switches = None
+
+    def enabled(self) -> bool:
+        """Is the bar on for the mode on the table? (By default against the computer only.)"""
+        mode = self.table.mode_def
+        return self._read().get(mode.key, bool(mode.computer) and mode.perspective is not None)
+
+    def toggle(self) -> bool:
+        """Turn the bar on or off for this mode (remembered); the new state."""
+        on = not self.enabled()
+        switches = self._read()
+        switches[self.table.mode_def.key] = on
+        try:
+            raw = self.table.storage.get(self.settings_key)
+            settings = json.loads(raw) if raw else {}
+            if not isinstance(settings, dict):
+                settings = {}
+        except Exception:  # noqa: BLE001
+            settings = {}
+        settings[SETTING] = dict(switches)
+        try:
+            self.table.storage.set(self.settings_key, json.dumps(settings))
+        except Exception:  # noqa: BLE001 - a full or blocked storage: on for this page only
+            pass
+        if not on:
+            self._stop()
+        return on
+
+    # --- the bar ----------------------------------------------------------------------------------
+
+    def scene(self, view: SeatView, private: bool) -> ChanceScene:
+        """What the frame of ``view`` shows (``private``: no hot-seat cover is up)."""
+        rules = view.rules
+        if not supported(rules):
+            return ChanceScene()
+        mode = self.table.mode_def
+        on = self.enabled()
+        bar = None
+        names = self.table.names
+        pair = (names[0], names[1]) if len(names) >= 2 else ("Seat 1", "Seat 2")
+        over = view.phase is Phase.GAME_OVER
+        if on and ai_available():
+            if not private:
+                bar = WinBar(pair, hidden=True)
+                self._wanted = None
+            else:
+                bar = WinBar(pair, self._figure(view), over=over)
+        you = self.table.perspective if self.table.perspective is not None else 0
+        race, costly, wanted = None, None, False
+        if over and mode.key in RACE_MODES:
+            self._want_over()
+            race = self._over.get("race")
+            costly = self._over.get("costly")
+            wanted = self._costly_wanted()
+        return ChanceScene(setting=on, online=mode.key == "online", bar=bar, race=race, you=you,
+                           costly=costly, costly_wanted=wanted)
+
+    def _figure(self, view: SeatView) -> tuple[float, float] | None:
+        key = fingerprint(view)
+        whose = (id(self.table.match), view.hand_number, view.seat)
+        if key in self._cache:
+            got = self._cache[key]
+            if got is not None:
+                self._last = (whose, got)
+            self._wanted = None
+            return got
+        self._wanted = (key, view)
+        # Not known yet: the last figure of the same seat's view in this hand stands in until it is
+        # (never another seat's: in hot-seat it would tell of the other hand).
+        return self._last[1] if self._last is not None and self._last[0] == whose else None
+
+    def after_frame(self) -> None:
+        """A frame was drawn: work out what it lacked, after the paint."""
+        if self._timer is None and (self._wanted is not None or self._over_pending()):
+            self._timer = self.table.host.later(WAIT_MS, self._tick)
+
+    def _stop(self) -> None:
+        if self._timer is not None:
+            self.table.host.cancel(self._timer)
+        self._timer, self._job, self._wanted = None, None, None
+
+    # --- the work, in slices ---------------------------------------------------------------------
+
+    def _next_job(self) -> tuple[Any, Work] | None:
+        if self._wanted is not None:
+            key, view = self._wanted
+            if self._job is not None and self._job[0] == ("bar", key):
+                return self._job
+            return ("bar", key), self._bar_steps(view)
+        if self._over_pending():
+            key = self._over["key"]
+            if self._job is not None and self._job[0] == ("over", key):
+                return self._job
+            return ("over", key), self._over_steps(self.table.match)
+        return None
+
+    def _tick(self) -> None:
+        """One slice: warm the coach up if it is not, else the figure the table waits for."""
+        self._timer = None
+        end = time.perf_counter() + SLICE_MS / 1000
+        redraw = False
+        try:
+            while time.perf_counter() < end:
+                if not warmed():
+                    if self._warm is None:
+                        self._warm = warm_steps()
+                    if next(self._warm, None) is None:
+                        self._warm = None
+                        if not warmed():
+                            return  # the coach cannot be loaded: no figures
+                    continue
+                job = self._next_job()
+                if job is None:
+                    self._job = None
+                    break
+                self._job = job
+                try:
+                    next(job[1])
+                except StopIteration as stop:
+                    self._job = None
+                    redraw = self._finished(job[0], stop.value) or redraw
+        except Exception:  # noqa: BLE001 - the figure is a bonus: never stop the table for it
+            self._job, self._wanted = None, None
+            self._over["failed"] = True
+            return
+        if redraw:
+            self.table.refresh()  # the frame asks again for what it still lacks (after_frame)
+        elif self._job is not None or self._wanted is not None or self._over_pending():
+            self._timer = self.table.host.later(0, self._tick)
+
+    def _finished(self, what: Any, result: Any) -> bool:
+        """Keep a result; True if the table should be drawn again."""
+        kind, key = what
+        if kind == "bar":
+            self._cache[key] = result
+            if len(self._cache) > CACHE_SIZE:
+                del self._cache[next(iter(self._cache))]
+            wanted = self._wanted
+            if wanted is not None and wanted[0] == key:
+                self._wanted = None
+                return True
+            return False
+        race, costly = result
+        if self._over.get("key") == key:
+            self._over["race"], self._over["costly"] = race, costly
+            return True
+        return False
+
+    @staticmethod
+    def _bar_steps(view: SeatView) -> Work:
+        ai = ai_module()
+        if ai is None:
+            return None
+        from cribbage.ai.winchance import seat_chances_steps
+
+        return (yield from seat_chances_steps(view))
+
+    # --- game over -------------------------------------------------------------------------------
+
+    def _costly_wanted(self) -> bool:
+        mode = self.table.mode_def
+        return bool(mode.computer) and self.table.perspective is not None and ai_available()
+
+    def _want_over(self) -> None:
+        match = self.table.match
+        key = (id(match), len(match.actions))
+        if self._over.get("key") != key:
+            self._over = {"key": key}
+
+    def _over_pending(self) -> bool:
+        return "key" in self._over and "race" not in self._over and not self._over.get("failed")
+
+    def _over_steps(self, match: Match) -> Work:
+        """Each hand's start replayed, "you"'s chance there; then the coach's costliest decisions."""
+        from cribbage.ai.coach import costliest_steps
+        from cribbage.ai.winchance import seat_chances_steps
+
+        you = self.table.perspective if self.table.perspective is not None else 0
+        race: list[tuple[int, float]] = []
+        state = match.new_state()
+        seen = 0
+        starts: list[SeatView] = []
+        for action in list(match.actions):
+            state.apply(action)
+            if state.hand_number > seen and state.phase is not Phase.GAME_OVER:
+                seen = state.hand_number
+                starts.append(view_of(state, you))
+        for view in starts:
+            yield
+            chances = yield from seat_chances_steps(view)
+            if chances is not None:
+                race.append((view.hand_number - 1, chances[you]))  # after the hand before it
+        if match.state.winner is not None:
+            race.append((match.state.hand_number, 1.0 if match.state.winner == you else 0.0))
+        costly: tuple[Costly, ...] | None = None
+        if self._costly_wanted():
+            found = yield from costliest_steps(match, you, 3)
+            costly = tuple(Costly(r.hand, review_line(r)) for r in found)
+        return tuple(race), costly
