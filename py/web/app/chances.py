@@ -8,7 +8,7 @@ bar never knows more than the screen shows.
 
 **Never in the tap's path.** Drawing a frame only looks the figure up (by the view's fingerprint);
 a figure not known yet is worked out after the frame is painted, on the host's timer, in slices of
-:data:`~web.play.seats.SLICE_MS` (the model's steps, :func:`cribbage.ai.winchance.seat_chances_steps`),
+:data:`web.play.seats.SLICE_MS` (the model's steps, :func:`cribbage.ai.winchance.seat_chances_steps`),
 and the table is drawn again when it is known. Until then the bar keeps its last figure for the
 same seat (or says it is being worked out). The game-over work (each hand's start replayed, the
 coach's review of every decision for :func:`cribbage.ai.coach.costliest_steps`) runs the same way.
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Generator, Iterator, Protocol
 
 from cribbage.match import Match
 from cribbage.rules import Rules
@@ -31,7 +31,8 @@ from cribbage.view import SeatView
 from cribbage.view import view as view_of
 
 from web.kit.winchance import ChanceScene, Costly, WinBar, review_line
-from web.play.seats import SLICE_MS, ai_available, ai_module, warm_steps, warmed
+from web.play import seats
+from web.play.seats import ai_available, ai_module, warm_steps, warmed
 from web.play.storage import Storage
 
 if TYPE_CHECKING:
@@ -65,9 +66,8 @@ def fingerprint(view: SeatView) -> Fingerprint:
             tuple(view.opponent_kept), laid, view.rules.target, view.rules.players, view.rules.crib_from_pack)
 
 
-class _Host(Protocol):
-    def later(self, ms: int, fn: Callable[[], None]) -> object: ...
-    def cancel(self, handle: object) -> None: ...
+class _Screen(Protocol):
+    dialog: str | None
 
 
 class Table(Protocol):
@@ -85,6 +85,8 @@ class Table(Protocol):
     def perspective(self) -> int | None: ...
     @property
     def names(self) -> tuple[str, ...]: ...
+    @property
+    def ui(self) -> _Screen: ...
     def refresh(self) -> None: ...
 
 
@@ -199,7 +201,13 @@ class TableChances:
         return self._last[1] if self._last is not None and self._last[0] == whose else None
 
     def after_frame(self) -> None:
-        """A frame was drawn: work out what it lacked, after the paint."""
+        """A frame was drawn: work out what it lacked, after the paint. Not while a dialog is open
+        (it hides the table and holds the computer: the work waits for it to close, like the seats)."""
+        if self.table.ui.dialog:
+            if self._timer is not None:
+                self.table.host.cancel(self._timer)
+                self._timer = None
+            return
         if self._timer is None and (self._wanted is not None or self._over_pending()):
             self._timer = self.table.host.later(WAIT_MS, self._tick)
 
@@ -226,10 +234,10 @@ class TableChances:
     def _tick(self) -> None:
         """One slice: warm the coach up if it is not, else the figure the table waits for."""
         self._timer = None
-        end = time.perf_counter() + SLICE_MS / 1000
+        end = time.perf_counter() + seats.SLICE_MS / 1000
         redraw = False
         try:
-            while time.perf_counter() < end:
+            while True:
                 if not warmed():
                     if self._warm is None:
                         self._warm = warm_steps()
@@ -237,21 +245,25 @@ class TableChances:
                         self._warm = None
                         if not warmed():
                             return  # the coach cannot be loaded: no figures
-                    continue
-                job = self._next_job()
-                if job is None:
-                    self._job = None
+                else:
+                    job = self._next_job()
+                    if job is None:
+                        self._job = None
+                        break
+                    self._job = job
+                    try:
+                        next(job[1])
+                    except StopIteration as stop:
+                        self._job = None
+                        redraw = self._finished(job[0], stop.value) or redraw
+                if time.perf_counter() >= end:
                     break
-                self._job = job
-                try:
-                    next(job[1])
-                except StopIteration as stop:
-                    self._job = None
-                    redraw = self._finished(job[0], stop.value) or redraw
         except Exception:  # noqa: BLE001 - the figure is a bonus: never stop the table for it
             self._job, self._wanted = None, None
             self._over["failed"] = True
             return
+        if self.table.ui.dialog:
+            return  # a dialog opened: the next frame after it closes asks again
         if redraw:
             self.table.refresh()  # the frame asks again for what it still lacks (after_frame)
         elif self._job is not None or self._wanted is not None or self._over_pending():
