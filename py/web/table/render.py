@@ -843,7 +843,7 @@ def _table(scene: Scene) -> tuple[str, tuple[tuple[str, str], ...]]:
     k = {key: _keyed(key, html) for key, html in r.items()}
     table = (
         k["bar"] + k["notice"] + k["online"]
-        + '<div class="layout">' + (f'<div class="board-col">{k["board"]}{k["winbar"]}</div>' if k["winbar"] else k["board"])
+        + f'<div class="layout{" with-winbar" if k["winbar"] else ""}">' + k["board"] + k["winbar"]
         + '<section class="felt" aria-label="Table">' + "".join(k[key] for key in seats)
         + '<div class="middle" tabindex="0" role="group" aria-label="The table">' + k["deck"] + k["stage"] + k["crib"] + "</div>"
         + k["prompt"] + k["me"] + k["recent"]
