@@ -300,3 +300,20 @@ def test_the_race_chart_draws_the_chance_band_with_words() -> None:
     assert "You\u2019s chance of winning (the band below): start 56%; after hand 1 60%; after hand 2 40%." in svg
     plain = race_chart(steps, ("You", "Computer"))
     assert not select(plain, cls="chance") and 'viewBox="0 0 360 230"' in plain
+
+
+def test_the_record_dialogs_match_page_gets_the_chance_band_too() -> None:
+    controller, host, storage = make(seed=11)
+    for _ in range(3000):
+        if controller.match.state.is_over:
+            break
+        step(controller, host)
+    host.run_timers(100000)
+    controller.click("record")
+    history = json.loads(storage.get("cribbage.history") or "{}")
+    record_id = history["records"][-1]["id"]
+    controller.click("record-match", {"record": record_id})
+    host.run_timers(100000)
+    band = select(host.last.overlay, cls="chance")
+    assert len(band) == controller.match.state.hand_number + 1
+    assert "chance of winning after each hand" in text_of(host.last.overlay)

@@ -38,7 +38,7 @@ from web.play.storage import Storage
 if TYPE_CHECKING:
     from web.modes.base import Mode
 
-__all__ = ["TableChances", "fingerprint", "SETTING", "WAIT_MS", "supported"]
+__all__ = ["TableChances", "fingerprint", "match_key", "SETTING", "WAIT_MS", "supported"]
 
 SETTING = "chances"
 """The key of the per-mode switches in the settings."""
@@ -109,8 +109,12 @@ class TableChances:
         """The work under way: (what it is for, its steps)."""
         self._timer: object | None = None
         self._warm: Iterator[str] | None = None
-        self._over: dict[str, Any] = {}
-        """Game over: ``key`` (the match finished), ``race`` and ``costly`` once worked out."""
+        self._races: dict[Any, tuple[tuple[int, float], ...] | None] = {}
+        """A finished match's chance after each hand, by the match's key (:func:`match_key`)."""
+        self._costly: dict[Any, tuple[Costly, ...] | None] = {}
+        """A finished match's costliest decisions, by the match's key."""
+        self._asked: dict[str, tuple[Any, Match, int]] = {}
+        """What the last frame asked for and lacked: ``race`` and ``costly``, each (key, match, seat)."""
 
     # --- the setting ----------------------------------------------------------------------------
 
@@ -170,6 +174,8 @@ class TableChances:
         names = self.table.names
         pair = (names[0], names[1]) if len(names) >= 2 else ("Seat 1", "Seat 2")
         over = view.phase is Phase.GAME_OVER
+        if not on:
+            self._wanted = None
         if on and ai_available():
             if not private:
                 bar = WinBar(pair, hidden=True)
@@ -178,11 +184,17 @@ class TableChances:
                 bar = WinBar(pair, self._figure(view), over=over)
         you = self.table.perspective if self.table.perspective is not None else 0
         race, costly, wanted = None, None, False
+        self._asked.pop("costly", None)
         if over and mode.key in RACE_MODES:
-            self._want_over()
-            race = self._over.get("race")
-            costly = self._over.get("costly")
+            match = self.table.match
+            race = self.race_of(match, you)
             wanted = self._costly_wanted()
+            if wanted:
+                key = match_key(match)
+                if key in self._costly:
+                    costly = self._costly[key]
+                else:
+                    self._asked["costly"] = (key, match, you)
         return ChanceScene(setting=on, online=mode.key == "online", bar=bar, race=race, you=you,
                            costly=costly, costly_wanted=wanted)
 
@@ -200,16 +212,32 @@ class TableChances:
         # (never another seat's: in hot-seat it would tell of the other hand).
         return self._last[1] if self._last is not None and self._last[0] == whose else None
 
+    def race_of(self, match: Match, you: int) -> tuple[tuple[int, float], ...] | None:
+        """``you``'s chance of winning after each hand of a finished ``match`` (the race chart's band),
+        or None until it is worked out (the next frame after the frame that asked draws it)."""
+        if not supported(match.rules) or not match.state.is_over:
+            return None
+        key = (match_key(match), you)
+        if key in self._races:
+            return self._races[key]
+        self._asked["race"] = (key, match, you)
+        return None
+
     def after_frame(self) -> None:
-        """A frame was drawn: work out what it lacked, after the paint. Not while a dialog is open
-        (it hides the table and holds the computer: the work waits for it to close, like the seats)."""
-        if self.table.ui.dialog:
+        """A frame was drawn: work out what it lacked, after the paint. Not while a dialog other than
+        the record is open (it hides the table and holds the computer: the work waits for it to
+        close, like the seats)."""
+        dialog = self.table.ui.dialog
+        if dialog and dialog != "record":
             if self._timer is not None:
                 self.table.host.cancel(self._timer)
                 self._timer = None
             return
-        if self._timer is None and (self._wanted is not None or self._over_pending()):
+        if self._timer is None and self._pending():
             self._timer = self.table.host.later(WAIT_MS, self._tick)
+
+    def _pending(self) -> bool:
+        return self._wanted is not None or bool(self._asked)
 
     def _stop(self) -> None:
         if self._timer is not None:
@@ -219,17 +247,22 @@ class TableChances:
     # --- the work, in slices ---------------------------------------------------------------------
 
     def _next_job(self) -> tuple[Any, Work] | None:
+        """The bar first (it is on the table now), then the race chart's band, then the costliest."""
+        what: Any
         if self._wanted is not None:
-            key, view = self._wanted
-            if self._job is not None and self._job[0] == ("bar", key):
-                return self._job
-            return ("bar", key), self._bar_steps(view)
-        if self._over_pending():
-            key = self._over["key"]
-            if self._job is not None and self._job[0] == ("over", key):
-                return self._job
-            return ("over", key), self._over_steps(self.table.match)
-        return None
+            what = ("bar", self._wanted[0])
+        elif "race" in self._asked:
+            what = ("race", self._asked["race"][0])
+        elif "costly" in self._asked:
+            what = ("costly", self._asked["costly"][0])
+        else:
+            return None
+        if self._job is not None and self._job[0] == what:
+            return self._job
+        if self._wanted is not None:
+            return what, self._bar_steps(self._wanted[1])
+        _, match, you = self._asked[what[0]]
+        return what, (self._race_steps(match, you) if what[0] == "race" else self._costly_steps(match, you))
 
     def _tick(self) -> None:
         """One slice: warm the coach up if it is not, else the figure the table waits for."""
@@ -259,15 +292,26 @@ class TableChances:
                 if time.perf_counter() >= end:
                     break
         except Exception:  # noqa: BLE001 - the figure is a bonus: never stop the table for it
-            self._job, self._wanted = None, None
-            self._over["failed"] = True
+            self._fail()
             return
-        if self.table.ui.dialog:
+        dialog = self.table.ui.dialog
+        if dialog and dialog != "record":
             return  # a dialog opened: the next frame after it closes asks again
         if redraw:
             self.table.refresh()  # the frame asks again for what it still lacks (after_frame)
-        elif self._job is not None or self._wanted is not None or self._over_pending():
+        elif self._job is not None or self._pending():
             self._timer = self.table.host.later(0, self._tick)
+
+    def _fail(self) -> None:
+        """The work under way failed: it is not tried again (the frame shows nothing for it)."""
+        if self._job is not None:
+            kind, key = self._job[0]
+            if kind == "bar":
+                self._cache[key] = None
+            else:
+                (self._races if kind == "race" else self._costly)[key] = None
+                self._asked.pop(kind, None)
+        self._job, self._wanted = None, None
 
     def _finished(self, what: Any, result: Any) -> bool:
         """Keep a result; True if the table should be drawn again."""
@@ -281,9 +325,10 @@ class TableChances:
                 self._wanted = None
                 return True
             return False
-        race, costly = result
-        if self._over.get("key") == key:
-            self._over["race"], self._over["costly"] = race, costly
+        (self._races if kind == "race" else self._costly)[key] = result
+        asked = self._asked.get(kind)
+        if asked is not None and asked[0] == key:
+            del self._asked[kind]
             return True
         return False
 
@@ -302,21 +347,12 @@ class TableChances:
         mode = self.table.mode_def
         return bool(mode.computer) and self.table.perspective is not None and ai_available()
 
-    def _want_over(self) -> None:
-        match = self.table.match
-        key = (id(match), len(match.actions))
-        if self._over.get("key") != key:
-            self._over = {"key": key}
-
-    def _over_pending(self) -> bool:
-        return "key" in self._over and "race" not in self._over and not self._over.get("failed")
-
-    def _over_steps(self, match: Match) -> Work:
-        """Each hand's start replayed, "you"'s chance there; then the coach's costliest decisions."""
-        from cribbage.ai.coach import costliest_steps
+    @staticmethod
+    def _race_steps(match: Match, you: int) -> Work:
+        """Each hand's start replayed, ``you``'s chance there (from ``you``'s view: at the start of a
+        hand nothing is dealt yet, so it is public), and the result at the end."""
         from cribbage.ai.winchance import seat_chances_steps
 
-        you = self.table.perspective if self.table.perspective is not None else 0
         race: list[tuple[int, float]] = []
         state = match.new_state()
         seen = 0
@@ -333,8 +369,18 @@ class TableChances:
                 race.append((view.hand_number - 1, chances[you]))  # after the hand before it
         if match.state.winner is not None:
             race.append((match.state.hand_number, 1.0 if match.state.winner == you else 0.0))
-        costly: tuple[Costly, ...] | None = None
-        if self._costly_wanted():
-            found = yield from costliest_steps(match, you, 3)
-            costly = tuple(Costly(r.hand, review_line(r)) for r in found)
-        return tuple(race), costly
+        return tuple(race)
+
+    @staticmethod
+    def _costly_steps(match: Match, you: int) -> Work:
+        """The coach's review of every decision of ``you``, the costliest three in words."""
+        from cribbage.ai.coach import costliest_steps
+
+        found = yield from costliest_steps(match, you, 3)
+        return tuple(Costly(r.hand, review_line(r)) for r in found)
+
+
+def match_key(match: Match) -> tuple[Any, ...]:
+    """A finished match, by value: its seed, rules and actions (a replayed record and the match on
+    the table are the same match)."""
+    return match.seed, match.rules, len(match.actions), hash(tuple(str(a) for a in match.actions))

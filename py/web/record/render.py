@@ -67,6 +67,10 @@ class RecordScene:
     """The coach can review the opened match hand by hand."""
     reviews: dict[int, list[str]] = field(default_factory=dict)
     """The coach's review lines of the opened match, by hand number (those asked for)."""
+    race: tuple[tuple[int, float], ...] | None = None
+    """The opened match: ``you``'s chance of winning after each hand (None: not worked out, or a
+    table the model does not cover)."""
+    you: int = 0
 
 
 def esc(text: object) -> str:
@@ -353,7 +357,7 @@ def _match_page(rs: RecordScene) -> str:
         coach = "<p>The coach has not reviewed this match yet.</p>"
     best = "".join(f"<li>{esc(r.names[s])}: best hand {esc(_cards(r.best_hand[s]))}, best crib "
                    f"{esc(_cards(r.best_crib[s]))}</li>" for s in (0, 1))
-    chart = race_figure(rs.events, (r.names[0], r.names[1])) if rs.events else ""
+    chart = race_figure(rs.events, (r.names[0], r.names[1]), chances=rs.race, you=rs.you) if rs.events else ""
     return (
         back
         + f'<p class="match-headline"><strong>{esc(r.headline())}</strong><br>{esc(match_date(r.played_at))} '

@@ -59,6 +59,10 @@ class _Screen(Protocol):
     focus: str | None
 
 
+class _Races(Protocol):
+    def race_of(self, match: Match, you: int) -> tuple[tuple[int, float], ...] | None: ...
+
+
 class Table(Protocol):
     """What the record screens need of the table they belong to (the app's controller, which is not
     imported here: it imports this module on first use)."""
@@ -73,6 +77,8 @@ class Table(Protocol):
     def mode(self) -> str: ...
     @property
     def ui(self) -> _Screen: ...
+    @property
+    def chances(self) -> _Races: ...
     def refresh(self) -> None: ...
     def _set_dialog(self, dialog: str | None) -> None: ...
     def cover_for(self) -> int | None: ...
@@ -181,6 +187,9 @@ class RecordScreens:
                 rs.events = tuple(match.state.events) if match is not None else ()
                 rs.can_review = match is not None and ai_available()
                 rs.reviews = {h: lines for (rid, h), lines in self._reviews.items() if rid == record.id}
+                if match is not None:  # the race chart's band: the chance of winning after each hand
+                    rs.you = min(match.humans) if match.humans else 0
+                    rs.race = self.ctl.chances.race_of(match, rs.you)
         if self.page == "confirm-import" and self._pending is not None:
             rs.replaced = self._pending[1]
             rs.new_matches = self._pending[2]
