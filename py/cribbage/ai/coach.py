@@ -40,7 +40,8 @@ __all__ = [
     "analyze_table_plays",
     "discard_choices",
     "hint",
-    "review_hand", "review_decision", "costliest",
+    "review_hand", "review_hand_steps", "review_decision", "review_decision_steps", "costliest",
+    "costliest_steps",
     "describe_cards",
 ]
 
@@ -439,6 +440,9 @@ class DecisionReview:
     (:func:`~.winchance.point_value`), or the search's own figure near the end of the game."""
     hand: int = 0
     """The hand it was taken in."""
+    by_chance: bool = False
+    """The values are chances of winning in percent (near the end the search weighs chances
+    itself), not points."""
 
     @property
     def loss(self) -> float:
@@ -456,13 +460,18 @@ class DecisionReview:
 def review_hand(match: Match, seat: int, hand_number: int) -> list[DecisionReview]:
     """Each real decision ``seat`` made in hand ``hand_number`` (its discard and every play with a
     choice), seen from its own view at the time, against the coach's best."""
+    return finish(review_hand_steps(match, seat, hand_number))
+
+
+def review_hand_steps(match: Match, seat: int, hand_number: int) -> Steps[list[DecisionReview]]:
+    """:func:`review_hand` in steps (see :mod:`cribbage.ai.steps`)."""
     state = match.new_state()
     out: list[DecisionReview] = []
     for action in list(match.actions):
         if (state.hand_number == hand_number and getattr(action, "seat", None) == seat
                 and isinstance(action, (Discard, Play))):
             v = view_of(state, seat)
-            review = review_decision(v, action)
+            review = yield from review_decision_steps(v, action)
             if review is not None:
                 out.append(review)
         state.apply(action)
@@ -473,18 +482,26 @@ def review_hand(match: Match, seat: int, hand_number: int) -> list[DecisionRevie
 
 def review_decision(v: SeatView, action: Action) -> DecisionReview | None:
     """One decision (a discard, or a play with a real choice) from its view, against the coach's best."""
+    return finish(review_decision_steps(v, action))
+
+
+def review_decision_steps(v: SeatView, action: Action) -> Steps[DecisionReview | None]:
+    """:func:`review_decision` in steps (see :mod:`cribbage.ai.steps`): the play search and the
+    chance of winning yield between their pieces."""
     if isinstance(action, Discard):
         choices = discard_choices(v, endgame=False)
+        yield
         chosen = next(c for c in choices if set(c.discard) == set(action.cards))
         best = choices[0]
         text = (f"you kept {_ranks(chosen.keep)}: {chosen.net:.1f}; best {_ranks(best.keep)}: {best.net:.1f}"
                 if chosen is not best and abs(chosen.net - best.net) > 1e-9
                 else f"you kept {_ranks(chosen.keep)}: {chosen.net:.1f}, the best keep")
         loss = max(0.0, best.net - chosen.net)
+        chance_loss = yield from _chance_loss_steps(v, loss)
         return DecisionReview(action, chosen.net, Discard(v.seat, best.discard), best.net, text, "discard",
-                              _chance_loss(v, loss), v.hand_number)
+                              chance_loss, v.hand_number)
     assert isinstance(action, Play)
-    plays = analyze_plays(v)
+    plays = yield from analyze_plays_steps(v)
     if len({p.card.rank for p in plays if p.card is not None}) < 2:
         return None  # no real choice
     chosen_p = next(p for p in plays if p.card == action.card)
@@ -497,22 +514,39 @@ def review_decision(v: SeatView, action: Action) -> DecisionReview | None:
         text = f"you played {chosen_p.card.pretty} (count {v.count}): {chosen_p.ev:.1f}{unit}, the best play"  # type: ignore[union-attr]
         best_p = chosen_p
     loss = max(0.0, best_p.ev - chosen_p.ev)
-    chance = loss / 100 if unit else _chance_loss(v, loss)  # near the end the search weighs chances itself
+    if unit:
+        chance: float | None = loss / 100  # near the end the search weighs chances itself
+    else:
+        chance = yield from _chance_loss_steps(v, loss)
     return DecisionReview(action, chosen_p.ev, Play(v.seat, best_p.card), best_p.ev, text, "play",  # type: ignore[arg-type]
-                          chance, v.hand_number)
+                          chance, v.hand_number, by_chance=bool(unit))
 
 
 def _chance_loss(v: SeatView, points: float) -> float | None:
-    from .winchance import point_value
+    return finish(_chance_loss_steps(v, points))
 
-    value = point_value(v)
+
+def _chance_loss_steps(v: SeatView, points: float) -> Steps[float | None]:
+    from .winchance import point_value_steps, supports
+
+    if points <= 0:  # nothing lost: no need to weigh a point (None where the model does not apply)
+        applies = supports(v.rules) and v.dealer is not None and v.winner is None
+        return 0.0 if applies else None
+    value = yield from point_value_steps(v)
     return None if value is None else points * value
 
 
 def costliest(match: Match, seat: int, n: int = 3) -> list[DecisionReview]:
     """The ``n`` decisions of ``seat`` in the whole match that cost the most chance of winning (or
     points, at a table without the model), costliest first; choices that cost nothing are left out."""
-    reviews = [r for hand in range(1, match.state.hand_number + 1) for r in review_hand(match, seat, hand)]
+    return finish(costliest_steps(match, seat, n))
+
+
+def costliest_steps(match: Match, seat: int, n: int = 3) -> Steps[list[DecisionReview]]:
+    """:func:`costliest` in steps (see :mod:`cribbage.ai.steps`): a page works it out in slices."""
+    reviews: list[DecisionReview] = []
+    for hand in range(1, match.state.hand_number + 1):
+        reviews.extend((yield from review_hand_steps(match, seat, hand)))
     costly = [r for r in reviews if r.loss > 1e-9]
     costly.sort(key=lambda r: -(r.chance_loss if r.chance_loss is not None else r.loss))
     return costly[:n]

@@ -37,12 +37,14 @@ from ..cards import DECK, Card
 from ..rules import Rules
 from ..scoring import hand_points
 from .discards import load_data
+from .steps import Steps, finish
 from .strategy import win_chance
 
 if TYPE_CHECKING:
     from ..view import SeatView
 
-__all__ = ["Dist", "Outlook", "supports", "pone_chance", "seat_chances", "outlook_for", "point_value"]
+__all__ = ["Dist", "Outlook", "supports", "pone_chance", "pone_chance_steps", "seat_chances",
+           "seat_chances_steps", "outlook_for", "point_value", "point_value_steps"]
 
 PHASE_TABLE_FILE = "phase_table.json"
 TAIL = 1e-5
@@ -153,8 +155,33 @@ def pone_chance(pone_needs: int, dealer_needs: int, outlook: Outlook | None = No
     return _pone_chance(pone_needs, dealer_needs, outlook.key())
 
 
-@lru_cache(maxsize=512)
+def pone_chance_steps(pone_needs: int, dealer_needs: int, outlook: Outlook | None = None) -> Steps[float]:
+    """:func:`pone_chance` in steps (see :mod:`cribbage.ai.steps`)."""
+    if pone_needs <= 0:
+        return 1.0
+    if dealer_needs <= 0:
+        return 0.0
+    if outlook is None:
+        return win_chance(pone_needs, dealer_needs)
+    return (yield from _pone_chance_steps(pone_needs, dealer_needs, outlook.key()))
+
+
+MEMO_SIZE = 512
+"""Figures remembered (a position's figure is asked again at every frame that shows it)."""
+_MEMO: dict[tuple[int, int, tuple[Dist, ...]], float] = {}
+
+
 def _pone_chance(a: int, b: int, key: tuple[Dist, ...]) -> float:
+    return finish(_pone_chance_steps(a, b, key))
+
+
+def _pone_chance_steps(a: int, b: int, key: tuple[Dist, ...]) -> Steps[float]:
+    """The pone's chance, yielding between the play's outcomes (a page spreads the work over short
+    slices; the same figure as at once). Remembered: asked again, it returns without a step."""
+    memo_key = (a, b, key)
+    known = _MEMO.get(memo_key)
+    if known is not None:
+        return known
     peg_p, peg_d, hand_p, hand_d, crib = key
     show_d = convolve(hand_d, crib)
     # Q[b2][r]: the pone needs r after its hand, the dealer b2 before its show: the pone's chance.
@@ -191,8 +218,13 @@ def _pone_chance(a: int, b: int, key: tuple[Dist, ...]) -> float:
             elif y >= b:
                 continue
             else:
+                yield
                 total += px * py * after_play(a - x, b - y)
-    return min(1.0, max(0.0, total))
+    result = min(1.0, max(0.0, total))
+    if len(_MEMO) >= MEMO_SIZE:
+        del _MEMO[next(iter(_MEMO))]  # the oldest first
+    _MEMO[memo_key] = result
+    return result
 
 
 # --- from a seat's view ---------------------------------------------------------------------------
@@ -253,6 +285,12 @@ def outlook_for(view: "SeatView") -> Outlook | None:
 def seat_chances(view: "SeatView") -> tuple[float, float] | None:
     """Each seat's chance of winning (seat 0, seat 1) as ``view.seat`` sees the game now; None at a
     table the model does not cover (:func:`supports`)."""
+    return finish(seat_chances_steps(view))
+
+
+def seat_chances_steps(view: "SeatView") -> Steps[tuple[float, float] | None]:
+    """:func:`seat_chances` in steps: the same figures, yielding between pieces of the work (a page
+    computes the chance-of-winning bar in short slices on its timer)."""
     if not supports(view.rules):
         return None
     target = view.rules.target
@@ -263,7 +301,7 @@ def seat_chances(view: "SeatView") -> tuple[float, float] | None:
     dealer = view.dealer
     pone = 1 - dealer
     a, b = target - view.scores[pone], target - view.scores[dealer]
-    p = pone_chance(a, b, outlook_for(view))
+    p = yield from pone_chance_steps(a, b, outlook_for(view))
     out = [0.0, 0.0]
     out[pone], out[dealer] = p, 1.0 - p
     return out[0], out[1]
@@ -274,6 +312,11 @@ def point_value(view: "SeatView") -> float | None:
     between its chance one point ahead and one point behind (the slope of the model at these
     scores; near the end a point is worth far more than at the start). None where the model does not
     apply (another table, before the deal, after the game)."""
+    return finish(point_value_steps(view))
+
+
+def point_value_steps(view: "SeatView") -> Steps[float | None]:
+    """:func:`point_value` in steps (see :mod:`cribbage.ai.steps`)."""
     from dataclasses import replace
 
     if not supports(view.rules) or view.dealer is None or view.winner is not None:
@@ -281,14 +324,16 @@ def point_value(view: "SeatView") -> float | None:
     me = view.seat
     here = view.scores[me]
 
-    def chance_at(score: int) -> float:
+    def chance_at(score: int) -> Steps[float]:
         scores = list(view.scores)
         scores[me] = score
-        chances = seat_chances(replace(view, scores=tuple(scores)))
+        chances = yield from seat_chances_steps(replace(view, scores=tuple(scores)))
         assert chances is not None
         return chances[me]
 
     lo, hi = max(0, here - 1), min(view.rules.target - 1, here + 1)
     if hi == lo:
         return 0.0
-    return max(0.0, (chance_at(hi) - chance_at(lo)) / (hi - lo))
+    low = yield from chance_at(lo)
+    high = yield from chance_at(hi)
+    return max(0.0, (high - low) / (hi - lo))

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from web.record.screens import RecordScreens
 
 from web.modes.registry import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
+from web.app.chances import TableChances
 from web.app.dialogs import frame as render
 from web.app.ports import Host
 from web.table.layout import side_names
@@ -111,6 +112,9 @@ class Controller:
 
         self.newgame = NewGameScreen(self)
         """The New game dialog (who sits where, house rules, a series) and the series on the table."""
+        self.chances = TableChances(self, SETTINGS_KEY)
+        """The chance of winning: the bar by the board (worked out after the paint), its setting, the
+        game-over figures (:mod:`web.app.chances`)."""
 
     @property
     def records(self) -> RecordScreens:
@@ -423,6 +427,7 @@ class Controller:
             newgame=self.newgame.scene(),
             series=self.newgame.series(),
             challenge=self._challenges.scene() if self._challenges is not None else None,
+            chances=self.chances.scene(view, private),
         )
         dress = getattr(self.session, "dress", None)  # online: its panel, no action while waiting
         return dress(scene) if dress is not None else scene
@@ -466,6 +471,7 @@ class Controller:
         self.host.show(rendered, self.ui.focus)
         self.ui.focus = None
         self.ui.moved = ()
+        self.chances.after_frame()  # a figure the frame lacked: worked out after the paint
 
     def set_orientation(self, orientation: str) -> None:
         if orientation != self.orientation:
@@ -854,14 +860,26 @@ class Controller:
             self.delay = delay
             self.ui.focus = f"speed-{delay}"
             try:
-                self.storage.set(SETTINGS_KEY, json.dumps({"delay": delay}))
+                settings = self._read_json(SETTINGS_KEY)
+                settings = settings if isinstance(settings, dict) else {}
+                settings["delay"] = delay  # the other settings (the chance of winning) stay
+                self.storage.set(SETTINGS_KEY, json.dumps(settings))
             except Exception:  # noqa: BLE001
                 pass
             self.refresh()
 
+    def _on_winbar(self, data: dict[str, str]) -> None:
+        """The menu's switch of the chance-of-winning bar (remembered for this kind of game)."""
+        on = self.chances.toggle()
+        self.ui.focus = "winbar-toggle"
+        self.refresh()
+        self.host.announce("The chance of winning is shown by the board." if on
+                           else "The chance of winning is hidden.")
+
     def reload_after_import(self, keys: set[str]) -> None:
         """An import rewrote these storage keys: reopen the match on the table and the settings."""
         if SETTINGS_KEY in keys:
+            self.chances.reload()
             settings = self._read_json(SETTINGS_KEY)
             delay = settings.get("delay") if isinstance(settings, dict) else None
             if isinstance(delay, int) and delay >= 0:
@@ -897,8 +915,10 @@ class Controller:
         if ai is None or not self.mode_def.computer or me is None:
             return
         try:
+            from web.kit.winchance import review_line
+
             reviews = ai.review_hand(self.match, me, hand)
-            lines = [r.text[0].upper() + r.text[1:] + "." for r in reviews if r.text]
+            lines = [review_line(r) for r in reviews if r.text]  # each cost in points and chance of winning
         except Exception as exc:  # noqa: BLE001
             lines = [f"The coach could not review this hand ({exc})."]
         self.ui.reviews[hand] = lines

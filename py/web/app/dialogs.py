@@ -140,6 +140,7 @@ def _menu(scene: Scene) -> str:
         if playing_computer:
             speeds = "".join(choice("speed", "delay", str(ms), label, scene.delay == ms) for label, ms in DELAYS)
             current += f'<div class="row" role="group" aria-label="Computer speed">{speeds}</div>'
+    current += _chance_switch(scene)
     keys = (
         "<h3>Keyboard</h3><dl class=\"keys\">"
         "<dt>1\u20136, \u2190 \u2192</dt><dd>choose a card (or where to cut)</dd>"
@@ -168,6 +169,22 @@ def _menu(scene: Scene) -> str:
         + keys
     )
     return _dialog("Menu", body, "dlg-menu")
+
+
+def _chance_switch(scene: Scene) -> str:
+    """The menu's switch of the chance-of-winning bar (two-player tables: the model covers no other)."""
+    chances = scene.chances
+    if chances is None or chances.setting is None:
+        return ""
+    on = chances.setting
+    note = ("Each side’s chance of winning by the board, from the scores, the deal and the cards you "
+            "can see (never the other hand).")
+    if chances.online:
+        note += (" Online it shows only your own view, on your screen: your friend sees it only if they "
+                 "turn it on too.")
+    return (f'<h3>Chance of winning</h3><p class="note">{esc(note)}</p><div class="row">'
+            f'<button type="button" class="chip" data-action="winbar" id="winbar-toggle" '
+            f'aria-pressed="{"true" if on else "false"}">Show the chance of winning</button></div>')
 
 
 def _rules(scene: Scene) -> str:

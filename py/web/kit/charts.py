@@ -4,9 +4,11 @@ API (each returns one ``<svg>`` element as a string, with ``role="img"``, an ``a
 ``<title>`` and a ``<desc>`` that say in words what the picture shows; it scales to its container
 through its ``viewBox`` and has no fixed pixel width, so it reads at 360 px):
 
-- ``race_chart(steps, names)``: the race to 121. ``steps`` is ``cribbage.record.race(events)``
-  (every scoring event with both scores after it); both scores step up event by event (the pegging
-  inside each hand), a dot marks each seat's score after each hand, a ring each lead change.
+- ``race_chart(steps, names, target, chances, you)``: the race to 121. ``steps`` is
+  ``cribbage.record.race(events)`` (every scoring event with both scores after it); both scores step
+  up event by event (the pegging inside each hand), a dot marks each seat's score after each hand, a
+  ring each lead change; with ``chances`` a band below gives seat ``you``'s chance of winning after
+  each hand (``web.app.chances`` works it out from the replayed match).
   ``hand_ends(steps)`` and ``lead_changes(steps)`` give the same numbers as data.
 - ``sources_chart(rows)``: points a hand by source (pegging, hand, crib, heels) as stacked bars;
   ``source_rows(group, player, opponent)`` builds the rows from a ``cribbage.record.GroupStats``:
@@ -90,10 +92,14 @@ def lead_changes(steps: Sequence[RaceStep]) -> list[tuple[int, int]]:
     return out
 
 
-def race_chart(steps: Sequence[RaceStep], names: tuple[str, str], target: int = 121) -> str:
-    """The race to 121 (see the module docstring)."""
-    height = 230
-    left, right, top, bottom = 30.0, WIDTH - 8.0, 30.0, height - 28.0
+def race_chart(steps: Sequence[RaceStep], names: tuple[str, str], target: int = 121,
+               chances: Sequence[tuple[int, float]] | None = None, you: int = 0) -> str:
+    """The race to 121 (see the module docstring). With ``chances`` (``(hand, chance)``: seat
+    ``you``'s chance of winning after that hand, hand 0 for the start), a band below the race draws
+    that chance hand by hand, on its own scale from 0 to 100%, with the 50% line."""
+    band = 62 if chances else 0
+    height = 230 + band
+    left, right, top, bottom = 30.0, WIDTH - 8.0, 30.0, 230 - 28.0
     n = max(len(steps), 1)
     final = steps[-1].scores if steps else (0, 0)
     ymax = max(target, *final)
@@ -121,7 +127,7 @@ def race_chart(steps: Sequence[RaceStep], names: tuple[str, str], target: int = 
                     f'stroke-width="0.5"/>')
         if k % every == 0 or k == len(ends) - 1:
             body.append(f'<text x="{_n(xe)}" y="{_n(bottom + 12)}" text-anchor="end" fill="#555">{hand}</text>')
-    body.append(f'<text x="{_n(right)}" y="{_n(height - 3)}" text-anchor="end" fill="#555">hand</text>')
+    body.append(f'<text x="{_n(right)}" y="{_n(230 - 3)}" text-anchor="end" fill="#555">hand</text>')
     for seat in (0, 1):
         path = [f"M{_n(x(0))} {_n(y(0))}"]
         for i, s in enumerate(steps):
@@ -149,6 +155,12 @@ def race_chart(steps: Sequence[RaceStep], names: tuple[str, str], target: int = 
         body.append(f'<line x1="{_n(lx)}" x2="{_n(lx + 18)}" y1="12" y2="12" stroke="{SEAT_COLOURS[seat]}" '
                     f'stroke-width="2"{dash}/><text x="{_n(lx + 22)}" y="16">{_e(_short(names[seat]))} '
                     f'{final[seat]}</text>')
+    chance_desc = ""
+    if chances:
+        points = [(x(end_index[h] + 1) if h in end_index else x(0), h, c) for h, c in chances if h == 0 or h in end_index]
+        body.extend(_chance_band(points, names[you], you, left, right, 230.0, band))
+        said = "; ".join(f"{'start' if h == 0 else f'after hand {h}'} {round(100 * c)}%" for _, h, c in points)
+        chance_desc = f" {names[you]}’s chance of winning (the band below): {said}."
     if steps:
         w = 0 if final[0] > final[1] else 1
         title = f"Race to {target}: {names[w]} won {final[w]} to {final[1 - w]}"
@@ -159,8 +171,36 @@ def race_chart(steps: Sequence[RaceStep], names: tuple[str, str], target: int = 
             + (": " + "; ".join(f"hand {steps[i].hand}, {names[s]}" for i, s in changes) if changes else "")
             + ".")
     desc = (f"{len(ends)} hands, {len(steps)} scoring events. Scores after each hand "
-            f"({names[0]}–{names[1]}): {after}. {lead}")
+            f"({names[0]}–{names[1]}): {after}. {lead}{chance_desc}")
     return _svg(height, title, desc, body)
+
+
+def _chance_band(points: Sequence[tuple[float, int, float]], name: str, you: int, left: float, right: float,
+                 top0: float, band: int) -> list[str]:
+    """The band of the race chart: ``name``'s chance of winning after each hand (0 to 100%)."""
+    top, bottom = top0 + 16.0, top0 + band - 6.0
+    colour = SEAT_COLOURS[you]
+
+    def y(chance: float) -> float:
+        return bottom - (bottom - top) * chance
+
+    out = [f'<g class="chance-band" data-seat="{you}">',
+           f'<text x="{_n(left)}" y="{_n(top0 + 10)}" fill="#333">{_e(_short(name, 24))}: chance of winning</text>']
+    for mark, label in ((0.0, "0"), (0.5, "50%"), (1.0, "100%")):
+        dash = ' stroke-dasharray="2 3"' if mark == 0.5 else ""
+        out.append(f'<line x1="{_n(left)}" x2="{_n(right)}" y1="{_n(y(mark))}" y2="{_n(y(mark))}" stroke="#999" '
+                   f'stroke-width="0.5"{dash}/><text x="{_n(left - 4)}" y="{_n(y(mark) + 3)}" text-anchor="end" '
+                   f'fill="#555" font-size="9">{label}</text>')
+    if len(points) > 1:
+        d = " ".join(f"{'M' if j == 0 else 'L'}{_n(px)} {_n(y(c))}" for j, (px, _, c) in enumerate(points))
+        out.append(f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="1.6" class="chance-line"/>')
+    for px, hand, c in points:
+        when = "At the start" if hand == 0 else f"After hand {hand}"
+        out.append(f'<circle cx="{_n(px)}" cy="{_n(y(c))}" r="2.2" fill="{colour}" class="chance" '
+                   f'data-hand="{hand}" data-chance="{c:.4f}"><title>{_e(f"{when}: {name} {round(100 * c)}% to win")}'
+                   "</title></circle>")
+    out.append("</g>")
+    return out
 
 
 # --- points a hand by source --------------------------------------------------------------------

@@ -33,6 +33,7 @@ from cribbage.record import (
 from cribbage.state import Event
 
 from web.kit.charts import hand_ends, histogram_chart, lead_changes, race_chart, source_rows, sources_chart, trend_chart
+from web.kit.winchance import ChanceScene, costliest_html
 
 __all__ = ["RecordScene", "game_over_html", "record_dialog", "match_date", "RECORD_DIALOG"]
 
@@ -66,6 +67,10 @@ class RecordScene:
     """The coach can review the opened match hand by hand."""
     reviews: dict[int, list[str]] = field(default_factory=dict)
     """The coach's review lines of the opened match, by hand number (those asked for)."""
+    race: tuple[tuple[int, float], ...] | None = None
+    """The opened match: ``you``'s chance of winning after each hand (None: not worked out, or a
+    table the model does not cover)."""
+    you: int = 0
 
 
 def esc(text: object) -> str:
@@ -107,18 +112,28 @@ def _race_caption(events: Sequence[Event], names: tuple[str, str], short: bool =
             + ("" if short else f" After each hand: {after}."))
 
 
-def race_figure(events: Sequence[Event], names: tuple[str, str], short: bool = False, target: int = 121) -> str:
+def race_figure(events: Sequence[Event], names: tuple[str, str], short: bool = False, target: int = 121,
+                chances: Sequence[tuple[int, float]] | None = None, you: int = 0) -> str:
     """The race to ``target`` of these events with its text summary (``short``: without the
-    hand-by-hand scores, which the chart's own description still gives)."""
-    return _figure(race_chart(race(events), names, target), _race_caption(events, names, short), "race")
+    hand-by-hand scores, which the chart's own description still gives); with ``chances`` the band
+    of ``you``'s chance of winning after each hand."""
+    caption = _race_caption(events, names, short)
+    if chances:
+        caption += (f" The band below: {names[you]}’s chance of winning after each hand, "
+                    f"{round(100 * chances[0][1])}% at the start.")
+    return _figure(race_chart(race(events), names, target, chances, you), caption, "race")
 
 
-def game_over_html(events: Sequence[Event], names: tuple[str, str]) -> str:
-    """The game-over screen's chart of the match and the way to the record."""
+def game_over_html(events: Sequence[Event], names: tuple[str, str], chances: ChanceScene | None = None) -> str:
+    """The game-over screen's chart of the match (with the chance band once it is worked out), the
+    match's costliest decisions (against the computer) and the way to the record."""
+    race_chances = chances.race if chances is not None else None
+    you = chances.you if chances is not None else 0
+    costly = costliest_html(chances.costly) if chances is not None and chances.costly_wanted else ""
     return (
-        f'<div class="game-over-chart">{race_figure(events, names, short=True)}'
-        '<button type="button" class="btn" data-action="record" id="btn-record-open">'
-        "Your record\u2026</button></div>"
+        f'<div class="game-over-chart">{race_figure(events, names, short=True, chances=race_chances, you=you)}'
+        f'{costly}<button type="button" class="btn" data-action="record" id="btn-record-open">'
+        "Your record…</button></div>"
     )
 
 
@@ -342,7 +357,7 @@ def _match_page(rs: RecordScene) -> str:
         coach = "<p>The coach has not reviewed this match yet.</p>"
     best = "".join(f"<li>{esc(r.names[s])}: best hand {esc(_cards(r.best_hand[s]))}, best crib "
                    f"{esc(_cards(r.best_crib[s]))}</li>" for s in (0, 1))
-    chart = race_figure(rs.events, (r.names[0], r.names[1])) if rs.events else ""
+    chart = race_figure(rs.events, (r.names[0], r.names[1]), chances=rs.race, you=rs.you) if rs.events else ""
     return (
         back
         + f'<p class="match-headline"><strong>{esc(r.headline())}</strong><br>{esc(match_date(r.played_at))} '

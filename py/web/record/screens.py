@@ -30,6 +30,7 @@ from web.record.store import (
 from web.record.render import RECORD_DIALOG, RecordScene
 from web.play.seats import ai_available, ai_module
 from web.play.storage import Storage
+from web.kit.winchance import review_line
 
 __all__ = ["RecordScreens", "Table", "RECORDED_MODES", "COACH_SLICE_MS", "COACH_START_MS", "IMPORT_LIMIT"]
 
@@ -60,6 +61,10 @@ class _Screen(Protocol):
     focus: str | None
 
 
+class _Races(Protocol):
+    def race_of(self, match: Match, you: int) -> tuple[tuple[int, float], ...] | None: ...
+
+
 class Table(Protocol):
     """What the record screens need of the table they belong to (the app's controller, which is not
     imported here: it imports this module on first use)."""
@@ -74,6 +79,8 @@ class Table(Protocol):
     def mode(self) -> str: ...
     @property
     def ui(self) -> _Screen: ...
+    @property
+    def chances(self) -> _Races: ...
     def refresh(self) -> None: ...
     def _set_dialog(self, dialog: str | None) -> None: ...
     def cover_for(self) -> int | None: ...
@@ -182,6 +189,9 @@ class RecordScreens:
                 rs.events = tuple(match.state.events) if match is not None else ()
                 rs.can_review = match is not None and ai_available()
                 rs.reviews = {h: lines for (rid, h), lines in self._reviews.items() if rid == record.id}
+                if match is not None:  # the race chart's band: the chance of winning after each hand
+                    rs.you = min(match.humans) if match.humans else 0
+                    rs.race = self.ctl.chances.race_of(match, rs.you)
         if self.page == "confirm-import" and self._pending is not None:
             rs.replaced = self._pending[1]
             rs.new_matches = self._pending[2]
@@ -251,7 +261,7 @@ class RecordScreens:
                 who = f"{match.names[seat]}: " if len(match.humans) > 1 else ""
                 for r in ai.review_hand(match, seat, hand):
                     if r.text:
-                        lines.append(who + r.text[0].upper() + r.text[1:] + ".")
+                        lines.append(review_line(r, who))
         except Exception as exc:  # noqa: BLE001 - the review is a bonus
             lines = [f"The coach could not review this hand ({exc})."]
         self._reviews[(record_id, hand)] = lines or ["Nothing to review: no real choice in this hand."]

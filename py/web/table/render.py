@@ -550,7 +550,7 @@ def _center(scene: Scene) -> str:
         verb = "win" if you or len(v.rules.seats_of(winner)) > 1 else "wins"  # "Ann & Cid win"
         from web.record.render import game_over_html  # the race chart: only a finished match has one
 
-        chart = game_over_html(v.events, (sides[0], sides[1])) if len(sides) == 2 else ""  # a race of two
+        chart = game_over_html(v.events, (sides[0], sides[1]), scene.chances) if len(sides) == 2 else ""  # a race of two
         return (
             f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
             f'{esc(name)} {verb}!</h2>'
@@ -720,6 +720,15 @@ def _series_summary(scene: Scene) -> str:
     return series_summary(scene.series)
 
 
+def _winbar(scene: Scene) -> str:
+    """The chance of winning by the board (two players, when switched on: ``web.kit.winchance``)."""
+    if scene.chances is None or scene.chances.bar is None:
+        return ""
+    from web.kit.winchance import bar_html
+
+    return bar_html(scene.chances.bar)
+
+
 def _header(scene: Scene, scores: bool = True) -> str:
     v = scene.view
     how = mode_of(scene.mode)
@@ -838,6 +847,7 @@ def _table(scene: Scene) -> tuple[str, tuple[tuple[str, str], ...]]:
         "notice": _notice(scene),
         "online": _online(scene),
         "board": f'<section class="board-wrap" aria-label="Board">{board}</section>',
+        "winbar": _winbar(scene),
         **seats,
         "deck": _deck(scene),
         "stage": f'<div class="stage">{_center(scene)}</div>',
@@ -849,7 +859,7 @@ def _table(scene: Scene) -> tuple[str, tuple[tuple[str, str], ...]]:
     k = {key: _keyed(key, html) for key, html in r.items()}
     table = (
         k["bar"] + k["notice"] + k["online"]
-        + '<div class="layout">' + k["board"]
+        + f'<div class="layout{" with-winbar" if k["winbar"] else ""}">' + k["board"] + k["winbar"]
         + '<section class="felt" aria-label="Table">' + "".join(k[key] for key in seats)
         + '<div class="middle" tabindex="0" role="group" aria-label="The table">' + k["deck"] + k["stage"] + k["crib"] + "</div>"
         + k["prompt"] + k["me"] + k["recent"]

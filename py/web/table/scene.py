@@ -11,6 +11,7 @@ from cribbage.view import SeatView
 
 if TYPE_CHECKING:  # the record's drawing is imported when it is first drawn (a match over, its dialog)
     from web.modes.newgame_view import NewGameScene
+    from web.kit.winchance import ChanceScene
     from web.modes.challenge_view import ChallengeScene
     from web.record.render import RecordScene
     from web.table.series_view import SeriesScene
@@ -97,6 +98,9 @@ class Scene:
     """The series the match on the table belongs to (the header's games score, the summary)."""
     challenge: ChallengeScene | None = None
     """A friend's challenge: its match's header and game-over buttons, its dialog (``web.modes.challenge``)."""
+    chances: ChanceScene | None = None
+    """The chance of winning: the bar by the board, the menu's switch, the game-over figures
+    (``web.app.chances``; None at a table the model does not cover)."""
 
 
 @dataclass(frozen=True)
