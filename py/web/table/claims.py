@@ -5,7 +5,7 @@ refuses one above what the count holds; until a claim stands or muggins is calle
 what was claimed. This module draws that, and nothing on the page or in its spoken text gives a
 count away before its claim:
 
-- :func:`pad_buttons`: the number pad (digits, rub out, *Claim N*) while this seat counts; a number
+- :func:`pad_buttons`: the number pad (:class:`~web.table.scene.Button`s) (digits, rub out, *Claim N*) while this seat counts; a number
   no hand or crib can hold (19, 25, 26, 27, above 29: the scorekeeper's own engine function,
   :func:`cribbage.scorekeeper.impossible_count_reason`) is refused before it reaches the engine;
 - :func:`call_buttons`: *Muggins!* and *Let it stand* while another side's claim waits;
@@ -18,7 +18,6 @@ Pure functions of the view and the typed-in digits: no state, no browser.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
 from cribbage.actions import Count, Muggins, Pass
@@ -27,24 +26,13 @@ from cribbage.scoring import ScoreItem, ScoreKind, score_hand
 from cribbage.state import Event
 from cribbage.view import SeatView
 
-__all__ = ["PadButton", "MAX_CLAIM", "claiming", "calling", "claim_value", "claim_problem", "pad_buttons",
+from web.table.scene import Button
+
+__all__ = ["MAX_CLAIM", "claiming", "calling", "claim_value", "claim_problem", "pad_buttons",
            "call_buttons", "status", "claim_panel", "refusal"]
 
 MAX_CLAIM = 29
 """The most a hand or crib can hold."""
-
-
-@dataclass(frozen=True)
-class PadButton:
-    """A button of the pad (the renderer turns it into its own ``Button``)."""
-
-    id: str
-    label: str
-    action: str
-    primary: bool = False
-    disabled: bool = False
-    key: str = ""
-    data: tuple[tuple[str, str], ...] = ()
 
 
 def claiming(view: SeatView) -> bool:
@@ -76,21 +64,21 @@ def claim_problem(entry: str, view: SeatView) -> str | None:
     return impossible_count_reason(value, crib=_what(view) == "crib")
 
 
-def pad_buttons(view: SeatView, entry: str) -> list[PadButton]:
+def pad_buttons(view: SeatView, entry: str) -> list[Button]:
     """The pad: digits 1–9 and 0, rub out, then *Claim N* (Enter), disabled until a claimable number."""
-    out = [PadButton(f"pad-{d}", d, "claim-digit", data=(("digit", d),)) for d in "1234567890"]
-    out.append(PadButton("pad-back", "\u232b", "claim-back", disabled=not entry))
+    out = [Button(f"pad-{d}", d, "claim-digit", data=(("digit", d),)) for d in "1234567890"]
+    out.append(Button("pad-back", "\u232b", "claim-back", disabled=not entry))
     value = claim_value(entry)
     ok = value is not None and claim_problem(entry, view) is None
     label = f"Claim {value}" if value is not None else "Claim"
-    out.append(PadButton("btn-claim", label, "claim", primary=True, disabled=not ok, key="Enter"))
+    out.append(Button("btn-claim", label, "claim", primary=True, disabled=not ok, key="Enter"))
     return out
 
 
-def call_buttons() -> list[PadButton]:
+def call_buttons() -> list[Button]:
     """*Let it stand* (Enter) and *Muggins!* after another side's claim (M opens the menu)."""
-    return [PadButton("btn-stand", "Let it stand", "let-stand", primary=True, key="Enter"),
-            PadButton("btn-muggins", "Muggins!", "muggins")]
+    return [Button("btn-stand", "Let it stand", "let-stand", primary=True, key="Enter"),
+            Button("btn-muggins", "Muggins!", "muggins")]
 
 
 def status(view: SeatView, entry: str, note: str | None, names: Sequence[str], you: bool) -> tuple[str, str]:

@@ -127,7 +127,7 @@ def buttons_for(scene: Scene) -> list[Button]:
         out.append(Button("btn-play", "Play", "play", primary=True, disabled=not ok, key="Enter"))
     elif claims.claiming(v) or claims.calling(v):
         pad = claims.pad_buttons(v, scene.claim_entry) if claims.claiming(v) else claims.call_buttons()
-        out.extend(Button(b.id, b.label, b.action, b.primary, b.disabled, b.key, b.data) for b in pad)
+        out.extend(pad)
     elif v.phase is Phase.SHOW and _has(v, Count):
         label = "Count crib" if v.show_step == v.players else "Count hand"
         out.append(Button("btn-count", label, "count", primary=True, key="Enter"))
