@@ -3,12 +3,14 @@ one long piece, and nothing of the computer imported for a cut."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from table_fakes import FakeHost, play_human_turn
 
 from cribbage.match import Match
 from web.play import seats
-from web.app.controller import Controller, MemoryStorage
+from web.app.controller import SETTINGS_KEY, Controller, MemoryStorage
 
 
 def _play(seed: int, monkeypatch: pytest.MonkeyPatch, slice_ms: float) -> tuple[Match, int]:
@@ -67,7 +69,11 @@ def test_the_computer_is_imported_a_piece_at_a_time_by_its_first_decision(monkey
     monkeypatch.setattr(seats, "_WARMING", [])
     monkeypatch.setattr(seats, "SLICE_MS", 0.0)  # every piece in its own timer (each is quick here)
     host = FakeHost()
-    controller = Controller(host, MemoryStorage(), {"delay": "0"}, seed_source=lambda: 3)
+    storage = MemoryStorage()
+    # The chance bar loads the coach after the paint on its own timer: off here, where the computer's
+    # own import is watched (tests/web/test_winbar.py covers the bar).
+    storage.set(SETTINGS_KEY, json.dumps({"chances": {"computer": False}}))
+    controller = Controller(host, storage, {"delay": "0"}, seed_source=lambda: 3)
     controller.boot()
     play_human_turn(controller, 0)  # the cut for deal: the computer cuts next
     before = len(controller.match.actions)
