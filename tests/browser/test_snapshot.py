@@ -112,6 +112,9 @@ REASON = {"truncated": "is damaged", "foreign build": "build id mismatch", "stal
 """Which check refuses each: the loader's digest (bytes damaged on disk), Pyodide's header and the
 worker's mark (sound snapshots of another build: the test stores their right digest)."""
 SOUND = ("foreign build", "stale")
+FULL_CHECK = "scrambled low"
+"""The case played through after its refusal (a hand, a reload, nothing made again): a failure
+inside Pyodide that falls back in the same page."""
 DAMAGE_JS = """async ([cacheName, damage, sound]) => {
   const cache = await caches.open(cacheName);
   const [request] = await cache.keys();
@@ -148,6 +151,8 @@ def test_a_damaged_or_stale_snapshot_is_refused_and_the_game_starts_normally(pag
     reload_ready(page)
     assert how_it_started(page).startswith("refused:") and REASON[damage] in how_it_started(page), how_it_started(page)
     assert stored(page) == []  # deleted
+    if damage != FULL_CHECK:
+        return  # the same start follows every refusal: played through once, for the hardest case
     play_a_hand(table)
     # this build does not try again: the next start is the normal one, and nothing is made
     reload_ready(page)
