@@ -115,6 +115,10 @@ class Event:
     """Every side's score after the event (a side is a player, or a partnership)."""
     count: int = 0
     """The count of the play at the event: after a card is laid, when Go is said, at a go point."""
+    claim: bool = False
+    """True for a hand or crib pegged by what its owner said it holds (muggins: ``Count`` with a
+    claim), False for every count the engine made itself. The table shows and speaks only the claim
+    until it stands or muggins is called."""
 
     @property
     def source(self) -> str | None:
@@ -520,14 +524,14 @@ class GameState:
         self._pack = list(range(PACK_SIZE))
 
     def _log(self, seat: int | None, kind: str, text: str, cards: Sequence[Card] = (),
-             items: Sequence[ScoreItem] = ()) -> Event:
+             items: Sequence[ScoreItem] = (), claim: bool = False) -> Event:
         event = Event(self.hand_number, seat, kind, text, tuple(cards), tuple(items),
-                      sum(i.points for i in items), tuple(self.scores), self.count)
+                      sum(i.points for i in items), tuple(self.scores), self.count, claim)
         self.events.append(event)
         return event
 
     def _peg(self, seat: int, kind: str, text: str, cards: Sequence[Card], items: Sequence[ScoreItem],
-             source: str) -> None:
+             source: str, claim: bool = False) -> None:
         """Add points to ``seat``'s side and log them; end the game the moment the target is reached."""
         points = sum(i.points for i in items)
         side = self.rules.side_of(seat)
@@ -537,7 +541,7 @@ class GameState:
             totals = self.hand_scores[-1] if self.hand_scores else None
             if totals is not None:
                 totals[f"{source}{seat}"] = totals.get(f"{source}{seat}", 0) + points
-        self._log(seat, kind, text, cards, items)
+        self._log(seat, kind, text, cards, items, claim)
         if self.scores[side] >= self.rules.target and self.phase is not Phase.GAME_OVER:
             self.winner = side
             self.phase = Phase.GAME_OVER
@@ -827,7 +831,7 @@ class GameState:
             # Muggins: the claim is pegged as said; what it holds stays unsaid until it stands.
             item = ScoreItem(ScoreKind.CLAIM, cards, action.claim)
             self._peg(seat, kind, f"counts {what} {format_cards(result.hand)} with {self.starter}: "
-                      f"claims {action.claim}", cards, [item] if action.claim else [], what)
+                      f"claims {action.claim}", cards, [item] if action.claim else [], what, claim=True)
             if self.is_over:
                 return
             self.claim = Claim(seat, what, action.claim, result.total, cards)

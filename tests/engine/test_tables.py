@@ -248,6 +248,20 @@ def test_muggins_an_under_claim_pegs_the_claim_and_the_other_side_may_take_the_r
     assert state.events[-1].text == "the hand held 17"
 
 
+def test_a_count_says_itself_whether_it_is_a_claim():
+    """The table and its speech read ``Event.claim``, never the event's wording."""
+    state = at_show(Rules(muggins=True))
+    state.apply(Count(1, 0))  # a claim of nothing pegs nothing: still a claim
+    assert state.events[-1].kind == "show hand" and state.events[-1].claim is True
+    state.apply(Pass(0))
+    state.apply(Count(0, 17))
+    assert state.events[-1].claim is True
+    plain = at_show(Rules())
+    plain.apply(Count(1))
+    assert plain.events[-1].kind == "show hand" and plain.events[-1].claim is False
+    assert not any(e.claim for e in plain.events)
+
+
 def test_muggins_an_under_claim_not_called_stands():
     state = at_show(Rules(muggins=True))
     state.apply(Count(1, 2))

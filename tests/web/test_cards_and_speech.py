@@ -85,3 +85,14 @@ def test_sentences_name_the_seat_and_conjugate() -> None:
     # The perspective is a value, not a name: a friend's browser says "Ann cuts", its own "You cut".
     assert event_sentence(m.state.events[-1], ("Ann", "Bob"), me=0).startswith("You cut ")
     assert event_sentence(m.state.events[-1], ("You", "Computer"), me=1).startswith("You cuts ")
+
+
+def test_a_claim_is_spoken_as_a_claim_by_its_field_not_its_wording() -> None:
+    from cribbage.state import Event
+    hand = parse_cards("5C 5H JS 4D 6S")
+    items = score_hand(hand[:4], hand[4]).items
+    claim = Event(3, 0, "show hand", "counts hand", hand, (), 12, (12, 0), claim=True)
+    said = event_sentence(claim, ["Ann", "Bob"])
+    assert "twelve" in said and "fifteen" not in said.lower(), said
+    counted = Event(3, 0, "show hand", "counts hand: claims", hand, tuple(items), 17, (17, 0))
+    assert "fifteen" in event_sentence(counted, ["Ann", "Bob"]).lower()

@@ -178,7 +178,7 @@ def event_sentence(event: object, names: Sequence[str], spoken: bool = True, me:
         return f"{who('cut')}: the starter is {show(cards[0])}."
     if kind in ("show hand", "show crib"):
         what = "the crib" if kind == "show crib" else ("your hand" if you else "the hand")
-        if ": claims " in getattr(event, "text", ""):  # muggins: only the claim, until it stands
+        if getattr(event, "claim", False):  # muggins: only the claim, until it stands
             return f"{who('claim')} {number_words(points)} for {what}."
         return f"{who('count')} {what}: {call_show(items)}."
     if kind == "muggins":

@@ -22,7 +22,7 @@ from typing import Sequence
 
 from cribbage.actions import Count, Muggins, Pass
 from cribbage.scorekeeper import impossible_count_reason
-from cribbage.scoring import ScoreItem, ScoreKind, score_hand
+from cribbage.scoring import ScoreItem, score_hand
 from cribbage.state import Event
 from cribbage.view import SeatView
 
@@ -108,10 +108,6 @@ def refusal(view: SeatView, claimed: int) -> str:
     return f"Count again: your {_what(view)} does not hold {claimed}."
 
 
-def _is_claim(e: Event) -> bool:
-    return any(i.kind is ScoreKind.CLAIM for i in e.items) or (e.points == 0 and ": claims" in e.text)
-
-
 def claim_panel(e: Event, events: Sequence[Event], pending: bool) -> tuple[tuple[ScoreItem, ...] | None, str]:
     """For a counted panel made by a claim: the items to list (None: not to be shown yet) and a line
     beside them (the claim; once settled, what the count held and what muggins took)."""
@@ -136,4 +132,4 @@ def claim_panel(e: Event, events: Sequence[Event], pending: bool) -> tuple[tuple
 
 def is_claim_event(e: Event) -> bool:
     """True for a counted hand or crib pegged by a claim (muggins), not by the engine's count."""
-    return e.kind in ("show hand", "show crib") and _is_claim(e)
+    return e.claim
