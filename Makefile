@@ -64,7 +64,8 @@ play: site
 	$(PY) py/tools/serve.py --port $(PORT) --dir dist --host $(HOST) --peerserver $(SIGNAL_PORT)
 
 test: site wheels
-	$(PY) -m pytest -m "not online and not slow" --durations=15
+	$(PY) -m pytest -n 2 --dist loadfile -m "not online and not slow" --ignore=tests/browser --durations=10
+	$(PY) -m pytest -m "not online and not slow" tests/browser --durations=10
 	$(PY) py/tools/netns.py -- $(PY) -m pytest -m "online and not slow" --durations=5
 
 test-slow: site wheels  # the long sweeps kept out of `make test` (thousands of random matches, all hands, kills)
