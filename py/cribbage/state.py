@@ -402,6 +402,8 @@ class GameState:
             if self.claim is not None:
                 return [Muggins(seat), Pass(seat)]
             if self.rules.muggins:
+                if self.show_step == self.rules.players and self.crib_unseen:
+                    return []  # a crib still face down (online) is turned over before it is claimed
                 # The true set: a claim up to what the count holds (a view offers every number).
                 return [Count(seat, k) for k in range(self._count_result().total + 1)]
             return [Count(seat)]

@@ -208,3 +208,36 @@ def test_bad_actions_are_refused_with_a_message_and_is_legal_says_false() -> Non
         with pytest.raises(IllegalActionError):
             fresh.apply(action)
     assert fresh.phase is Phase.DISCARD and len(fresh.hands[seat]) == 6
+
+
+def test_with_muggins_a_crib_still_face_down_offers_no_claim_until_it_is_turned() -> None:
+    """Online with muggins the crib is turned over before its owner claims it: until then the engine
+    offers no claim (it cannot know what the crib holds) instead of failing to count two cards."""
+    from deals import cut_for_deal_pack, hand_pack
+
+    from cribbage.actions import Muggins, Pass
+    from cribbage.rules import Rules
+
+    rules = Rules(muggins=True)
+    full = GameState(0, stacked=[cut_for_deal_pack(0), hand_pack("4C 5D 9H KS 2C 7C", "6D KH 3S 3H QC 8C", "AD")],
+                     declare_go=True, rules=rules)
+    _feed.twin = full  # type: ignore[attr-defined]
+    me = GameState(source=OpenedPacks(), declare_go=True, rules=rules)
+    for text in ("cutdeal 0 4", "cutdeal 1 4", "cut 1 4", "discard 1 2C 7C", "discard 0 hidden", "starter 1 4"):
+        action = parse_action(text)
+        _feed(me, action)
+        me.apply(action)
+    for seat, code in [(1, "4C"), (0, "6D"), (1, "5D"), (0, "KH")]:
+        me.apply(Play(seat, parse_card(code)))
+    me.apply(Go(1))
+    for seat, code in [(0, "3S"), (0, "3H"), (1, "KS"), (1, "9H")]:
+        me.apply(Play(seat, parse_card(code)))
+    me.apply(Count(1, 0))
+    assert set(me.legal_actions()) == {Muggins(0), Pass(0)}
+    me.apply(Pass(0))
+    me.apply(Count(0, 0))
+    me.apply(Pass(1))
+    assert me.phase is Phase.SHOW and me.crib_unseen == 2
+    assert me.legal_actions() == [] and view(me, 0).legal_actions == ()  # (it raised CardError)
+    me.reveal_crib([parse_card(c) for c in "2C 7C QC 8C".split()])
+    assert max(a.claim or 0 for a in me.legal_actions() if isinstance(a, Count)) == 2  # 7 + 8

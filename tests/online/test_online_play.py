@@ -28,6 +28,8 @@ STEP = """() => {
   if (turn !== 'me' || app.dataset.dialog || app.dataset.busy === 'true') return '';  // (a frame about to go)
   if (click('#table [data-action="go"]:not([aria-disabled])')) return 'go';
   if (click('#table [data-action="count"]:not([aria-disabled])')) return 'count';
+  if (click('#table [data-action="let-stand"]')) return 'stand';  // muggins: the other's claim
+  if (q('#table #pad-0')) { click('#table #pad-0'); return click('#btn-claim:not([aria-disabled])') ? 'claim' : ''; }
   const cuts = document.querySelectorAll('#table [data-action="cut-pick"]');
   if (cuts.length) { press(cuts[Math.floor(cuts.length / 2)]); return 'cut'; }
   if (phase === 'discard') {
@@ -286,15 +288,43 @@ def new_room(players: Any, online_url: str, query: str = "&group=test&delay=0",
     return ann, link
 
 
-def test_a_room_link_without_its_secret_is_refused_in_a_sentence(players: Any, online_url: str) -> None:
-    ann, link = new_room(players, online_url)
+def test_a_room_to_61_with_muggins_from_the_menu_joined_after_its_rules_and_an_incomplete_link(
+        players: Any, online_url: str) -> None:
+    """Ann opens a room to 61 with muggins from the menu's controls (previewed in words); a link without
+    its secret is refused in a sentence; Bob reads the rules, nothing is sent until he presses Join,
+    and they play the first hand (claims on the pad, let stand)."""
+    stall = Stall()
+    ann = open_link(players, "ann", online_url + "&group=test&delay=0")
+    ann.page.click("#tool-menu")
+    ann.page.click("#new-mode-online")
+    ann.page.click("label[for='room-to-61']")
+    ann.page.click("label[for='room-muggins-on']")
+    ann.page.wait_for_function(
+        "() => (document.getElementById('room-preview') || {}).textContent === 'This room plays: to 61, muggins.'")
+    ann.page.click("#btn-start")
+    ann.page.wait_for_selector("#room-link")
+    link = ann.page.input_value("#room-link")
+    assert "&rules=to61,muggins" in link and re.search(r"#k=[A-Za-z0-9_-]{43}$", link), link
     cut = open_link(players, "cut", link.split("#")[0])
     cut.page.wait_for_function(
         "() => document.body.textContent.includes('This room link is incomplete: ask your friend for the whole link')",
         timeout=20_000)
     assert ann.page.get_attribute("#online", "data-joined") == "false"  # it never reached Ann's seat 2
     bob = open_link(players, "bob", link)
+    bob.page.wait_for_selector("#btn-online-join")
+    assert "This room plays: to 61, muggins." in bob.page.inner_text("#online-invitation")
+    assert bob.page.locator("#btn-online-not-now").count() == 1 and bob.page.locator(".hand-card").count() == 0
+    bob.page.wait_for_timeout(1500)
+    assert ann.page.get_attribute("#online", "data-joined") == "false"  # nothing reached Ann before Join
+    bob.page.click("#btn-online-join")
     wait_live(ann, bob)
+    while int(state(ann)["hand"] or 0) < 2 or state(ann)["phase"] != "discard":  # the first hand, counted
+        sa, sb = state(ann), state(bob)
+        stall.check((sa, sb))
+        check_private(ann, bob)
+        if not any([ann.page.evaluate(STEP), bob.page.evaluate(STEP)]):
+            time.sleep(0.02)
+    assert "has stopped" not in ann.page.locator("body").inner_text()
 
 
 def test_a_squatter_on_the_hosts_channel_cannot_keep_the_friend_out(players: Any, online_url: str) -> None:

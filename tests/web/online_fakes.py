@@ -88,6 +88,14 @@ class Hub:
         """Characters carried."""
         self.tamper: Callable[[str, str], str | None] | None = None
         """(receiver id, text) -> text to deliver instead (None: as sent)."""
+        self.log: list[tuple[str, str]] = []
+        """Every text sent, with its sender's id, in order (a channel's ``sent`` goes with the channel)."""
+        self.dials: list[str] = []
+        """The id of every page that dialled a host (``connect``), in order."""
+
+    def sent_by(self, prefix: str) -> list[str]:
+        """The texts sent by pages whose id starts with ``prefix`` (the friend: ``cribbage-ROOM-1``)."""
+        return [text for who, text in self.log if who.startswith(prefix)]
 
     def factory(self, room: str, seat: int, me: str, host: str, events: ChannelEvents) -> MemChannel:
         assert isinstance(events, PeerSession)
@@ -117,6 +125,7 @@ class MemChannel:
         self.timer.later(0, lambda: None if self.closed else fn())
 
     def connect(self) -> None:
+        self.hub.dials.append(self.me)
         host = self.hub.peers.get(self.host)
         if host is None or host.closed:
             self._later(lambda: self.events.on_error("peer-unavailable"))
@@ -148,6 +157,7 @@ class MemChannel:
         if peer is None:
             return False
         self.sent.append(text)
+        self.hub.log.append((self.me, text))
         self.hub.traffic += len(text)
         if self.hub.tamper is not None:
             text = self.hub.tamper(peer.me, text) or text

@@ -136,7 +136,7 @@ def play_human_turn(controller, seat: int = 0) -> bool:  # noqa: ANN001
 def click_first_legal(controller, view, cut_offset: int) -> bool:  # noqa: ANN001
     """Click the table's way to the first of ``view``'s legal actions (a cut ``cut_offset`` cards
     past the shallowest depth); False if there is no such action."""
-    from cribbage.actions import Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
+    from cribbage.actions import Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Pass, Play
 
     first = view.legal_actions[0]
     if isinstance(first, (CutForDeal, CutPack, CutStarter)):
@@ -151,8 +151,13 @@ def click_first_legal(controller, view, cut_offset: int) -> bool:  # noqa: ANN00
         index = next(i for i, c in enumerate(view.hand) if c == first.card)
         controller.click("card", {"index": str(index)})
         controller.click("card", {"index": str(index)})
+    elif isinstance(first, Count) and first.claim is not None:  # muggins: claim nothing, on the pad
+        controller.click("claim-digit", {"digit": "0"})
+        controller.click("claim")
     elif isinstance(first, Count):
         controller.click("count")
+    elif isinstance(first, (Muggins, Pass)):
+        controller.click("let-stand")
     else:
         return False
     return True

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Pass, Play
 from cribbage.match import Match
+from cribbage.rules import Rules
 from cribbage.state import Phase
 from cribbage.view import SeatView
 
@@ -106,6 +107,8 @@ class Controller:
         """The match on the table and who moves in it (until :meth:`boot` opens the real one)."""
         self._records: RecordScreens | None = None
         self._challenges: ChallengeScreens | None = None
+        self._mode_kept = False
+        """The mode on the table is remembered (:meth:`_keep_mode`)."""
         self._claimed: int | None = None
         """Muggins: the claim just proposed (a refusal of it means: count again)."""
         from web.app.newgame_screen import NewGameScreen
@@ -181,12 +184,21 @@ class Controller:
         self.mode_def = mode
         self.session = session
         session.subscribe(self._on_change)
-        try:
-            self.storage.set(MODE_KEY, mode.key)
-        except Exception:  # noqa: BLE001 - a full or blocked storage must not stop the game
-            pass
+        self._mode_kept = False
+        self._keep_mode()
         self._discard_cache.clear()
         session.start()
+
+    def _keep_mode(self) -> None:
+        """Remember the mode on the table for the next visit, once its session is one to come back to
+        (not a room link's invitation the player has not accepted: *Not now* leaves no trace)."""
+        if self._mode_kept or getattr(self.session, "invited", False):
+            return
+        self._mode_kept = True
+        try:
+            self.storage.set(MODE_KEY, self.mode_def.key)
+        except Exception:  # noqa: BLE001 - a full or blocked storage must not stop the game
+            pass
 
     def _resume(self, mode: Mode) -> bool:
         """Reopen the saved match of ``mode``. True if loaded (else a notice may explain why not)."""
@@ -200,12 +212,13 @@ class Controller:
         self._use(mode, session)
         return True
 
-    def _new_match(self, mode: Mode, level: str) -> None:
+    def _new_match(self, mode: Mode, level: str, rules: Rules | None = None) -> None:
         seed = self._next_seed if self._next_seed is not None else self.seed_source()
         self._next_seed = None
         notice = self.ui.notice
         self.ui = Ui(notice=notice, new_mode=mode.key, new_level=level)
-        self._use(mode, mode.new(mode, self.context, seed, level))
+        context = self.context if rules is None else replace(self.context, rules=rules)
+        self._use(mode, mode.new(mode, context, seed, level))
         self.post("match-start")
 
     # --- the match -----------------------------------------------------------------------------
@@ -425,6 +438,7 @@ class Controller:
             claim_entry=self.ui.claim if private else "",
             claim_note=self.ui.claim_note if private else None,
             newgame=self.newgame.scene(),
+            room_rules=self.newgame.room_scene(),
             series=self.newgame.series(),
             challenge=self._challenges.scene() if self._challenges is not None else None,
             chances=self.chances.scene(view, private),
@@ -499,6 +513,7 @@ class Controller:
         if handler is None:
             extra = getattr(self.session, "click", None)  # controls of the session's own (online)
             if extra is not None and extra(action, data):
+                self._keep_mode()  # (a room's invitation accepted)
                 self.refresh()
             return
         if data.get("disabled") == "true" and action not in ("card",):
@@ -765,6 +780,7 @@ class Controller:
             return
         self.ui.new_mode = self.mode if self.mode in MODES else DEFAULT_MODE  # a challenge: not a menu choice
         self.ui.new_level = self.level
+        self.newgame.load_room()
         self._open("menu")
 
     def _on_rules(self, data: dict[str, str]) -> None:
@@ -815,7 +831,7 @@ class Controller:
         if mode is self.mode_def:
             self.session.request(Offer.NEW_MATCH)  # online: once the other side agrees
         else:
-            self._start_new(mode)
+            self._start_new(mode, self.newgame.start_room() if mode.room_rules else None)
 
     def _on_new_game(self, data: dict[str, str]) -> None:
         """Game over: a new game of the same kind, at once."""
@@ -824,8 +840,9 @@ class Controller:
         self.ui.new_mode, self.ui.new_level = (self.mode if self.mode in MODES else DEFAULT_MODE), self.level
         self._on_start({})
 
-    def _start_new(self, mode: Mode) -> None:
-        self._new_match(mode, self.ui.new_level)
+    def _start_new(self, mode: Mode, rules: Rules | None = None) -> None:
+        """A new match of ``mode`` (``rules``: the table chosen in the page, for a mode that takes it)."""
+        self._new_match(mode, self.ui.new_level, rules)
         self.refresh()
         self.host.announce(mode.start_sentence)
 

@@ -123,6 +123,12 @@ def _menu(scene: Scene) -> str:
                 f'id="{action}-{esc(value)}" aria-pressed="{"true" if pressed else "false"}">{esc(label)}</button>')
 
     modes = "".join(choice("new-mode", "mode", m.key, m.label, scene.new_mode == m.key) for m in MODES.values())
+    room = ""
+    if scene.room_rules is not None:  # a new online room: its house rules, previewed in words
+        from web.modes.newgame_view import room_rules_html  # (the New game dialog's controls)
+        from web.modes.room_rules import room_sentence
+
+        room = room_rules_html(scene.room_rules, room_sentence(scene.room_rules))
     resume = ""
     for key in scene.saved_modes:
         if key != scene.mode and key in MODES:
@@ -151,7 +157,7 @@ def _menu(scene: Scene) -> str:
         "<dt>R</dt><dd>the rules</dd></dl>"
     )
     body = (
-        f'<h3>New game</h3><div class="row" role="group" aria-label="Mode">{modes}</div>'
+        f'<h3>New game</h3><div class="row" role="group" aria-label="Mode">{modes}</div>{room}'
         '<div class="row"><button type="button" class="btn btn-primary" data-action="start" id="btn-start">'
         "Start a new game</button>"
         '<button type="button" class="btn" data-action="newgame-open" id="btn-newgame">'

@@ -12,9 +12,11 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Protocol
 
 from cribbage.match import Match
+from cribbage.rules import CLASSIC, Rules
 
 from web.modes import series as series_play
-from web.modes.registry import MODES, TABLE_MODE, Mode
+from web.modes.registry import MODES, TABLE_MODE, Mode, mode_of
+from web.modes.room_rules import edit_room, remember_room, remembered_room, room_sentence
 from web.modes.newgame import DEFAULT, NewGame, coming_soon, edit, from_query, preset_of, remember, remembered
 from web.modes.newgame_view import NEWGAME_DIALOG, NewGameScene
 from web.table.series_view import SeriesScene, series_scene
@@ -59,6 +61,8 @@ class NewGameScreen:
         self.draft: NewGame = DEFAULT
         self.notes: tuple[str, ...] = ()
         """What of the URL's options could not be used (shown in the dialog)."""
+        self.room: Rules = CLASSIC
+        """The menu's choice of a new online room's rules (from the remembered one when the menu opens)."""
         self._series: tuple[tuple[str | None, str, int, int], SeriesScene | None] | None = None
 
     # --- boot ------------------------------------------------------------------------------------
@@ -88,7 +92,8 @@ class NewGameScreen:
     # --- the dialog --------------------------------------------------------------------------------
 
     def handler(self, action: str) -> Callable[[dict[str, str]], None] | None:
-        return {"newgame-open": self.open, "newgame-set": self.set, "newgame-start": self.start}.get(action)
+        return {"newgame-open": self.open, "newgame-set": self.set, "newgame-start": self.start,
+                "newgame-room": self.room_set}.get(action)
 
     def open(self, data: dict[str, str] | None = None) -> None:
         """Open the dialog with the last choice preselected."""
@@ -131,6 +136,36 @@ class NewGameScreen:
         self.notes = ()
         ctl._set_dialog(None)
         ctl._start_new(mode)
+
+    # --- a new online room's rules, in the menu ---------------------------------------------------
+
+    def load_room(self) -> None:
+        """The menu opens: its room rules start from the last choice."""
+        self.room = remembered_room(self.ctl.storage)
+
+    def room_scene(self) -> Rules | None:
+        """The room rules to offer in the menu: when its chosen mode takes them and is not the one on
+        the table (Start there offers a new match in the same room, at its own rules)."""
+        ctl = self.ctl
+        if ctl.ui.dialog != "menu" or not mode_of(ctl.ui.new_mode).room_rules or ctl.ui.new_mode == ctl.mode:
+            return None
+        return self.room
+
+    def room_set(self, data: dict[str, str]) -> None:
+        """One of the room's controls changed: the preview follows and is read out."""
+        if self.room_scene() is None:
+            return
+        field, choice = data.get("field", ""), data.get("choice", "")
+        self.room = edit_room(self.room, field, choice)
+        self.ctl.ui.focus = f"room-{field}-{choice}" if field == "to" else (
+            f"room-{field}-{'off' if choice == 'on' else 'on'}")  # a checkbox's next choice is the other
+        self.ctl.refresh()
+        self.ctl.host.announce(room_sentence(self.room))
+
+    def start_room(self) -> Rules:
+        """Start pressed on a mode that takes the room's rules: they are remembered, and opened."""
+        remember_room(self.ctl.storage, self.room)
+        return self.room
 
     def scene(self) -> NewGameScene | None:
         if self.ctl.ui.dialog != NEWGAME_DIALOG:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from cribbage.rules import Rules
+
 from web.play.seats import Timer
 from web.play.session import Session
 from web.play.storage import Storage
@@ -27,6 +29,9 @@ class OpenContext:
     delay: Callable[[], int]
     """The computer's pacing now (ms)."""
     now_ms: Callable[[], int]
+    rules: Rules | None = None
+    """The table the player chose for this new match where the mode takes it from the page (online:
+    the room's house rules from the menu); None: the mode's own default."""
 
 
 @dataclass(frozen=True)
@@ -60,3 +65,6 @@ class Mode:
     """Open a new match: (mode, context, seed, level)."""
     resume: Callable[["Mode", OpenContext], tuple[Session | None, str | None]]
     """Reopen the saved match: (session or None if nothing usable, a notice for the player)."""
+    room_rules: bool = False
+    """The menu offers the two-player house rules for a new match of this mode (online: the room's
+    rules, :mod:`web.modes.room_rules`), passed in :attr:`OpenContext.rules`."""

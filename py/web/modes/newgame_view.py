@@ -12,9 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
+from cribbage.rules import Rules
+
 from web.modes.newgame import COMING_SOON, LEVELS, PRESET_LABELS, PRESETS, SERIES_LENGTHS, NewGame, preset_of, skunk_choice
 
-__all__ = ["NewGameScene", "newgame_dialog", "NEWGAME_DIALOG"]
+__all__ = ["NewGameScene", "newgame_dialog", "NEWGAME_DIALOG", "rule_controls", "room_rules_html"]
 
 NEWGAME_DIALOG = "newgame"
 """The controller's dialog name for it."""
@@ -39,11 +41,12 @@ def _esc(text: object) -> str:
 
 
 def _input(kind: str, field: str, choice: str, label: str, checked: bool, disabled: str | None = None,
-           name: str | None = None) -> str:
-    """One radio or checkbox in its label; ``disabled`` is the note saying why it is not offered."""
-    ident = f"ng-{field}-{choice}"
-    attrs = [f'type="{kind}"', f'id="{ident}"', f'name="{_esc(name or "ng-" + field)}"', 'data-action="newgame-set"',
-             f'data-field="{_esc(field)}"', f'data-choice="{_esc(choice)}"']
+           name: str | None = None, action: str = "newgame-set", prefix: str = "ng") -> str:
+    """One radio or checkbox in its label; ``disabled`` is the note saying why it is not offered.
+    ``action`` and ``prefix`` (of its id and group name) let another screen use the same control."""
+    ident = f"{prefix}-{field}-{choice}"
+    attrs = [f'type="{kind}"', f'id="{ident}"', f'name="{_esc(name or prefix + "-" + field)}"',
+             f'data-action="{_esc(action)}"', f'data-field="{_esc(field)}"', f'data-choice="{_esc(choice)}"']
     if checked:
         attrs.append("checked")
     note = ""
@@ -93,19 +96,7 @@ def newgame_dialog(scene: NewGameScene) -> str:
         options += "".join(_input("radio", f"seat-{i}", lv, f"Computer: {lv}", s.kind == "computer" and s.level == lv)
                            for lv in LEVELS)
         seats.append(_group(f"Seat {i + 1}: {names[i]}, {_seat_where(n, i)}", options, "ng-seat"))
-    target = "".join(_input("radio", "to", str(t), f"To {t}" + (" (a short game)" if t == 61 else ""),
-                            game.rules.target == t) for t in (121, 61))
-    house = ""
-    if n == 2:
-        on = game.rules.crib_from_pack == 2
-        house += _input("checkbox", "pack2", "off" if on else "on", "Two cards dealt to the crib (five each, one laid away)",
-                        on, _soon("pack2"), name="ng-pack2")
-    on = game.rules.muggins
-    house += _input("checkbox", "muggins", "off" if on else "on", "Muggins (count your own hand; missed points can be taken)",
-                    on, _soon("muggins"), name="ng-muggins")
-    on = game.rules.recut_tens
-    house += _input("checkbox", "recut", "off" if on else "on", "Cut again on two ten-cards at the cut for deal", on,
-                    name="ng-recut")
+    target, house = rule_controls(game.rules)
     length = 2 * game.series.first_to - 1
     series = "".join(_input("radio", "series", str(k), "One game" if k == 1 else f"Best of {k}", length == k)
                      for k in SERIES_LENGTHS)
@@ -152,6 +143,36 @@ def newgame_dialog(scene: NewGameScene) -> str:
         'aria-label="Close">\u00d7</button></header>'
         f'<div class="dialog-body newgame">{body}</div></div></div>'
     )
+
+
+def rule_controls(rules: Rules, action: str = "newgame-set", prefix: str = "ng") -> tuple[str, str]:
+    """The controls of the game's length and of the house rules (the one place of their words): the
+    New game dialog's, and the menu's for a new online room (``action`` ``newgame-room``, ``prefix``
+    ``room``). Returns (the radios of the length, the house rules' checkboxes)."""
+    target = "".join(_input("radio", "to", str(t), f"To {t}" + (" (a short game)" if t == 61 else ""),
+                            rules.target == t, action=action, prefix=prefix) for t in (121, 61))
+    house = ""
+    if rules.players == 2:
+        on = rules.crib_from_pack == 2
+        house += _input("checkbox", "pack2", "off" if on else "on", "Two cards dealt to the crib (five each, one laid away)",
+                        on, _soon("pack2"), name=f"{prefix}-pack2", action=action, prefix=prefix)
+    on = rules.muggins
+    house += _input("checkbox", "muggins", "off" if on else "on", "Muggins (count your own hand; missed points can be taken)",
+                    on, _soon("muggins"), name=f"{prefix}-muggins", action=action, prefix=prefix)
+    on = rules.recut_tens
+    house += _input("checkbox", "recut", "off" if on else "on", "Cut again on two ten-cards at the cut for deal", on,
+                    name=f"{prefix}-recut", action=action, prefix=prefix)
+    return target, house
+
+
+def room_rules_html(rules: Rules, sentence: str) -> str:
+    """The menu's choice of a new online room's rules (two players): the New game dialog's controls
+    and a preview of what the room will play (``sentence``), read out as it changes."""
+    target, house = rule_controls(rules, "newgame-room", "room")
+    return ('<div class="newgame room-rules" id="room-rules">'
+            + _group("The room\u2019s game", target) + _group("The room\u2019s house rules", house)
+            + f'<p class="ng-preview" id="room-preview" aria-live="polite"><strong>{_esc(sentence)}</strong></p>'
+            "</div>")
 
 
 def players_note(preset: str | None) -> str:

@@ -42,6 +42,7 @@ from cribbage.online.link import (LOSS_TIMEOUT, Binding, Delivered, HangUp, Link
 from cribbage.state import Event, IllegalActionError, Phase
 
 from web.modes.base import ONLINE_SAVE_KEY, Mode, OpenContext
+from web.modes.room_rules import rules_sentence
 from web.play.seats import LocalHuman, RemoteSeat, Seat
 from web.play.session import Change, ChangeKind, Link as LinkName, Listener, Offer, Question, summary_hand
 
@@ -84,6 +85,10 @@ NO_DIRECT = ("{peer}\u2019s browser is there, but no direct connection between y
 INCOMPLETE_LINK = ("This room link is incomplete: ask your friend for the whole link (with the part after "
                    "\u201c#\u201d).")
 MAX_NAME = 24
+INVITED = "Your friend\u2019s room plays by house rules. Join it to play by them, or not now: nothing is sent before you join."
+"""What the invited friend reads above the room's rules and the *Join* and *Not now* buttons."""
+DECLINED = ("You did not join this room, and nothing was sent to it. To join later, open the link again; "
+            "meanwhile you can play against the computer.")
 
 
 def room_key(room: str) -> str:
@@ -291,6 +296,11 @@ class OnlinePanel:
     """Both players have been connected: the link and name fields fold into one line."""
     expanded: bool = False
     """The player opened the folded link and name fields (``online-fold`` toggles it)."""
+    invited: bool = False
+    """The friend is asked to accept the room's rules (``rules``): *Join* and *Not now* are shown, and
+    no table (nothing has been sent)."""
+    declined: bool = False
+    """The friend chose *Not now*: the page says so and offers a game against the computer."""
 
 
 class PeerSeat(RemoteSeat):
@@ -335,6 +345,11 @@ class PeerSession:
         self._save_failed = False
         self.expanded = False
         """The folded panel's link and name fields are open (the player asked)."""
+        self.invited = False
+        """The friend's browser, opening a room link at a table other than the classic one, has not
+        accepted the room's rules yet: nothing is dialled, sent or saved until :meth:`accept`."""
+        self.declined = False
+        """The invited friend chose *Not now*: nothing was sent; the page offers a game against the computer."""
         self._reach_first: float | None = None
         self._reach_last = 0.0
         self.no_direct = False
@@ -400,7 +415,7 @@ class PeerSession:
 
     def start(self) -> None:
         """Open the channel, start the heartbeat and any queued work."""
-        if self._started or self._closed:
+        if self._started or self._closed or self.invited:
             return
         self._started = True
         self._send_name()
@@ -413,8 +428,19 @@ class PeerSession:
         self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
         self._batch(lambda: None)
 
+    def accept(self) -> None:
+        """The invited friend accepts the room's rules: the seat is saved, then the key set-up starts."""
+        if not self.invited or self._closed:
+            return
+        self.invited = self.declined = False
+        self.notes.append(f"You joined the room: {self.game.rules.describe()}.")
+        self._save()
+        self.start()
+
     def can_act(self) -> str | None:
         """Why the local player cannot act now (a sentence), or None."""
+        if self.invited:
+            return DECLINED if self.declined else INVITED
         if self.game.failure:
             return "The match has stopped: " + self.failure_text()
         if not self.net.can_act:
@@ -442,7 +468,7 @@ class PeerSession:
 
     def propose(self, action: Action) -> None:
         """The local player's move: refused unless both are here and it is legal now."""
-        if self._closed:
+        if self._closed or self.invited:
             return
         if action.seat != self.game.seat:
             self._emit(Change("refused", message=f"{self.peer_name} moves for themselves."))
@@ -460,7 +486,7 @@ class PeerSession:
 
     def request(self, offer: Offer) -> None:
         """Next hand: this side accepts it. A new match: offered to the friend (or accepted if offered)."""
-        if self._closed:
+        if self._closed or self.invited:
             return
         if offer is Offer.NEXT_HAND:
             done = summary_hand(self.match, self.acked_hand)
@@ -484,7 +510,7 @@ class PeerSession:
 
     def answer(self, yes: bool) -> None:
         """Accept or decline the friend's offer of a new match."""
-        if self.question is None or self._closed:
+        if self.question is None or self._closed or self.invited:
             return
         self._batch(lambda: self.game.answer_new_match(yes))
         if not yes:
@@ -510,7 +536,17 @@ class PeerSession:
     # --- extra controls (the controller routes unknown actions here) --------------------------------
 
     def click(self, action: str, data: dict[str, str]) -> bool:
-        """``online-name`` (data value), ``online-accept``, ``online-decline``; True if handled."""
+        """``online-name`` (data value), ``online-accept``, ``online-decline``, ``online-join``,
+        ``online-not-now``; True if handled."""
+        if action == "online-join":
+            self.accept()
+            return True
+        if action == "online-not-now":
+            if self.invited:
+                self.declined = True
+            return True
+        if self.invited:
+            return False  # nothing else before the room's rules are accepted
         if action == "online-name":
             name = clean_name(data.get("value", ""))
             if name is None:
@@ -559,6 +595,8 @@ class PeerSession:
         status = self.net.status_text
         if blocked and state not in ("refused", "expired"):
             status = ROOM_FULL
+        if self.invited:
+            blocked, status = True, DECLINED if self.declined else INVITED
         waiting = "" if self.game.failure else (self.can_act() or "")
         said = {status, waiting}
         messages: list[str] = []
@@ -574,7 +612,8 @@ class PeerSession:
             offered=self.game.new_match_offer == self.game.seat, problems=tuple(messages),
             failure=self.failure_text() if self.game.failure else "", evidence=ev, peer_words=words,
             waiting=waiting, result=self.result_text() if self.match.state.is_over else "",
-            blocked=blocked, folded=self.joined and not blocked, expanded=self.expanded)
+            blocked=blocked, folded=self.joined and not blocked, expanded=self.expanded,
+            invited=self.invited and not self.declined, declined=self.declined)
 
     def failure_text(self) -> str:
         """Why the match stopped, in our words (the other browser's own words go apart, in quotes).
@@ -932,7 +971,10 @@ class PeerSession:
 
     def _save(self) -> None:
         """Save the link and the game together. A save that fails (a full storage, or a bug) never
-        stops the match: it goes on in this page, the player is told once, and the next batch tries again."""
+        stops the match: it goes on in this page, the player is told once, and the next batch tries again.
+        Nothing is saved for a room not joined yet (:attr:`invited`): a reload asks again."""
+        if self.invited:
+            return
         self._trace("save >")
         try:
             head = json.dumps({"format": 1, "room": self.net.room, "seat": self.game.seat, "tag": self.tag,
@@ -971,11 +1013,6 @@ def room_link(env: OnlineEnv, room: str, secret: str | None = None, rules: Rules
     words = rules_query(rules)
     link = f"{env.page_url}?room={room}{'&rules=' + words if words else ''}{env.link_query}"
     return f"{link}#k={secret}" if secret else link
-
-
-def rules_sentence(rules: Rules) -> str:
-    """``"This room plays: to 61, muggins."``; ``""`` for the classic game."""
-    return "" if rules.is_classic else f"This room plays: {rules.describe()}."
 
 
 def _my_name(ctx: OpenContext, seat: int) -> str:
@@ -1019,21 +1056,28 @@ def _load(ctx: OpenContext, env: OnlineEnv, room: str) -> PeerSession | None:
     return session
 
 
-def _fresh(ctx: OpenContext, env: OnlineEnv, room: str, seat: int) -> PeerSession:
+def _fresh(ctx: OpenContext, env: OnlineEnv, room: str, seat: int, rules: Rules | None = None) -> PeerSession:
+    """A new seat in ``room``: the host's (at ``rules``, else the page's ``?rules=``), or the friend's
+    at the room link's rules. A friend asked to a table other than the classic one is only invited:
+    nothing is saved, sent or dialled until they accept (:meth:`PeerSession.accept`)."""
     now = env.wall()
     key = new_seat_key()
     link = Link.host(room, key, now, new_room_secret()) if seat == 0 else Link.join(room, key, now, env.secret)
-    game = OnlineGame(seat, room=room, group=env.group, rules=env.rules)
+    game = OnlineGame(seat, room=room, group=env.group, rules=env.rules if rules is None else rules)
     session = PeerSession(ctx, env, link, game, secrets.token_hex(6), _my_name(ctx, seat), "Friend")
-    if env.bad_rules and seat == 0:
+    if env.bad_rules and seat == 0 and rules is None:
         session.notes.append(env.bad_rules + " This room plays the classic game.")
-    session._save()
+    if seat == 1 and not game.rules.is_classic:
+        session.invited = True
+    else:
+        session._save()
     return session
 
 
 def new_room(mode: Mode, ctx: OpenContext, seed: int, level: str) -> PeerSession:
-    """Create a room: this browser holds seat 0 and shows the link to share."""
-    return _fresh(ctx, ENV, new_room_id(), 0)
+    """Create a room: this browser holds seat 0 and shows the link to share. Its rules: the ones
+    chosen in the menu (``ctx.rules``), else the page's ``?rules=``."""
+    return _fresh(ctx, ENV, new_room_id(), 0, ctx.rules)
 
 
 def resume_room(mode: Mode, ctx: OpenContext) -> tuple[PeerSession | None, str | None]:

@@ -60,6 +60,23 @@ def _failure(panel: Any) -> str:
     return "".join(parts)
 
 
+def _invitation(panel: Any) -> str:
+    """The friend asked to a room with house rules: the rules in words, *Join* and *Not now*; after
+    *Not now*, a game against the computer. Nothing else (no link, no name: nothing is sent yet)."""
+    if getattr(panel, "declined", False):
+        return ('<div class="online-invitation" id="online-invitation"><button type="button" class="btn btn-primary" '
+                'id="btn-online-computer" data-action="resume" data-mode="computer">Play against the computer'
+                "</button></div>")
+    if not getattr(panel, "invited", False):
+        return ""
+    return ('<div class="online-invitation" id="online-invitation" role="alert">'
+            f'<p class="online-rules" id="online-rules"><strong>{esc(panel.rules)}</strong></p>'
+            '<div class="row"><button type="button" class="btn btn-primary" id="btn-online-join" '
+            'data-action="online-join">Join</button>'
+            '<button type="button" class="btn" id="btn-online-not-now" data-action="online-not-now">Not now</button>'
+            "</div></div>")
+
+
 def online_html(panel: Any) -> str:
     """The panel for an :class:`~web.modes.online.OnlinePanel` (duck-typed to keep imports one way).
 
@@ -72,7 +89,7 @@ def online_html(panel: Any) -> str:
     status = (f'<p class="online-status" id="online-status" role="status"><span class="dot dot-{esc(panel.state)}" '
               f'aria-hidden="true"></span>{esc(panel.status)}</p>')
     if panel.blocked:
-        return head + status + "</section>"
+        return head + status + _invitation(panel) + "</section>"
     fold = ""
     if panel.folded:
         fold = ('<button type="button" class="btn btn-small online-fold" id="btn-online-fold" '

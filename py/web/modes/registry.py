@@ -102,7 +102,7 @@ register(Mode(
     title="Online", names=("You", "Friend"), humans=(0, 1), perspective=0,
     save_key=ONLINE_SAVE_KEY, ui_key="cribbage.ui.online", cover=False, undo=False, restart=False,
     computer=False, start_sentence="A new online room is open: share its link with your friend.",
-    new=_online_new, resume=_online_resume))
+    new=_online_new, resume=_online_resume, room_rules=True))
 
 
 @dataclass(frozen=True)

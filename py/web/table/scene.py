@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from cribbage.rules import Rules
 from cribbage.scoring import ScoreItem
 from cribbage.view import SeatView
 
@@ -79,6 +80,8 @@ class Scene:
     new_mode: str = "computer"
     """The mode chosen in the New game dialog."""
     new_level: str = "expert"
+    room_rules: Rules | None = None
+    """The menu's choice of a new online room's rules (None: not offered now)."""
     saved_modes: tuple[str, ...] = ()
     """Modes with a match in progress saved (for "resume")."""
     coach_ready: bool = False

@@ -1,0 +1,65 @@
+"""The house rules of an online room, as words and as a choice (light: no online play imported).
+
+The menu offers them when *Play online* is chosen (the New game dialog's controls,
+:func:`web.modes.newgame_view.room_rules_html`): a game to 121 or 61, two cards to the crib from the
+pack, muggins, cutting again on tens. The choice is remembered (:data:`ROOM_RULES_KEY`) and
+preselected next time; *Start* opens the room at it (:attr:`web.modes.base.OpenContext.rules`).
+Both pages, and the friend asked to join, read the same sentence (:func:`room_sentence`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from cribbage.rules import CLASSIC, Rules
+
+from web.modes.newgame import NewGame, edit
+
+__all__ = ["ROOM_RULES_KEY", "ROOM_FIELDS", "rules_sentence", "room_sentence", "edit_room", "remembered_room",
+           "remember_room"]
+
+ROOM_RULES_KEY = "cribbage.online.newroom"
+"""The rules last chosen for a new online room (JSON of ``Rules.to_json``)."""
+ROOM_FIELDS = ("to", "pack2", "muggins", "recut")
+"""The controls of a room's rules (the New game dialog's fields of the same names)."""
+
+
+def rules_sentence(rules: Rules) -> str:
+    """``"This room plays: to 61, muggins."``; ``""`` for the classic game."""
+    return "" if rules.is_classic else f"This room plays: {rules.describe()}."
+
+
+def room_sentence(rules: Rules) -> str:
+    """The menu's preview of a new room: :func:`rules_sentence`, or the classic game in words."""
+    return rules_sentence(rules) or "This room plays: the classic game, to 121."
+
+
+def edit_room(rules: Rules, field: str, choice: str) -> Rules:
+    """The room's rules after one of its controls (the New game dialog's :func:`~web.modes.newgame.edit`
+    on a two-player table); anything else leaves them as they were."""
+    if field not in ROOM_FIELDS:
+        return rules
+    return edit(NewGame(rules=_two(rules)), field, choice).rules
+
+
+def _two(rules: Rules) -> Rules:
+    """Two players: online play has no other table."""
+    return rules if rules.players == 2 else CLASSIC
+
+
+def remembered_room(storage: Any) -> Rules:
+    """The rules last chosen for a room (classic if none, or unreadable)."""
+    try:
+        raw = storage.get(ROOM_RULES_KEY)
+        return _two(Rules.from_json(json.loads(raw))) if raw else CLASSIC
+    except Exception:  # noqa: BLE001 - a remembered choice is a convenience
+        return CLASSIC
+
+
+def remember_room(storage: Any, rules: Rules) -> None:
+    """Keep the choice for next time (a full storage only loses the convenience)."""
+    try:
+        storage.set(ROOM_RULES_KEY, json.dumps(rules.to_json(), separators=(",", ":")))
+    except Exception:  # noqa: BLE001
+        pass
