@@ -27,7 +27,7 @@ from web.play.storage import DurableStorage, Storage
 from web.table.patch import moves, moving, plan
 from web.kit.frame import Rendered
 
-DATA_KEYS = ("index", "depth", "step", "mode", "level", "delay", "hand", "record",
+DATA_KEYS = ("index", "depth", "step", "mode", "level", "delay", "hand", "record", "digit",
              "side", "points", "kind", "field", "choice")
 """The data-* attributes a control may pass along with its data-action."""
 NAME_FIELDS = {"online-name": "online-name", "challenge-name": "challenge-make",
