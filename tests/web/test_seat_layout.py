@@ -142,3 +142,30 @@ def test_hot_seat_covers_go_round_the_seats_in_turn_order(players: int) -> None:
         assert any(phase is Phase.PLAY for phase, _ in first)
     finally:
         MODES.pop(key, None)
+
+
+@pytest.mark.parametrize("query", [{"mode": "hotseat"}, {"players": "4", "seats": "you,player,player,player"}])
+def test_every_new_hand_opens_with_a_cover_in_hot_seat(query: dict[str, str]) -> None:
+    """Everyone looked at the show: the next deal's first hand is never drawn before its player took
+    the device, even when that player was the last to hold it in the play (issue 19)."""
+    for seed in range(1, 7):
+        host = FakeHost()
+        controller = Controller(host, MemoryStorage(), {"delay": "0", "seed": str(seed), **query})
+        controller.boot()
+        seen: set[int] = set()
+        for _ in range(2000):
+            st = controller.match.state
+            if st.hand_number > 3 or st.is_over:
+                break
+            if (st.phase is Phase.DISCARD and st.hand_number not in seen and not controller.waiting_to_move_on()
+                    and len(st.actors()) == st.rules.players):  # the deal is on the table, nobody laid away yet
+                assert controller.cover_for() is not None, (seed, st.hand_number)
+                for s in range(st.rules.players):
+                    for card in st.hands[s]:
+                        assert f'data-card="{card.code}"' not in host.last.table, (seed, st.hand_number, s)
+                seen.add(st.hand_number)
+            if controller.cover_for() is not None:
+                controller.click("ready")
+                continue
+            assert play_human_turn(controller, controller.active_seat())
+        assert seen == {1, 2, 3}, seed

@@ -689,6 +689,9 @@ class Controller:
     def _on_next_hand(self, data: dict[str, str]) -> None:
         if not self.waiting_to_move_on() or self.ui.dialog:
             return
+        # Everyone looked at the show: nobody holds the device for the next deal, whoever held it in
+        # the play (hot-seat: the first hand of the deal opens with its cover).
+        self.ui.viewer = None
         self.session.request(Offer.NEXT_HAND)
 
     def _on_hint(self, data: dict[str, str]) -> None:
