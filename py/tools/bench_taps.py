@@ -133,6 +133,7 @@ PLAN = """(hinted) => {
   if (d.phase === 'show') return tap('count', q('#btn-count')) || ['wait', 0, 0];
   return ['wait', 0, 0];
 }"""
+MARK_END = """() => { performance.mark('bench-end'); console.timeStamp && console.timeStamp('bench-end'); }"""
 QUIET = """() => new Promise((resolve) => {
   // Two frames after the last change: the tap's paint (and any computer reply's) is done.
   requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -201,13 +202,17 @@ def trace_tasks(path: Path, ready_ts: float | None) -> tuple[list[tuple[float, f
     if marks:
         mains = {(marks[0]["pid"], marks[0]["tid"])}
         ready_ts = marks[0]["ts"]
+    # The end of the match (before the benchmark reads its figures out of the page: turning some
+    # thousand entries into JSON is a task of its own, 100-600 ms, that no player meets).
+    ends = [e["ts"] for e in events if e.get("name") == "bench-end" and (e["pid"], e["tid"]) in mains]
+    end_ts = min(ends) if ends else float("inf")
     # "RunTask" with devtools.timeline, "ThreadControllerImpl::RunTask" with toplevel alone.
     names = {e.get("name") for e in events if e.get("ph") == "X"}
     name = "RunTask" if "RunTask" in names else "ThreadControllerImpl::RunTask"
     tasks = [(e["ts"], e["dur"] / 1000) for e in events
              if e.get("ph") == "X" and e.get("name") == name and (e["pid"], e["tid"]) in mains
-             and (ready_ts is None or e["ts"] >= ready_ts)]
-    return tasks, {"events": events, "mains": mains, "ready_ts": ready_ts}
+             and (ready_ts is None or e["ts"] >= ready_ts) and e["ts"] < end_ts]
+    return tasks, {"events": events, "mains": mains, "ready_ts": ready_ts, "end_ts": end_ts}
 
 
 def tap_parts(events: list[dict[str, Any]], taps: list[tuple[str, float]],
@@ -275,6 +280,31 @@ def trace_parts(trace: dict[str, Any], parts: list[dict[str, float]], ready_now:
         part["raster"] = sum(e.get("tdur", e["dur"]) for e in raster if lo <= e["ts"] < hi) / 1000
 
 
+def _thread_group(name: str) -> str:
+    """A thread's name without its number: CompositorTileWorker3 -> CompositorTileWorker."""
+    return name.rstrip("0123456789").rstrip("/ ") or name
+
+
+def trace_cpu(trace: dict[str, Any]) -> dict[str, float]:
+    """CPU time (ms of thread time) of the top-level tasks of every thread after the ready mark,
+    by thread (the page's main thread as ``main``, the raster workers, the compositor, Viz, the
+    GPU process...). Wall time moves with the load of a shared machine; thread time much less."""
+    events = trace["events"]
+    ready_ts = trace["ready_ts"]
+    names = {(e["pid"], e["tid"]): str(e["args"].get("name", "")) for e in events
+             if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    top = {"RunTask", "ThreadControllerImpl::RunTask", "ThreadPool_RunTask"}
+    out: dict[str, float] = {}
+    for e in events:
+        if e.get("ph") != "X" or e.get("name") not in top or (ready_ts is not None and e["ts"] < ready_ts) \
+                or e["ts"] >= trace["end_ts"]:
+            continue
+        key = (e["pid"], e["tid"])
+        group = "main" if key in trace["mains"] else _thread_group(names.get(key, "?"))
+        out[group] = out.get(group, 0.0) + e.get("tdur", e["dur"]) / 1000
+    return out
+
+
 WRAPPERS = {"RunTask", "ThreadControllerImpl::RunTask", "ThreadPool_RunTask", "RunMicrotasks", "TimerFire",
             "FunctionCall", "EventDispatch", "v8.callFunction", "V8.Execute", "v8.run", "FireAnimationFrame"}
 
@@ -294,13 +324,15 @@ def traced_inside(trace: dict[str, Any], ts: float, dur: float) -> str:
 
 
 def run_once(browser: Any, url: str, args: argparse.Namespace, trace_path: Path) -> dict[str, Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=bool(os.environ.get("BENCH_JS")))
     if args.reduced:
         context.new_page().close()
     page = context.new_page()
     if args.reduced:
         page.emulate_media(reduced_motion="reduce")
     page.add_init_script(OBSERVE)
+    if os.environ.get("BENCH_JS"):  # EXPERIMENT (temporary)
+        page.add_init_script(os.environ["BENCH_JS"])
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     categories = ["toplevel", "blink.user_timing"]
@@ -313,6 +345,8 @@ def run_once(browser: Any, url: str, args: argparse.Namespace, trace_path: Path)
     ready_now = page.evaluate("() => window.__bench.ready")
     taps = play(page, args.gap, args.limit)
     page.wait_for_timeout(300)
+    ended = page.evaluate("() => performance.now()")
+    page.evaluate(MARK_END)
     data = page.evaluate(COLLECT)
     browser.stop_tracing()
     scores = page.evaluate("() => [...document.querySelectorAll('[data-seat-score]')].map(e => +e.textContent)")
@@ -345,7 +379,7 @@ def run_once(browser: Any, url: str, args: argparse.Namespace, trace_path: Path)
         if name.startswith("py \u00b7") and start >= ready:
             phases.setdefault(name[5:], []).append(duration)
     return {"taps": durations, "tasks": [d for _, d in tasks], "long": long_tasks, "parts": parts,
-            "scores": scores, "errors": errors, "phases": phases}
+            "scores": scores, "errors": errors, "phases": phases, "ended": (ended - ready) / 1000, "cpu": trace_cpu(trace) if args.trace else {}}
 
 
 def main() -> int:
@@ -390,7 +424,12 @@ def main() -> int:
               f"p98 {med(lambda r: pct([d for _, d, _ in r['taps']], 98)):.0f} ms, worst {med(lambda r: max(d for _, d, _ in r['taps'])):.0f} ms; "
               f"tasks p99 {med(lambda r: pct(r['tasks'], 99)):.0f} ms (of tasks over 5 ms "
               f"{med(lambda r: pct([t for t in r['tasks'] if t > 5], 99)):.0f} ms), max {med(lambda r: max(r['tasks'] or [0])):.0f} ms, "
-              f"over 50 ms {med(lambda r: len(r['long'])):.0f}; load average {min(r['load'][0] for r in results):.2f}–"
+              f"over 50 ms {med(lambda r: len(r['long'])):.0f}"
+              + (f"; CPU main {med(lambda r: r['cpu'].get('main', 0)):.0f} ms, raster "
+                 f"{med(lambda r: r['cpu'].get('CompositorTileWorker', 0) + r['cpu'].get('ThreadPoolForegroundWorker', 0)):.0f} ms, "
+                 f"Viz {med(lambda r: r['cpu'].get('VizCompositorThread', 0)):.0f} ms, all threads "
+                 f"{med(lambda r: sum(r['cpu'].values())):.0f} ms" if args.trace else "")
+              + f"; load average {min(r['load'][0] for r in results):.2f}–"
               f"{max(r['load'][1] for r in results):.2f}")
     return 0
 
@@ -399,7 +438,7 @@ def report(run: int, res: dict[str, Any], args: argparse.Namespace) -> None:
     durations = [d for _, d, _ in res["taps"]]
     tasks = res["tasks"]
     big = [t for t in tasks if t > 5]
-    print(f"run {run}: {len(durations)} taps, final score {res['scores']}, load average "
+    print(f"run {run}: {len(durations)} taps, final score {res['scores']} ({res['ended']:.1f} s), load average "
           f"{res['load'][0]:.2f} → {res['load'][1]:.2f}")
     print(f"  tap to next paint: median {statistics.median(durations):.0f} ms, p98 {pct(durations, 98):.0f} ms, "
           f"worst {max(durations):.0f} ms ({sum(1 for d in durations if d <= 16)} under 16 ms)")
@@ -420,6 +459,11 @@ def report(run: int, res: dict[str, Any], args: argparse.Namespace) -> None:
         keys = ["total", "delay", "handlers", "python", "scene", "html", "dom", "to paint", *TRACED, "raster"]
         print("    " + ", ".join(f"{k} {statistics.median(v):.1f} / {pct(v, 90):.1f}" for k in keys
                                if (v := [part[k] for part in timed if k in part])))
+    if res["cpu"]:
+        cpu = res["cpu"]
+        shown = sorted(((k, v) for k, v in cpu.items() if v >= 50), key=lambda kv: -kv[1])
+        print(f"  CPU after ready (thread time, ms): total {sum(cpu.values()):.0f}; "
+              + ", ".join(f"{k} {v:.0f}" for k, v in shown))
     for e in res["errors"]:
         print("  page error:", e[:300])
 
