@@ -129,9 +129,11 @@ class BrowserHost:
         self.motion = motion
         """False with ``?motion=off``: no view transitions, no glides (reduced motion also stops them)."""
         self._reduced = window.matchMedia("(prefers-reduced-motion: reduce)")
-        self._flights: list[Any] = []
-        """The travels (Web Animations) under way: a tap ends them at once."""
+        self._flights: list[tuple[Any, Any, Any]] = []
+        """The travels under way: (animation, the travelling copy, the piece in its new place)."""
         self._landed_proxy = create_proxy(self._landed)
+        self._sky: Any = None
+        """``#flights``: a layer over the whole page where the copies travel (nothing clips them)."""
         self._callbacks: dict[int, Callable[[], None]] = {}
         self._seq = 0
         self._fire_proxy = create_proxy(self._fire)
@@ -190,16 +192,23 @@ class BrowserHost:
         try:
             self._travel(names, before)
         except Exception:  # noqa: BLE001 - a browser without element.animate: the change is instant
-            self._flights = []
+            self.skip_transition()
 
     def skip_transition(self) -> None:
         """End the travels under way at once (a tap never waits for an animation)."""
         flights, self._flights = self._flights, []
-        for flight in flights:
+        for flight, copy, element in flights:
             try:
-                flight.finish()
+                flight.onfinish = None
+                flight.cancel()
             except Exception:  # noqa: BLE001
                 pass
+            self._land(copy, element)
+
+    @staticmethod
+    def _land(copy: Any, element: Any) -> None:
+        copy.remove()
+        element.classList.remove("travel-away")
 
     @staticmethod
     def _js(value: Any) -> Any:
@@ -222,7 +231,11 @@ class BrowserHost:
         return out
 
     def _travel(self, names: frozenset[str], before: dict[str, tuple[float, float, float, float, bool]]) -> None:
-        """Start the glide of each named piece from its old place (``before``) to where it is now."""
+        """Start the glide of each named piece from its old place (``before``) to where it is now.
+
+        A copy of the piece travels in ``#flights``, a fixed layer over the page (the table's
+        scrolling middle would clip the piece itself, and the prompt would hide it), while the
+        piece waits unseen in its new place; the copy's transform is all that animates."""
         ms = _nn(getattr(window, "__cribbageTravelMs", None))  # (the tests slow it down)
         options = self._js({"duration": float(ms) if ms is not None else TRAVEL_MS, "easing": TRAVEL_EASING})
         found = self.table.querySelectorAll(self._selector(names))
@@ -230,6 +243,8 @@ class BrowserHost:
             element = found.item(i)
             name = str(element.getAttribute("data-vt"))
             r = element.getBoundingClientRect()
+            cx, cy = float(r.left) + float(r.width) / 2, float(r.top) + float(r.height) / 2
+            w, h = float(element.offsetWidth), float(element.offsetHeight)
             base = str(window.getComputedStyle(element).transform)
             base = "" if base == "none" else " " + base
             old = before.get(name)
@@ -239,11 +254,10 @@ class BrowserHost:
                 frames = [{"transform": "perspective(500px) rotateY(90deg)" + base},
                           {"transform": base.strip() or "none"}]  # the starter turns over
             else:
-                x, y, w, h, back = old
-                dx = x - (float(r.left) + float(r.width) / 2)
-                dy = y - (float(r.top) + float(r.height) / 2)
-                sx = w / float(r.width) if float(r.width) else 1.0
-                sy = h / float(r.height) if float(r.height) else 1.0
+                x, y, ow, oh, back = old
+                dx, dy = x - cx, y - cy
+                sx = ow / float(r.width) if float(r.width) else 1.0
+                sy = oh / float(r.height) if float(r.height) else 1.0
                 if abs(dx) < 0.5 and abs(dy) < 0.5 and abs(sx - 1) < 0.01 and abs(sy - 1) < 0.01:
                     continue
                 first: dict[str, Any] = {"transform": f"translate({dx:.1f}px, {dy:.1f}px) scale({sx:.3f}, {sy:.3f}){base}"}
@@ -251,18 +265,40 @@ class BrowserHost:
                 if back and not bool(element.classList.contains("back")):
                     first["opacity"], last["opacity"] = 0.35, 1  # a back laid face up: it shows as it goes
                 frames = [first, last]
-            element.classList.add("travelling")
-            flight = element.animate(self._js(frames), options)
+            copy = element.cloneNode(True)
+            copy.removeAttribute("id")
+            copy.setAttribute("aria-hidden", "true")
+            copy.classList.add("travelling")
+            style = copy.style
+            style.setProperty("--w", f"{w:.1f}px")
+            style.width, style.height = f"{w:.1f}px", f"{h:.1f}px"
+            style.left, style.top = f"{cx - w / 2:.1f}px", f"{cy - h / 2:.1f}px"
+            self._layer().appendChild(copy)
+            element.classList.add("travel-away")
+            flight = copy.animate(self._js(frames), options)
             flight.id = "travel"
             flight.onfinish = self._landed_proxy
-            self._flights.append(flight)
+            self._flights.append((flight, copy, element))
+
+    def _layer(self) -> Any:
+        """``#flights`` (made on first use, beside ``#table``)."""
+        if self._sky is None or not bool(self._sky.isConnected):
+            self._sky = document.createElement("div")
+            self._sky.id = "flights"
+            self._sky.setAttribute("aria-hidden", "true")
+            self.app.appendChild(self._sky)
+        return self._sky
 
     def _landed(self, event: Any) -> None:
-        """A travel ended (or was ended): the piece is back in the page's own stacking order."""
-        target = _nn(getattr(_nn(getattr(event, "target", None)), "effect", None))
-        element = _nn(getattr(target, "target", None)) if target is not None else None
-        if element is not None:
-            element.classList.remove("travelling")
+        """A travel ended: the piece shows in its place, the copy goes."""
+        flight = _nn(getattr(event, "target", None))
+        keep = []
+        for entry in self._flights:
+            if flight is not None and entry[0] == flight:
+                self._land(entry[1], entry[2])
+            else:
+                keep.append(entry)
+        self._flights = keep
 
     def _draw(self) -> None:
         if self._target is None:
