@@ -1,6 +1,6 @@
 """Tap to next paint over a whole match against the expert (a benchmark, not a test): prints figures.
 
-    python py/tools/bench_taps.py [--runs 3] [--dist dist] [--seed 5] [--trace] [--motion off]
+    python py/tools/bench_taps.py [--runs 3] [--dist dist] [--seed 5] [--trace] [--motion off] [--init FILE]
 
 Serves the built ``dist/`` (``py/tools/build_site.py``; nothing is built here) with
 ``py/tools/serve.py`` and opens ``?delay=0&level=expert`` in headless Chromium, a fresh context
@@ -14,10 +14,9 @@ Measured in the page, from the table being ready to the end of the match:
 - **tap to next paint**: Event Timing (``PerformanceObserver`` type ``event``, durationThreshold 16),
   one figure per tap: the longest entry of its interaction (pointerdown, pointerup, click), i.e.
   from the hardware timestamp to the next paint after the handlers ran (rounded to 8 ms by the
-  browser). A tap with no entry took under 16 ms and counts as 16. When a tap moves a card the
-  page draws the new frame inside a view transition: the next paint is then the frame in which
-  the old table is captured, and the new one follows a frame later (``--motion off``: no
-  transitions, every tap's figure includes its whole update).
+  browser). A tap with no entry took under 16 ms and counts as 16. A tap that moves a card draws
+  the new table at once and copies of the moving pieces glide over it (compositor animations):
+  its next paint is the new table, with motion or without (``--motion off``: nothing glides).
 - **main-thread tasks**: every ``RunTask`` of the page's renderer main thread in a Chrome trace
   (category ``toplevel``), p99 and max; and each task over 50 ms with its cause: the Python
   handlers running inside it (``performance.measure`` entries ``py …`` that the page writes when
@@ -34,6 +33,14 @@ Measured in the page, from the table being ready to the end of the match:
   CPU time (``raster``) inside ``to paint``, and for each task over 50 ms what the main thread did
   in it (layout, garbage collection...). Tracing slows the page a little: headline figures come
   from runs without it.
+
+With ``--trace`` also the **CPU time after ready** by thread (thread time of every top-level task:
+the page's main thread, the raster workers, the compositor, Viz, the GPU process...): wall time
+moves with the load of a shared machine, thread time much less, so compare these before/after.
+Everything stops at the match's end (a ``bench-end`` mark): reading the figures out of the page
+afterwards is a task of 100-600 ms of its own that no player meets (issue 17 once listed it as a
+"no Python" long task near the end of the match). ``--init FILE`` adds an init script (the context
+then bypasses the CSP), e.g. to try a change to the page without rebuilding it.
 
 Prints the load average beside the figures: the machine is shared (2 cores, several helpers'
 test suites beside it), and every figure here moves with it.
@@ -324,15 +331,15 @@ def traced_inside(trace: dict[str, Any], ts: float, dur: float) -> str:
 
 
 def run_once(browser: Any, url: str, args: argparse.Namespace, trace_path: Path) -> dict[str, Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=bool(os.environ.get("BENCH_JS")))
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=bool(args.init))
     if args.reduced:
         context.new_page().close()
     page = context.new_page()
     if args.reduced:
         page.emulate_media(reduced_motion="reduce")
     page.add_init_script(OBSERVE)
-    if os.environ.get("BENCH_JS"):  # EXPERIMENT (temporary)
-        page.add_init_script(os.environ["BENCH_JS"])
+    if args.init:
+        page.add_init_script(Path(args.init).read_text())
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     categories = ["toplevel", "blink.user_timing"]
@@ -379,7 +386,7 @@ def run_once(browser: Any, url: str, args: argparse.Namespace, trace_path: Path)
         if name.startswith("py \u00b7") and start >= ready:
             phases.setdefault(name[5:], []).append(duration)
     return {"taps": durations, "tasks": [d for _, d in tasks], "long": long_tasks, "parts": parts,
-            "scores": scores, "errors": errors, "phases": phases, "ended": (ended - ready) / 1000, "cpu": trace_cpu(trace) if args.trace else {}}
+            "scores": scores, "errors": errors, "phases": phases, "ended": (ended - ready) / 1000, "ready": ready / 1000, "cpu": trace_cpu(trace) if args.trace else {}}
 
 
 def main() -> int:
@@ -392,6 +399,7 @@ def main() -> int:
     parser.add_argument("--limit", type=float, default=900, help="seconds a match may take")
     parser.add_argument("--trace", action="store_true", help="also trace where a tap's time goes (slower)")
     parser.add_argument("--motion", default="", help="extra URL option, e.g. off: ?motion=off")
+    parser.add_argument("--init", default="", help="an init script to add to the page (bypasses the CSP)")
     parser.add_argument("--reduced", action="store_true", help="emulate prefers-reduced-motion")
     parser.add_argument("--long", type=int, default=25, help="list at most this many tasks over 50 ms")
     args = parser.parse_args()
@@ -438,7 +446,8 @@ def report(run: int, res: dict[str, Any], args: argparse.Namespace) -> None:
     durations = [d for _, d, _ in res["taps"]]
     tasks = res["tasks"]
     big = [t for t in tasks if t > 5]
-    print(f"run {run}: {len(durations)} taps, final score {res['scores']} ({res['ended']:.1f} s), load average "
+    print(f"run {run}: {len(durations)} taps, final score {res['scores']} (ready at {res.get('ready', 0):.1f} s, match over "
+          f"{res.get('ready', 0) + res['ended']:.1f} s), load average "
           f"{res['load'][0]:.2f} → {res['load'][1]:.2f}")
     print(f"  tap to next paint: median {statistics.median(durations):.0f} ms, p98 {pct(durations, 98):.0f} ms, "
           f"worst {max(durations):.0f} ms ({sum(1 for d in durations if d <= 16)} under 16 ms)")
