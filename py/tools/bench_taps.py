@@ -1,6 +1,6 @@
 """Tap to next paint over a whole match against the expert (a benchmark, not a test): prints figures.
 
-    python py/tools/bench_taps.py [--runs 3] [--dist dist] [--seed 5] [--trace] [--motion off]
+    python py/tools/bench_taps.py [--runs 3] [--dist dist] [--seed 5] [--trace] [--motion off] [--init FILE]
 
 Serves the built ``dist/`` (``py/tools/build_site.py``; nothing is built here) with
 ``py/tools/serve.py`` and opens ``?delay=0&level=expert`` in headless Chromium, a fresh context
@@ -14,10 +14,9 @@ Measured in the page, from the table being ready to the end of the match:
 - **tap to next paint**: Event Timing (``PerformanceObserver`` type ``event``, durationThreshold 16),
   one figure per tap: the longest entry of its interaction (pointerdown, pointerup, click), i.e.
   from the hardware timestamp to the next paint after the handlers ran (rounded to 8 ms by the
-  browser). A tap with no entry took under 16 ms and counts as 16. When a tap moves a card the
-  page draws the new frame inside a view transition: the next paint is then the frame in which
-  the old table is captured, and the new one follows a frame later (``--motion off``: no
-  transitions, every tap's figure includes its whole update).
+  browser). A tap with no entry took under 16 ms and counts as 16. A tap that moves a card draws
+  the new table at once and copies of the moving pieces glide over it (compositor animations):
+  its next paint is the new table, with motion or without (``--motion off``: nothing glides).
 - **main-thread tasks**: every ``RunTask`` of the page's renderer main thread in a Chrome trace
   (category ``toplevel``), p99 and max; and each task over 50 ms with its cause: the Python
   handlers running inside it (``performance.measure`` entries ``py …`` that the page writes when
@@ -34,6 +33,14 @@ Measured in the page, from the table being ready to the end of the match:
   CPU time (``raster``) inside ``to paint``, and for each task over 50 ms what the main thread did
   in it (layout, garbage collection...). Tracing slows the page a little: headline figures come
   from runs without it.
+
+With ``--trace`` also the **CPU time after ready** by thread (thread time of every top-level task:
+the page's main thread, the raster workers, the compositor, Viz, the GPU process...): wall time
+moves with the load of a shared machine, thread time much less, so compare these before/after.
+Everything stops at the match's end (a ``bench-end`` mark): reading the figures out of the page
+afterwards is a task of 100-600 ms of its own that no player meets (issue 17 once listed it as a
+"no Python" long task near the end of the match). ``--init FILE`` adds an init script (the context
+then bypasses the CSP), e.g. to try a change to the page without rebuilding it.
 
 Prints the load average beside the figures: the machine is shared (2 cores, several helpers'
 test suites beside it), and every figure here moves with it.
@@ -133,6 +140,7 @@ PLAN = """(hinted) => {
   if (d.phase === 'show') return tap('count', q('#btn-count')) || ['wait', 0, 0];
   return ['wait', 0, 0];
 }"""
+MARK_END = """() => { performance.mark('bench-end'); console.timeStamp && console.timeStamp('bench-end'); }"""
 QUIET = """() => new Promise((resolve) => {
   // Two frames after the last change: the tap's paint (and any computer reply's) is done.
   requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -201,13 +209,17 @@ def trace_tasks(path: Path, ready_ts: float | None) -> tuple[list[tuple[float, f
     if marks:
         mains = {(marks[0]["pid"], marks[0]["tid"])}
         ready_ts = marks[0]["ts"]
+    # The end of the match (before the benchmark reads its figures out of the page: turning some
+    # thousand entries into JSON is a task of its own, 100-600 ms, that no player meets).
+    ends = [e["ts"] for e in events if e.get("name") == "bench-end" and (e["pid"], e["tid"]) in mains]
+    end_ts = min(ends) if ends else float("inf")
     # "RunTask" with devtools.timeline, "ThreadControllerImpl::RunTask" with toplevel alone.
     names = {e.get("name") for e in events if e.get("ph") == "X"}
     name = "RunTask" if "RunTask" in names else "ThreadControllerImpl::RunTask"
     tasks = [(e["ts"], e["dur"] / 1000) for e in events
              if e.get("ph") == "X" and e.get("name") == name and (e["pid"], e["tid"]) in mains
-             and (ready_ts is None or e["ts"] >= ready_ts)]
-    return tasks, {"events": events, "mains": mains, "ready_ts": ready_ts}
+             and (ready_ts is None or e["ts"] >= ready_ts) and e["ts"] < end_ts]
+    return tasks, {"events": events, "mains": mains, "ready_ts": ready_ts, "end_ts": end_ts}
 
 
 def tap_parts(events: list[dict[str, Any]], taps: list[tuple[str, float]],
@@ -275,6 +287,31 @@ def trace_parts(trace: dict[str, Any], parts: list[dict[str, float]], ready_now:
         part["raster"] = sum(e.get("tdur", e["dur"]) for e in raster if lo <= e["ts"] < hi) / 1000
 
 
+def _thread_group(name: str) -> str:
+    """A thread's name without its number: CompositorTileWorker3 -> CompositorTileWorker."""
+    return name.rstrip("0123456789").rstrip("/ ") or name
+
+
+def trace_cpu(trace: dict[str, Any]) -> dict[str, float]:
+    """CPU time (ms of thread time) of the top-level tasks of every thread after the ready mark,
+    by thread (the page's main thread as ``main``, the raster workers, the compositor, Viz, the
+    GPU process...). Wall time moves with the load of a shared machine; thread time much less."""
+    events = trace["events"]
+    ready_ts = trace["ready_ts"]
+    names = {(e["pid"], e["tid"]): str(e["args"].get("name", "")) for e in events
+             if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    top = {"RunTask", "ThreadControllerImpl::RunTask", "ThreadPool_RunTask"}
+    out: dict[str, float] = {}
+    for e in events:
+        if e.get("ph") != "X" or e.get("name") not in top or (ready_ts is not None and e["ts"] < ready_ts) \
+                or e["ts"] >= trace["end_ts"]:
+            continue
+        key = (e["pid"], e["tid"])
+        group = "main" if key in trace["mains"] else _thread_group(names.get(key, "?"))
+        out[group] = out.get(group, 0.0) + e.get("tdur", e["dur"]) / 1000
+    return out
+
+
 WRAPPERS = {"RunTask", "ThreadControllerImpl::RunTask", "ThreadPool_RunTask", "RunMicrotasks", "TimerFire",
             "FunctionCall", "EventDispatch", "v8.callFunction", "V8.Execute", "v8.run", "FireAnimationFrame"}
 
@@ -294,13 +331,15 @@ def traced_inside(trace: dict[str, Any], ts: float, dur: float) -> str:
 
 
 def run_once(browser: Any, url: str, args: argparse.Namespace, trace_path: Path) -> dict[str, Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=bool(args.init))
     if args.reduced:
         context.new_page().close()
     page = context.new_page()
     if args.reduced:
         page.emulate_media(reduced_motion="reduce")
     page.add_init_script(OBSERVE)
+    if args.init:
+        page.add_init_script(Path(args.init).read_text())
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     categories = ["toplevel", "blink.user_timing"]
@@ -313,6 +352,8 @@ def run_once(browser: Any, url: str, args: argparse.Namespace, trace_path: Path)
     ready_now = page.evaluate("() => window.__bench.ready")
     taps = play(page, args.gap, args.limit)
     page.wait_for_timeout(300)
+    ended = page.evaluate("() => performance.now()")
+    page.evaluate(MARK_END)
     data = page.evaluate(COLLECT)
     browser.stop_tracing()
     scores = page.evaluate("() => [...document.querySelectorAll('[data-seat-score]')].map(e => +e.textContent)")
@@ -345,7 +386,7 @@ def run_once(browser: Any, url: str, args: argparse.Namespace, trace_path: Path)
         if name.startswith("py \u00b7") and start >= ready:
             phases.setdefault(name[5:], []).append(duration)
     return {"taps": durations, "tasks": [d for _, d in tasks], "long": long_tasks, "parts": parts,
-            "scores": scores, "errors": errors, "phases": phases}
+            "scores": scores, "errors": errors, "phases": phases, "ended": (ended - ready) / 1000, "ready": ready / 1000, "cpu": trace_cpu(trace) if args.trace else {}}
 
 
 def main() -> int:
@@ -358,6 +399,7 @@ def main() -> int:
     parser.add_argument("--limit", type=float, default=900, help="seconds a match may take")
     parser.add_argument("--trace", action="store_true", help="also trace where a tap's time goes (slower)")
     parser.add_argument("--motion", default="", help="extra URL option, e.g. off: ?motion=off")
+    parser.add_argument("--init", default="", help="an init script to add to the page (bypasses the CSP)")
     parser.add_argument("--reduced", action="store_true", help="emulate prefers-reduced-motion")
     parser.add_argument("--long", type=int, default=25, help="list at most this many tasks over 50 ms")
     args = parser.parse_args()
@@ -390,7 +432,12 @@ def main() -> int:
               f"p98 {med(lambda r: pct([d for _, d, _ in r['taps']], 98)):.0f} ms, worst {med(lambda r: max(d for _, d, _ in r['taps'])):.0f} ms; "
               f"tasks p99 {med(lambda r: pct(r['tasks'], 99)):.0f} ms (of tasks over 5 ms "
               f"{med(lambda r: pct([t for t in r['tasks'] if t > 5], 99)):.0f} ms), max {med(lambda r: max(r['tasks'] or [0])):.0f} ms, "
-              f"over 50 ms {med(lambda r: len(r['long'])):.0f}; load average {min(r['load'][0] for r in results):.2f}–"
+              f"over 50 ms {med(lambda r: len(r['long'])):.0f}"
+              + (f"; CPU main {med(lambda r: r['cpu'].get('main', 0)):.0f} ms, raster "
+                 f"{med(lambda r: r['cpu'].get('CompositorTileWorker', 0) + r['cpu'].get('ThreadPoolForegroundWorker', 0)):.0f} ms, "
+                 f"Viz {med(lambda r: r['cpu'].get('VizCompositorThread', 0)):.0f} ms, all threads "
+                 f"{med(lambda r: sum(r['cpu'].values())):.0f} ms" if args.trace else "")
+              + f"; load average {min(r['load'][0] for r in results):.2f}–"
               f"{max(r['load'][1] for r in results):.2f}")
     return 0
 
@@ -399,7 +446,8 @@ def report(run: int, res: dict[str, Any], args: argparse.Namespace) -> None:
     durations = [d for _, d, _ in res["taps"]]
     tasks = res["tasks"]
     big = [t for t in tasks if t > 5]
-    print(f"run {run}: {len(durations)} taps, final score {res['scores']}, load average "
+    print(f"run {run}: {len(durations)} taps, final score {res['scores']} (ready at {res.get('ready', 0):.1f} s, match over "
+          f"{res.get('ready', 0) + res['ended']:.1f} s), load average "
           f"{res['load'][0]:.2f} → {res['load'][1]:.2f}")
     print(f"  tap to next paint: median {statistics.median(durations):.0f} ms, p98 {pct(durations, 98):.0f} ms, "
           f"worst {max(durations):.0f} ms ({sum(1 for d in durations if d <= 16)} under 16 ms)")
@@ -420,6 +468,11 @@ def report(run: int, res: dict[str, Any], args: argparse.Namespace) -> None:
         keys = ["total", "delay", "handlers", "python", "scene", "html", "dom", "to paint", *TRACED, "raster"]
         print("    " + ", ".join(f"{k} {statistics.median(v):.1f} / {pct(v, 90):.1f}" for k in keys
                                if (v := [part[k] for part in timed if k in part])))
+    if res["cpu"]:
+        cpu = res["cpu"]
+        shown = sorted(((k, v) for k, v in cpu.items() if v >= 50), key=lambda kv: -kv[1])
+        print(f"  CPU after ready (thread time, ms): total {sum(cpu.values()):.0f}; "
+              + ", ".join(f"{k} {v:.0f}" for k, v in shown))
     for e in res["errors"]:
         print("  page error:", e[:300])
 

@@ -1,8 +1,9 @@
-"""Cards and pegs that move, in Chromium: a laid card travels by a view transition, a tap during
-the animation takes effect at once, and nothing moves with ``?motion=off`` or reduced motion.
+"""Cards and pegs that move, in Chromium: a laid card travels from the hand to the pile (a
+transform animation of its own, no view transition), the starter turns, a tap during the animation
+takes effect at once, and nothing moves with ``?motion=off`` or reduced motion.
 
-The animations are stretched to seconds here (a stylesheet added to a context that bypasses the
-CSP), so the taps surely land while they run.
+The travels are stretched to seconds here (``window.__cribbageTravelMs``), so the taps surely land
+while they run.
 """
 
 from __future__ import annotations
@@ -16,13 +17,19 @@ from test_table import Table
 COUNT_TRANSITIONS = """
 (() => {
   window.__vts = 0;
+  window.__travels = [];
   const start = document.startViewTransition && document.startViewTransition.bind(document);
   if (start) document.startViewTransition = (cb) => { window.__vts += 1; return start(cb); };
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (frames, options) {
+    const a = animate.call(this, frames, options);
+    queueMicrotask(() => { if (a.id === 'travel') window.__travels.push(this.dataset.vt || '?'); });
+    return a;
+  };
 })();
 """
-SLOW = "::view-transition-group(*), ::view-transition-old(*), ::view-transition-new(*) { animation-duration: 4s !important; }"
-ANIMATING = """() => document.getAnimations().filter((a) => a.playState === 'running' && a.effect
-  && String(a.effect.pseudoElement || '').startsWith('::view-transition')).length"""
+SLOW = "window.__cribbageTravelMs = 4000;"
+ANIMATING = """() => document.getAnimations().filter((a) => a.playState === 'running' && a.id === 'travel').length"""
 
 
 @pytest.fixture
@@ -30,6 +37,7 @@ def slow_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     context = browser.new_context(bypass_csp=True)
     page = context.new_page()
     page.add_init_script(COUNT_TRANSITIONS)
+    page.add_init_script(SLOW)
     watch = watch_console(page, request)
     yield page
     context.close()
@@ -54,16 +62,23 @@ def test_a_tap_during_the_animation_takes_effect_at_once(slow_page: Any, base_ur
     table = Table(page, base_url, fast=True)
     _open(table, "?seed=7&delay=0")
     _to_my_play(table)
+    assert "starter" in page.evaluate("() => window.__travels"), "the starter did not turn"
     page.goto(base_url + "?delay=4000")  # the same match (it was saved); the computer now waits 4 s
     wait_ready(page)
-    page.add_style_tag(content=SLOW)
     card = page.locator(".hand-me button.hand-card:not([aria-disabled])").first
     code = card.get_attribute("data-card")
     card.dispatch_event("click")
     card.dispatch_event("click")  # tapped again: laid
     page.wait_for_function(f"() => !!document.querySelector('.pile [data-card=\"{code}\"]')")
-    assert page.evaluate("() => window.__vts") > 0, "laying a card started no view transition"
     page.wait_for_function(ANIMATING.replace("=> ", "=> (", 1) + ") > 0", timeout=3000)  # it travels
+    assert f"c-{code}" in page.evaluate("() => window.__travels"), "the laid card did not travel"
+    assert page.evaluate("() => window.__vts") == 0, "a view transition (it re-rasterises the pieces)"
+    # A copy glides from the hand over the page (nothing clips it: the table's middle scrolls, the
+    # prompt is opaque), the card waits unseen in the pile; mid-way the copy is well away from it.
+    moved = page.evaluate(f"""() => {{ const c = document.querySelector('#flights [data-card="{code}"]');
+        const m = new DOMMatrix(getComputedStyle(c).transform); return Math.hypot(m.e, m.f); }}""")
+    assert moved > 20, moved
+    assert page.locator(f'.pile [data-card="{code}"].travel-away').count() == 1
     # Mid-animation (it lasts 4 s here): a real tap on the score sheet is taken at once.
     box = page.locator("#tool-sheet").bounding_box()
     assert box is not None
@@ -73,6 +88,7 @@ def test_a_tap_during_the_animation_takes_effect_at_once(slow_page: Any, base_ur
     took = page.evaluate("() => performance.now()") - started
     assert took < 1500, f"the tap waited {took:.0f} ms for the animation"
     assert page.evaluate(ANIMATING) == 0, "the tap did not end the animation"
+    assert page.locator("#flights > *").count() == 0 and page.locator(".travel-away").count() == 0
 
 
 @pytest.mark.parametrize("how", ["motion=off", "reduced motion"])
@@ -84,6 +100,7 @@ def test_nothing_moves_when_motion_is_off(slow_page: Any, base_url: str, how: st
     table.step()
     table.until(lambda: page.locator(".pile .pile-card").count() >= 2)
     assert page.evaluate("() => window.__vts") == 0
+    assert page.evaluate("() => window.__travels") == []
     assert page.evaluate(ANIMATING) == 0
     pegs = page.evaluate("() => [...document.querySelectorAll('.peg')].map(p => getComputedStyle(p).transitionDuration)")
     assert pegs and all(d in ("0s", "") for d in pegs), pegs

@@ -167,6 +167,6 @@ def card_html(card: Card, *, tag: str = "div", classes: str = "", attrs: dict[st
 
 def back_html(classes: str = "", vt: str = "") -> str:
     """A face-down card: no code, no text, no label, nothing that could tell which card it is
-    (``vt``: a view-transition name given by its place, never by the card)."""
+    (``vt``: a travel name given by its place, never by the card)."""
     name = f' data-vt="{escape(vt)}"' if vt else ""
     return f'<span class="{("card back " + classes).strip()}" aria-hidden="true"{name}></span>'

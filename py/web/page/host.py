@@ -24,8 +24,12 @@ except ImportError:  # pragma: no cover - older Pyodide
     create_once_callable = create_proxy
 
 from web.play.storage import DurableStorage, Storage
-from web.table.patch import moves, moving, plan
+from web.table.patch import moving, plan
 from web.kit.frame import Rendered
+
+TRAVEL_MS = 220.0
+"""How long a piece takes to travel to its new place (ms): at most ~250."""
+TRAVEL_EASING = "cubic-bezier(.25, .7, .3, 1)"
 
 DATA_KEYS = ("index", "depth", "step", "mode", "level", "delay", "hand", "record", "digit",
              "side", "points", "kind", "field", "choice")
@@ -125,14 +129,11 @@ class BrowserHost:
         self.motion = motion
         """False with ``?motion=off``: no view transitions, no glides (reduced motion also stops them)."""
         self._reduced = window.matchMedia("(prefers-reduced-motion: reduce)")
-        self._vt: Any = None
-        """The view transition running, if any."""
-        self._vt_waiting = False
-        """A view transition has captured (or is capturing) the old frame; its update draws ``_target``."""
-        self._vt_names: frozenset[str] = frozenset()
-        """The names given for the transition under way: only what changes place."""
-        self._vt_update = create_proxy(self._vt_draw)
-        self._vt_ignore = create_proxy(lambda *_: None)
+        self._flights: list[tuple[Any, Any, Any]] = []
+        """The travels under way: (animation, the travelling copy, the piece in its new place)."""
+        self._landed_proxy = create_proxy(self._landed)
+        self._sky: Any = None
+        """``#flights``: a layer over the whole page where the copies travel (nothing clips them)."""
         self._callbacks: dict[int, Callable[[], None]] = {}
         self._seq = 0
         self._fire_proxy = create_proxy(self._fire)
@@ -172,60 +173,134 @@ class BrowserHost:
     def show(self, rendered: Rendered, focus: str | None) -> None:
         """Draw a frame: patch the regions that changed; a card that changes place travels there.
 
-        A view transition captures the page as it is, then draws the new frame (a frame later);
-        the cards, the starter and the crib named ``data-vt`` glide from the old places to the
-        new. Frames asked for meanwhile are drawn by that same update: the latest one wins.
+        What moves (:func:`web.table.patch.moving`: the cards, the starter and the crib named
+        ``data-vt``) is measured before the patch and after it, then glides from the old place to
+        the new by a transform animation of its own (FLIP, the Web Animations API). The page
+        itself is drawn at once, in the same task; the compositor alone runs the glide (no frame
+        is captured: a view transition re-rasterised the pieces and redrew every frame of its
+        pseudo-elements' tree in software, ~3x the CPU time of this on a machine without a GPU).
         """
         self._target = (rendered, focus)
         self._frame_asked()
-        if self._vt_waiting:
+        names = moving(self._drawn, rendered) if self.animated() else frozenset()
+        if not names:
+            self._draw()
             return
-        start = getattr(document, "startViewTransition", None)
-        if start is not None and self.animated() and moves(self._drawn, rendered):
-            self.skip_transition()
-            self._vt_names = moving(self._drawn, rendered)
-            self._name(self.table)  # the old places of what is about to move
-            self._vt_waiting = True
-            try:
-                vt = document.startViewTransition(self._vt_update)
-            except Exception:  # noqa: BLE001 - e.g. a browser that refuses: draw at once
-                self._vt_waiting = False
-                self._draw()
-                return
-            self._vt = vt
-            for promise in (vt.ready, vt.finished, vt.updateCallbackDone):
-                promise.catch(self._vt_ignore)  # a skipped transition rejects: nothing to report
-            # Until the new frame is drawn (a frame later) the page says it is busy, so a script
-            # or a test that waits for ``data-busy="false"`` reads the table it is about to see.
-            self.app.setAttribute("data-busy", "true")
-            self._meta["busy"] = "true"
-            return
+        self.skip_transition()
+        before = self._places(names)
         self._draw()
+        try:
+            self._travel(names, before)
+        except Exception:  # noqa: BLE001 - a browser without element.animate: the change is instant
+            self.skip_transition()
 
     def skip_transition(self) -> None:
-        """End the running view transition at once (a tap never waits for an animation)."""
-        vt, self._vt = self._vt, None
-        if vt is not None:
+        """End the travels under way at once (a tap never waits for an animation)."""
+        flights, self._flights = self._flights, []
+        for flight, copy, element in flights:
             try:
-                vt.skipTransition()
+                flight.onfinish = None
+                flight.cancel()
             except Exception:  # noqa: BLE001
                 pass
+            self._land(copy, element)
 
-    def _vt_draw(self, *_: Any) -> None:
-        self._vt_waiting = False
-        self._draw(named=True)
+    @staticmethod
+    def _land(copy: Any, element: Any) -> None:
+        copy.remove()
+        element.classList.remove("travel-away")
 
-    def _name(self, root: Any) -> None:
-        """Name the ``data-vt`` elements under ``root`` that move in the transition under way, and
-        no other (CSSOM: the CSP forbids style attributes in markup)."""
-        found = root.querySelectorAll("[data-vt]")
-        names = self._vt_names
+    @staticmethod
+    def _js(value: Any) -> Any:
+        return to_js(value, dict_converter=window.Object.fromEntries)
+
+    @staticmethod
+    def _selector(names: frozenset[str]) -> str:
+        return ", ".join(f'[data-vt="{name}"]' for name in sorted(names))
+
+    def _places(self, names: frozenset[str]) -> dict[str, tuple[float, float, float, float, bool]]:
+        """{name: (centre x, centre y, width, height, face down)} of the pieces about to move."""
+        out: dict[str, tuple[float, float, float, float, bool]] = {}
+        found = self.table.querySelectorAll(self._selector(names))
+        for i in range(int(found.length)):
+            element = found.item(i)
+            r = element.getBoundingClientRect()
+            out[str(element.getAttribute("data-vt"))] = (
+                float(r.left) + float(r.width) / 2, float(r.top) + float(r.height) / 2,
+                float(r.width), float(r.height), bool(element.classList.contains("back")))
+        return out
+
+    def _travel(self, names: frozenset[str], before: dict[str, tuple[float, float, float, float, bool]]) -> None:
+        """Start the glide of each named piece from its old place (``before``) to where it is now.
+
+        A copy of the piece travels in ``#flights``, a fixed layer over the page (the table's
+        scrolling middle would clip the piece itself, and the prompt would hide it), while the
+        piece waits unseen in its new place; the copy's transform is all that animates."""
+        ms = _nn(getattr(window, "__cribbageTravelMs", None))  # (the tests slow it down)
+        options = self._js({"duration": float(ms) if ms is not None else TRAVEL_MS, "easing": TRAVEL_EASING})
+        found = self.table.querySelectorAll(self._selector(names))
         for i in range(int(found.length)):
             element = found.item(i)
             name = str(element.getAttribute("data-vt"))
-            element.style.viewTransitionName = name if name in names else ""
+            r = element.getBoundingClientRect()
+            cx, cy = float(r.left) + float(r.width) / 2, float(r.top) + float(r.height) / 2
+            w, h = float(element.offsetWidth), float(element.offsetHeight)
+            base = str(window.getComputedStyle(element).transform)
+            base = "" if base == "none" else " " + base
+            old = before.get(name)
+            if old is None:
+                if name != "starter":
+                    continue
+                frames = [{"transform": "perspective(500px) rotateY(90deg)" + base},
+                          {"transform": base.strip() or "none"}]  # the starter turns over
+            else:
+                x, y, ow, oh, back = old
+                dx, dy = x - cx, y - cy
+                sx = ow / float(r.width) if float(r.width) else 1.0
+                sy = oh / float(r.height) if float(r.height) else 1.0
+                if abs(dx) < 0.5 and abs(dy) < 0.5 and abs(sx - 1) < 0.01 and abs(sy - 1) < 0.01:
+                    continue
+                first: dict[str, Any] = {"transform": f"translate({dx:.1f}px, {dy:.1f}px) scale({sx:.3f}, {sy:.3f}){base}"}
+                last: dict[str, Any] = {"transform": base.strip() or "none"}
+                if back and not bool(element.classList.contains("back")):
+                    first["opacity"], last["opacity"] = 0.35, 1  # a back laid face up: it shows as it goes
+                frames = [first, last]
+            copy = element.cloneNode(True)
+            copy.removeAttribute("id")
+            copy.setAttribute("aria-hidden", "true")
+            copy.classList.add("travelling")
+            style = copy.style
+            style.setProperty("--w", f"{w:.1f}px")
+            style.width, style.height = f"{w:.1f}px", f"{h:.1f}px"
+            style.left, style.top = f"{cx - w / 2:.1f}px", f"{cy - h / 2:.1f}px"
+            self._layer().appendChild(copy)
+            element.classList.add("travel-away")
+            flight = copy.animate(self._js(frames), options)
+            flight.id = "travel"
+            flight.onfinish = self._landed_proxy
+            self._flights.append((flight, copy, element))
 
-    def _draw(self, named: bool = False) -> None:
+    def _layer(self) -> Any:
+        """``#flights`` (made on first use, beside ``#table``)."""
+        if self._sky is None or not bool(self._sky.isConnected):
+            self._sky = document.createElement("div")
+            self._sky.id = "flights"
+            self._sky.setAttribute("aria-hidden", "true")
+            self.app.appendChild(self._sky)
+        return self._sky
+
+    def _landed(self, event: Any) -> None:
+        """A travel ended: the piece shows in its place, the copy goes."""
+        flight = _nn(getattr(event, "target", None))
+        keep = []
+        for entry in self._flights:
+            if flight is not None and entry[0] == flight:
+                self._land(entry[1], entry[2])
+            else:
+                keep.append(entry)
+        self._flights = keep
+
+    def _draw(self) -> None:
         if self._target is None:
             return
         rendered, focus = self._target
@@ -237,22 +312,14 @@ class BrowserHost:
         wrote = float(window.performance.now()) if self._marks else 0.0
         if patch.full is not None:
             self.table.innerHTML = patch.full
-            if named:
-                self._name(self.table)
         for key, html in patch.regions:
             old = _nn(self.table.querySelector(f'[data-region="{key}"]'))
             if old is None:  # not where it should be (should not happen): draw it all
                 self.table.innerHTML = rendered.table
-                if named:
-                    self._name(self.table)
                 break
             old.outerHTML = html
             if self._marks:
                 wrote = self._region_mark(key, wrote)
-            if named:
-                new = _nn(self.table.querySelector(f'[data-region="{key}"]'))
-                if new is not None:
-                    self._name(new)
         if patch.pegs or patch.full is not None:
             self._set_pegs(rendered)
         if patch.overlay is not None:

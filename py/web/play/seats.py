@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import random
+import sys
 import time
 from types import ModuleType
 from typing import Callable, Generator, Iterator, Literal, Protocol
@@ -70,6 +71,8 @@ def ai_module() -> ModuleType | None:
     cannot be imported (the table still works, with :func:`fallback_choose`)."""
     if not _AI:
         try:
+            for _ in _AI_IMPORT[0] if _AI_IMPORT else ():
+                pass  # a warm-up left it half imported: finish it now
             from cribbage import ai
         except Exception:  # noqa: BLE001 - the table must still work without it
             _AI.append(None)
@@ -80,6 +83,44 @@ def ai_module() -> ModuleType | None:
 
 _WARM: list[bool] = []
 """Holds True once :func:`warm_steps` has run to its end."""
+
+AI_MODULES = ("discards", "steps", "pegging", "table_play", "strategy", "coach", "table", "players")
+"""The modules ``cribbage.ai`` imports at once, in the order they load (its ``__init__`` imports
+them all: one step of ~80 ms in the page, a long task whoever ran it)."""
+_AI_IMPORT: list[Iterator[str]] = []
+"""The one run of :func:`_ai_import_steps` (shared: whoever advances it, each module loads once)."""
+
+
+def _ai_import_steps() -> Iterator[str]:
+    """Import ``cribbage.ai`` one module per step: the package is registered without running its
+    ``__init__``, its modules are imported one by one (a submodule needs only the package's path),
+    then the ``__init__`` runs and finds them loaded. :func:`ai_module` finishes a run under way."""
+    spec = importlib.util.find_spec("cribbage.ai")
+    if spec is None or spec.loader is None:
+        raise ImportError("cribbage.ai")
+    package = importlib.util.module_from_spec(spec)
+    sys.modules["cribbage.ai"] = package
+    try:
+        for name in AI_MODULES:
+            importlib.import_module("cribbage.ai." + name)
+            yield "cribbage.ai." + name
+        spec.loader.exec_module(package)
+    except BaseException:
+        sys.modules.pop("cribbage.ai", None)  # a plain import will try again (and say why)
+        _AI_IMPORT.clear()
+        raise
+    setattr(sys.modules["cribbage"], "ai", package)
+    _AI_IMPORT.clear()  # imported: a later run finds it in sys.modules
+    yield "cribbage.ai"
+
+
+def _importing_ai() -> Iterator[str]:
+    """The steps of importing ``cribbage.ai`` still to do (none once it is imported)."""
+    if not _AI_IMPORT:
+        if "cribbage.ai" in sys.modules:
+            return iter(("cribbage.ai",))
+        _AI_IMPORT.append(_ai_import_steps())
+    return _AI_IMPORT[0]
 
 
 def warm_steps() -> Iterator[str]:
@@ -92,12 +133,16 @@ def warm_steps() -> Iterator[str]:
     # importlib.resources (how the tables are read) and what it pulls in, then the computer (the
     # package imports its modules at once), then its tables.
     # (Only modules the small stdlib archive holds: any other would fetch the full one.)
-    for name in ("pathlib", "shutil", "tempfile", "importlib.resources", "cribbage.ai"):
+    for name in ("pathlib", "shutil", "tempfile", "importlib.resources", "json"):
         try:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - ai_module() will say so when it is needed
             return
         yield name
+    try:
+        yield from _importing_ai()
+    except Exception:  # noqa: BLE001 - ai_module() will say so when it is needed
+        return
     if ai_module() is None:
         return
     from cribbage.ai import discards, strategy

@@ -8,8 +8,8 @@ again and a peg's CSS transition can carry it along. When the set of regions its
 notice appears, online play blocks the table) the whole table is written once.
 
 Pure: :func:`plan` compares two :class:`~web.kit.frame.Rendered` frames and returns a :class:`Patch`;
-``browser.py`` applies it. Also here: which view-transition names a frame carries and whether a
-frame moves something a player should see travel (:func:`moves`).
+``host.py`` applies it. Also here: which travel names (``data-vt``) a frame carries and what a
+frame moves that a player should see travel (:func:`moving`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class Patch:
     overlay: str | None = None
     """The overlay's new markup (None: unchanged)."""
     names: dict[str, str] = field(default_factory=dict)
-    """The view-transition names of the new frame, by name: the region holding each."""
+    """The travel names of the new frame, by name: the region holding each."""
 
     @property
     def empty(self) -> bool:
@@ -45,7 +45,7 @@ class Patch:
 
 
 def vt_names(rendered: Rendered) -> dict[str, str]:
-    """{view-transition name: key of the region holding it} of a frame."""
+    """{travel name: key of the region holding it} of a frame."""
     out: dict[str, str] = {}
     for key, html in rendered.regions:
         for name in _VT.findall(html):
@@ -79,9 +79,9 @@ def plan(before: Rendered | None, after: Rendered) -> Patch:
 
 
 def moving(before: Rendered | None, after: Rendered) -> frozenset[str]:
-    """The view-transition names of what changes place from ``before`` to ``after``: a card that
+    """The travel names of what changes place from ``before`` to ``after``: a card that
     changes region, appears or leaves; the crib when it goes over to the other player. Only these
-    are named for the transition (each named piece is captured twice: fewer is cheaper)."""
+    travel (``web/page/host.py`` measures each one twice and animates it: fewer is cheaper)."""
     if before is None:
         return frozenset()
     a, b = vt_names(before), vt_names(after)
@@ -97,5 +97,5 @@ def moving(before: Rendered | None, after: Rendered) -> frozenset[str]:
 
 def moves(before: Rendered | None, after: Rendered) -> bool:
     """Does the frame move something the player should see travel (:func:`moving`)? (Pegs glide
-    by a CSS transition of their own: they need no view transition.)"""
+    by a CSS transition of their own.)"""
     return bool(moving(before, after))

@@ -262,7 +262,7 @@ def kept_of(view: SeatView, seat: int) -> tuple[Card, ...]:
 
 
 def back_name(view: SeatView, seat: int, i: int) -> str:
-    """The view-transition name of the ``i``-th back in ``seat``'s hand (``opp-3``; more players:
+    """The travel name of the ``i``-th back in ``seat``'s hand (``opp-3``; more players:
     ``opp2-3``): the card laid from it takes that name in the pile, so it travels there."""
     return f"opp-{i}" if view.players == 2 else f"opp{seat}-{i}"
 
