@@ -91,9 +91,9 @@ def series_scene(play: SeriesPlay | None, match: Match, names: Sequence[str],
             out.append(SummaryLine(line.number, sides[line.winner], line.scores, line.kind, line.value, events))
         lines = tuple(out)
     values = shown.values()
-    kind = values[-1][2] if match.state.is_over and values else ""
+    game_kind: str = values[-1][2] if match.state.is_over and values else ""
     return SeriesScene(sides, shown.points, tuple(skunks), shown.series.first_to, len(shown.games), winner, lines,
-                       tuple(names), rules.target, None if me is None else rules.side_of(me), kind)
+                       tuple(names), rules.target, None if me is None else rules.side_of(me), game_kind)
 
 
 def _esc(text: object) -> str:
