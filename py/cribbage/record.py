@@ -323,7 +323,8 @@ class MatchRecord:
         tail = " (double skunk)" if self.skunk == "double" else " (skunk)" if self.skunk == "single" else ""
         if self.rules.sides > 2 or self.rules.partners:
             who = " and ".join(self.names[s] for s in self.rules.seats_of(w))
-            rest = " and ".join(str(self.scores[s]) for s in range(self.rules.sides) if s != w)
+            rest = " and ".join(f"{self.scores[s]} ({' and '.join(self.names[t] for t in self.rules.seats_of(s))})"
+                                for s in range(self.rules.sides) if s != w)
             return f"{who} won {self.scores[w]} to {rest} ({self.rules.describe()}){tail}"
         if self.mode == "hotseat":
             return f"{self.names[w]} beat {self.names[lo]} {self.scores[w]} to {self.scores[lo]}{tail}"

@@ -361,3 +361,23 @@ def test_a_records_headline_names_the_winner_and_any_skunk(matches: list[Match])
 def test_cribbage_stats_says_one_match_not_one_matches(matches: list[Match]) -> None:
     out = format_stats(statistics([record_match(matches[0], T0)]))
     assert "vs computer (expert): 1 match, " in out and "1 matches" not in out
+
+
+def test_a_headline_at_three_or_four_names_every_losing_side() -> None:
+    """Issue 19: "You won 124 to 113 and 120 (three players)" said whose score was whose nowhere."""
+    import random
+
+    from cribbage.rules import Rules
+
+    for seed, names in ((5, ("You", "West", "East")), (6, ("You", "West", "Partner", "East"))):
+        rules = Rules(players=len(names))
+        m = Match(seed, humans=(0,), names=names, options={"level": "easy"}, rules=rules)
+        rng = random.Random(seed)
+        while not m.state.is_over:
+            m.apply(rng.choice(m.legal_actions()))
+        r = record_match(m, T0)
+        line = r.headline()
+        for side in range(rules.sides):
+            if side != r.winner:
+                who = " and ".join(names[s] for s in rules.seats_of(side))
+                assert f"{r.scores[side]} ({who})" in line, line

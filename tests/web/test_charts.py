@@ -164,7 +164,8 @@ def test_the_race_chart_draws_each_seat_in_its_pegs_colour() -> None:
     """The chart used to draw You blue and the other red, the board's colours swapped."""
     from web.kit import board, charts
 
-    assert charts.SEAT_COLOURS == board.PEG_COLOURS
+    assert charts.SEAT_COLOURS[:2] == board.PEG_COLOURS
+    assert charts.SEAT_COLOURS == board.TRACK_COLOURS  # a third player's line is its track's green
     assert board.PEG_COLOURS[0] == "#e0452f"  # seat 0 (you) red, as on the board and the name plates
 
 
@@ -176,3 +177,58 @@ def test_the_histogram_axis_is_evenly_spaced() -> None:
         svg = histogram_chart({8: peak, 12: 1})
         labels = re.findall(r'text-anchor="end" fill="#555">(\d+)</text>', svg)
         assert labels == ticks, (peak, labels)
+
+
+def _table_match(seed: int, players: int) -> Match:
+    from cribbage.rules import Rules
+
+    names = ("You", "West", "East") if players == 3 else ("You", "West", "Partner", "East")
+    match = Match(seed, humans=(0,), names=names, options={"level": "easy"}, rules=Rules(players=players))
+    rng = random.Random(seed)
+    while not match.state.is_over:
+        match.apply(rng.choice(match.legal_actions()))
+    return match
+
+
+def test_a_three_player_race_draws_three_lines_in_the_boards_track_colours() -> None:
+    """Issue 19: the chart used to take two names and draw seats 0 and 1 only."""
+    from web.kit.board import TRACK_COLOURS
+
+    m = _table_match(31, 3)
+    root = parse(race_chart(race(m.state.events), m.names))
+    check_accessible(root)
+    paths = {int(p.get("data-seat", "-1")): p for p in root.iter(f"{SVG}path") if p.get("data-seat") is not None}
+    assert sorted(paths) == [0, 1, 2]
+    assert [paths[s].get("stroke") for s in range(3)] == list(TRACK_COLOURS)
+    assert len({paths[s].get("stroke-dasharray") for s in range(3)}) == 3  # not colour alone
+    legend = [t.text or "" for t in root.iter(f"{SVG}text") if t.get("class") == "legend"]
+    assert legend == [f"{name} {score}" for name, score in zip(m.names, m.state.scores)]
+    drawn: dict[int, list[int]] = {}
+    for c in root.iter(f"{SVG}circle"):
+        if c.get("class") == "hand-end":
+            drawn.setdefault(int(c.get("data-hand", "0")), [0, 0, 0])[int(c.get("data-seat", "0"))] = int(
+                c.get("data-score", "-1"))
+    after = {e.hand: e.scores for e in m.state.events if e.points}
+    assert {h: tuple(s) for h, s in drawn.items()} == after
+    desc = root.find(f"{SVG}desc")
+    text = desc.text or "" if desc is not None else ""
+    assert "You solid, West dashed, East dotted" in text and "(You–West–East)" in text
+    w = max(range(3), key=lambda s: m.state.scores[s])
+    title = root.find(f"{SVG}title")
+    assert title is not None and f"{m.names[w]} won {m.state.scores[w]} to " in (title.text or "")
+
+
+def test_a_partnership_race_draws_the_two_partnerships_and_the_record_page_names_them() -> None:
+    from cribbage.record import record_match
+    from web.record.render import RecordScene, record_dialog, side_names
+
+    m = _table_match(37, 4)
+    sides = side_names(m.names, m.rules)
+    assert sides == ("You & Partner", "West & East")
+    root = parse(race_chart(race(m.state.events), sides))
+    assert sorted(int(p.get("data-seat", "-1")) for p in root.iter(f"{SVG}path") if p.get("data-seat")) == [0, 1]
+    # The record's page of the match: the race of the two partnerships, a points column a seat.
+    rec = record_match(m, 1_700_000_000_000)
+    page = record_dialog(RecordScene(page="match", match=rec, events=tuple(m.state.events)))
+    assert "You &amp; Partner (solid line)" in page and "West &amp; East (dashed line)" in page
+    assert all(f'<th scope="col">{n}</th>' in page for n in m.names)

@@ -4,6 +4,8 @@ shown disabled), sessions for three and four seats, and a series played game aft
 
 from __future__ import annotations
 
+import re
+
 import itertools
 import json
 from urllib.parse import parse_qsl
@@ -320,6 +322,40 @@ def test_a_best_of_three_series_counts_games_deals_by_its_rule_survives_a_reload
     c.click("new-game")
     fresh = c.newgame.series()
     assert fresh is not None and fresh.points == (0, 0) and c.match.first_dealer is None
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_series_at_three_or_four_counts_games_a_side_deals_by_its_rule_and_charts_every_side(players: int) -> None:
+    """Issue 19: a series at three seats or in partnerships: the header's games score a side, the next
+    game dealt by the series' rule (the loser, or a seat of the losing partnership), and the summary
+    with each game's race drawn a line a side."""
+    seats = ",".join(["you"] + ["easy"] * (players - 1))
+    c, host, storage = make(params={"players": str(players), "seats": seats, "to": "61", "series": "3,noskunks"},
+                            seed=17)
+    rules = Rules(players=players, target=61)
+    games = 0
+    while True:
+        finish_game(c, host)
+        games += 1
+        shown = c.newgame.series()
+        assert shown is not None and len(shown.points) == rules.sides
+        table = text_of(host.last.table)
+        assert "Games " + "\u2013".join(str(p) for p in shown.points) in table
+        if shown.winner is not None:
+            break
+        scores = c.match.state.scores
+        loser = min(range(rules.sides), key=lambda s: scores[s])
+        c.click("new-game")  # Next game
+        assert c.match.rules == rules
+        assert c.match.first_dealer is not None and rules.side_of(c.match.first_dealer) == loser
+    assert 2 <= games <= 3
+    summary_html = host.last.table[host.last.table.index('id="series-summary"'):]
+    charts = summary_html.split('class="series-game"')[1:]
+    assert len(charts) == games
+    for chart in charts:
+        lines = set(re.findall(r'<path d="[^"]*" fill="none" stroke="[^"]*" stroke-width="2"[^>]*data-seat="(\d)"',
+                               chart.split("</svg>")[0]))
+        assert lines == {str(s) for s in range(rules.sides)}, lines
 
 
 def test_a_save_from_before_series_loads_unchanged_and_shows_no_series() -> None:

@@ -169,3 +169,33 @@ def test_every_new_hand_opens_with_a_cover_in_hot_seat(query: dict[str, str]) ->
                 continue
             assert play_human_turn(controller, controller.active_seat())
         assert seen == {1, 2, 3}, seed
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_game_over_screen_names_every_side_and_draws_a_race_line_each(players: int) -> None:
+    """Issue 19: at three the game-over screen had no race chart and its line "127 to 105 and 103"
+    named nobody; a skunk was not named."""
+    from web.table.render import final_line
+
+    rules = Rules(players=players, target=61)
+    names = NAMES[:players]
+    *_, match = _steps(rules, 23)
+    st = match.state
+    assert st.winner is not None
+    sides = side_names(names, rules)
+    html = frame(Scene(view=match.view(0), names=names, me=0, mode="hotseat")).table
+    import re
+    from html import unescape
+
+    found = re.search(r'<p class="final">(.*?)</p>', html)
+    assert found, "no final line"
+    final = unescape(found.group(1))
+    for side in range(rules.sides):
+        if side != st.winner:
+            assert f"{st.scores[side]} ({sides[side]})" in final, final
+    assert final.startswith(f"{st.scores[st.winner]} to ")
+    lines = {p.attrs.get("data-seat") for p in select(html, tag="path") if "data-seat" in p.attrs}
+    assert lines == {str(side) for side in range(rules.sides)}, lines  # a race line a side
+    assert select(html, id="btn-record-open")
+    assert final_line((121, 97, 59), ("You", "West", "East"), 0, "skunk").endswith(": a skunk")
+    assert final_line((61, 20), ("You & Cid", "Bob & Dee"), 0, "win") == "61 to 20 (Bob & Dee)"

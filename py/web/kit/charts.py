@@ -5,8 +5,8 @@ API (each returns one ``<svg>`` element as a string, with ``role="img"``, an ``a
 through its ``viewBox`` and has no fixed pixel width, so it reads at 360 px):
 
 - ``race_chart(steps, names, target, chances, you)``: the race to 121. ``steps`` is
-  ``cribbage.record.race(events)`` (every scoring event with both scores after it); both scores step
-  up event by event (the pegging inside each hand), a dot marks each seat's score after each hand, a
+  ``cribbage.record.race(events)`` (every scoring event with every side's score after it; ``names``
+  one a side: two players, three, or two partnerships); the scores step up event by event (the pegging inside each hand), a dot marks each seat's score after each hand, a
   ring each lead change; with ``chances`` a band below gives seat ``you``'s chance of winning after
   each hand (``web.app.chances`` works it out from the replayed match).
   ``hand_ends(steps)`` and ``lead_changes(steps)`` give the same numbers as data.
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Mapping, Sequence
 
-from web.kit.board import PEG_COLOURS
+from web.kit.board import TRACK_COLOURS
 from cribbage.record import EXPERT_DEALER, EXPERT_PONE, SOURCES, GroupStats, RaceStep, TrendPoint
 
 __all__ = ["race_chart", "hand_ends", "lead_changes", "sources_chart", "source_rows", "SourceRow",
@@ -35,9 +35,10 @@ __all__ = ["race_chart", "hand_ends", "lead_changes", "sources_chart", "source_r
 
 WIDTH = 360
 """The viewBox width: drawn for a phone and scaled up elsewhere."""
-SEAT_COLOURS = PEG_COLOURS
-"""The board's: seat 0 red, seat 1 blue, as its pegs and name plates (seat 1 is also dashed, so colour
-is never the only cue)."""
+SEAT_COLOURS = TRACK_COLOURS
+"""The board's track of each side: red, blue and a third player's green, as its pegs and name plates
+(partners share their side's); side 1 is also dashed and side 2 dotted, so colour is never the only
+cue."""
 SOURCE_COLOURS = {"pegging": "#2e7d32", "hand": "#1f5fbf", "crib": "#8e44ad", "heels": "#b7791f"}
 FONT = 'font-family="system-ui, sans-serif" font-size="11"'
 
@@ -67,11 +68,11 @@ def _n(x: float) -> str:
 # --- the race to 121 ----------------------------------------------------------------------------
 
 
-def hand_ends(steps: Sequence[RaceStep]) -> list[tuple[int, tuple[int, int]]]:
-    """(hand number, both scores) after the last scoring event of each hand that scored."""
-    out: list[tuple[int, tuple[int, int]]] = []
+def hand_ends(steps: Sequence[RaceStep]) -> list[tuple[int, tuple[int, ...]]]:
+    """(hand number, every side's score) after the last scoring event of each hand that scored."""
+    out: list[tuple[int, tuple[int, ...]]] = []
     for s in steps:
-        scores = (s.scores[0], s.scores[1])  # the web's tables are two-player
+        scores = tuple(s.scores)
         if out and out[-1][0] == s.hand:
             out[-1] = (s.hand, scores)
         else:
@@ -79,29 +80,50 @@ def hand_ends(steps: Sequence[RaceStep]) -> list[tuple[int, tuple[int, int]]]:
     return out
 
 
+def _leader(scores: Sequence[int]) -> int | None:
+    """The side alone in front, or None on a tie for the lead."""
+    top = max(scores)
+    ahead = [side for side, score in enumerate(scores) if score == top]
+    return ahead[0] if len(ahead) == 1 else None
+
+
 def lead_changes(steps: Sequence[RaceStep]) -> list[tuple[int, int]]:
-    """(index in ``steps``, new leader) each time the lead passes to the other seat (ties keep it)."""
+    """(index in ``steps``, new leader) each time the lead passes to another side (ties keep it)."""
     leader: int | None = None
     out: list[tuple[int, int]] = []
     for i, s in enumerate(steps):
-        a, b = s.scores
-        now = 0 if a > b else 1 if b > a else leader
+        now = _leader(s.scores)
+        now = leader if now is None else now
         if now is not None and leader is not None and now != leader:
             out.append((i, now))
         leader = now
     return out
 
 
-def race_chart(steps: Sequence[RaceStep], names: tuple[str, str], target: int = 121,
+DASHES = ("", ' stroke-dasharray="5 3"', ' stroke-dasharray="1.5 2.5"')
+"""The line of each side: solid, dashed, dotted (so colour is never the only cue)."""
+LINE_WORDS = ("solid", "dashed", "dotted")
+"""The same in words, for the captions."""
+
+
+def _others(scores: Sequence[int], side: int) -> str:
+    """The other sides' scores: ``98`` or ``98 and 87``."""
+    rest = [str(x) for i, x in enumerate(scores) if i != side]
+    return rest[0] if len(rest) == 1 else ", ".join(rest[:-1]) + " and " + rest[-1]
+
+
+def race_chart(steps: Sequence[RaceStep], names: Sequence[str], target: int = 121,
                chances: Sequence[tuple[int, float]] | None = None, you: int = 0) -> str:
-    """The race to 121 (see the module docstring). With ``chances`` (``(hand, chance)``: seat
+    """The race to 121 (see the module docstring): a line a side (two players, three players, or two
+    partnerships), in the board's track colours. With ``chances`` (``(hand, chance)``: side
     ``you``'s chance of winning after that hand, hand 0 for the start), a band below the race draws
     that chance hand by hand, on its own scale from 0 to 100%, with the 50% line."""
+    sides = len(names)
     band = 62 if chances else 0
     height = 230 + band
     left, right, top, bottom = 30.0, WIDTH - 8.0, 30.0, 230 - 28.0
     n = max(len(steps), 1)
-    final = steps[-1].scores if steps else (0, 0)
+    final = tuple(steps[-1].scores) if steps else (0,) * sides
     ymax = max(target, *final)
 
     def x(i: int) -> float:
@@ -128,33 +150,32 @@ def race_chart(steps: Sequence[RaceStep], names: tuple[str, str], target: int = 
         if k % every == 0 or k == len(ends) - 1:
             body.append(f'<text x="{_n(xe)}" y="{_n(bottom + 12)}" text-anchor="end" fill="#555">{hand}</text>')
     body.append(f'<text x="{_n(right)}" y="{_n(230 - 3)}" text-anchor="end" fill="#555">hand</text>')
-    for seat in (0, 1):
+    for side in range(sides):
         path = [f"M{_n(x(0))} {_n(y(0))}"]
         for i, s in enumerate(steps):
-            path.append(f"H{_n(x(i + 1))}V{_n(y(s.scores[seat]))}")
-        dash = ' stroke-dasharray="5 3"' if seat else ""
-        body.append(f'<path d="{"".join(path)}" fill="none" stroke="{SEAT_COLOURS[seat]}" stroke-width="2"'
-                    f'{dash} data-seat="{seat}"/>')
+            path.append(f"H{_n(x(i + 1))}V{_n(y(s.scores[side]))}")
+        body.append(f'<path d="{"".join(path)}" fill="none" stroke="{SEAT_COLOURS[side]}" stroke-width="2"'
+                    f'{DASHES[side]} data-seat="{side}"/>')
     for hand, scores in ends:
-        for seat in (0, 1):
-            tip = f"After hand {hand}: {names[0]} {scores[0]}, {names[1]} {scores[1]}"
-            body.append(f'<circle cx="{_n(x(end_index[hand] + 1))}" cy="{_n(y(scores[seat]))}" r="2.5" '
-                        f'fill="{SEAT_COLOURS[seat]}" class="hand-end" data-hand="{hand}" data-seat="{seat}" '
-                        f'data-score="{scores[seat]}"><title>{_e(tip)}</title></circle>')
+        said = ", ".join(f"{names[side]} {scores[side]}" for side in range(sides))
+        for side in range(sides):
+            body.append(f'<circle cx="{_n(x(end_index[hand] + 1))}" cy="{_n(y(scores[side]))}" r="2.5" '
+                        f'fill="{SEAT_COLOURS[side]}" class="hand-end" data-hand="{hand}" data-seat="{side}" '
+                        f'data-score="{scores[side]}"><title>{_e(f"After hand {hand}: {said}")}</title></circle>')
     changes = lead_changes(steps)
     for i, leader in changes:
         s = steps[i]
-        tip = f"Hand {s.hand}: {names[leader]} takes the lead, {s.scores[leader]} to {s.scores[1 - leader]}"
+        tip = f"Hand {s.hand}: {names[leader]} takes the lead, {s.scores[leader]} to {_others(s.scores, leader)}"
         body.append(f'<circle cx="{_n(x(i + 1))}" cy="{_n(y(s.scores[leader]))}" r="5" fill="none" '
                     f'stroke="#222" stroke-width="1.2" class="lead-change" data-step="{i}" data-leader="{leader}">'
                     f'<title>{_e(tip)}</title></circle>')
-    # Legend: name, line style and final score of each seat.
-    for seat in (0, 1):
-        lx = left + seat * 165
-        dash = ' stroke-dasharray="5 3"' if seat else ""
-        body.append(f'<line x1="{_n(lx)}" x2="{_n(lx + 18)}" y1="12" y2="12" stroke="{SEAT_COLOURS[seat]}" '
-                    f'stroke-width="2"{dash}/><text x="{_n(lx + 22)}" y="16">{_e(_short(names[seat]))} '
-                    f'{final[seat]}</text>')
+    # Legend: name, line style and final score of each side (three share the width of two).
+    step = (right - left) / sides if sides > 2 else 165.0
+    for side in range(sides):
+        lx = left + side * step
+        body.append(f'<line x1="{_n(lx)}" x2="{_n(lx + 18)}" y1="12" y2="12" stroke="{SEAT_COLOURS[side]}" '
+                    f'stroke-width="2"{DASHES[side]}/><text x="{_n(lx + 22)}" y="16" class="legend" '
+                    f'data-seat="{side}">{_e(_short(names[side], 18 if sides == 2 else 10))} {final[side]}</text>')
     chance_desc = ""
     if chances:
         points = [(x(end_index[h] + 1) if h in end_index else x(0), h, c) for h, c in chances if h == 0 or h in end_index]
@@ -162,16 +183,17 @@ def race_chart(steps: Sequence[RaceStep], names: tuple[str, str], target: int = 
         said = "; ".join(f"{'start' if h == 0 else f'after hand {h}'} {round(100 * c)}%" for _, h, c in points)
         chance_desc = f" {names[you]}’s chance of winning (the band below): {said}."
     if steps:
-        w = 0 if final[0] > final[1] else 1
-        title = f"Race to {target}: {names[w]} won {final[w]} to {final[1 - w]}"
+        w = max(range(sides), key=lambda side: final[side])
+        title = f"Race to {target}: {names[w]} won {final[w]} to {_others(final, w)}"
     else:
         title = f"Race to {target}: no points yet"
-    after = "; ".join(f"{h}: {a}–{b}" for h, (a, b) in ends)
+    after = "; ".join(f"{h}: {'–'.join(str(x) for x in scores)}" for h, scores in ends)
     lead = (f"The lead changed {len(changes)} time{'s' if len(changes) != 1 else ''}"
             + (": " + "; ".join(f"hand {steps[i].hand}, {names[s]}" for i, s in changes) if changes else "")
             + ".")
-    desc = (f"{len(ends)} hands, {len(steps)} scoring events. Scores after each hand "
-            f"({names[0]}–{names[1]}): {after}. {lead}{chance_desc}")
+    lines = ", ".join(f"{names[side]} {LINE_WORDS[side]}" for side in range(sides))
+    desc = (f"{len(ends)} hands, {len(steps)} scoring events; lines: {lines}. Scores after each hand "
+            f"({'–'.join(names)}): {after}. {lead}{chance_desc}")
     return _svg(height, title, desc, body)
 
 

@@ -30,9 +30,10 @@ from cribbage.record import (
     Stats,
     race,
 )
+from cribbage.rules import Rules
 from cribbage.state import Event
 
-from web.kit.charts import hand_ends, histogram_chart, lead_changes, race_chart, source_rows, sources_chart, trend_chart
+from web.kit.charts import LINE_WORDS, hand_ends, histogram_chart, lead_changes, race_chart, source_rows, sources_chart, trend_chart
 from web.kit.winchance import ChanceScene, costliest_html
 
 __all__ = ["RecordScene", "game_over_html", "record_dialog", "match_date", "RECORD_DIALOG"]
@@ -99,24 +100,30 @@ def _figure(svg: str, caption: str, cls: str = "") -> str:
     return f'<figure class="chart-box{" " + cls if cls else ""}">{svg}<figcaption>{esc(caption)}</figcaption></figure>'
 
 
-def _race_caption(events: Sequence[Event], names: tuple[str, str], short: bool = False) -> str:
+def _race_caption(events: Sequence[Event], names: Sequence[str], short: bool = False) -> str:
     steps = race(events)
     ends = hand_ends(steps)
     changes = lead_changes(steps)
     if not steps:
         return "No points were scored."
     final = steps[-1].scores
-    after = "; ".join(f"hand {h} {a}\u2013{b}" for h, (a, b) in ends)
-    return (f"{names[0]} (solid line) {final[0]}, {names[1]} (dashed line) {final[1]} after {len(ends)} hands. "
+    after = "; ".join(f"hand {h} {DASH.join(str(x) for x in scores)}" for h, scores in ends)
+    lines = ", ".join(f"{names[side]} ({LINE_WORDS[side]} line) {final[side]}" for side in range(len(names)))
+    return (f"{lines} after {len(ends)} hands. "
             f"The lead changed {len(changes)} time{'s' if len(changes) != 1 else ''}."
             + ("" if short else f" After each hand: {after}."))
 
 
-def race_figure(events: Sequence[Event], names: tuple[str, str], short: bool = False, target: int = 121,
+def side_names(names: Sequence[str], rules: Rules) -> tuple[str, ...]:
+    """A name for each side (a line of the race): the seat's, or the partners' (``"Ann & Cid"``)."""
+    return tuple(" & ".join(names[s] for s in rules.seats_of(side)) for side in range(rules.sides))
+
+
+def race_figure(events: Sequence[Event], names: Sequence[str], short: bool = False, target: int = 121,
                 chances: Sequence[tuple[int, float]] | None = None, you: int = 0) -> str:
-    """The race to ``target`` of these events with its text summary (``short``: without the
-    hand-by-hand scores, which the chart's own description still gives); with ``chances`` the band
-    of ``you``'s chance of winning after each hand."""
+    """The race to ``target`` of these events (``names`` one a side) with its text summary (``short``:
+    without the hand-by-hand scores, which the chart's own description still gives); with ``chances``
+    the band of ``you``'s chance of winning after each hand."""
     caption = _race_caption(events, names, short)
     if chances:
         caption += (f" The band below: {names[you]}’s chance of winning after each hand, "
@@ -124,14 +131,15 @@ def race_figure(events: Sequence[Event], names: tuple[str, str], short: bool = F
     return _figure(race_chart(race(events), names, target, chances, you), caption, "race")
 
 
-def game_over_html(events: Sequence[Event], names: tuple[str, str], chances: ChanceScene | None = None) -> str:
+def game_over_html(events: Sequence[Event], names: Sequence[str], chances: ChanceScene | None = None,
+                   target: int = 121) -> str:
     """The game-over screen's chart of the match (with the chance band once it is worked out), the
     match's costliest decisions (against the computer) and the way to the record."""
     race_chances = chances.race if chances is not None else None
     you = chances.you if chances is not None else 0
     costly = costliest_html(chances.costly) if chances is not None and chances.costly_wanted else ""
     return (
-        f'<div class="game-over-chart">{race_figure(events, names, short=True, chances=race_chances, you=you)}'
+        f'<div class="game-over-chart">{race_figure(events, names, short=True, target=target, chances=race_chances, you=you)}'
         f'{costly}<button type="button" class="btn" data-action="record" id="btn-record-open">'
         "Your record…</button></div>"
     )
@@ -317,12 +325,13 @@ def _review_cell(rs: RecordScene, hand: int) -> str:
 
 def _hands_table(record: MatchRecord, rs: RecordScene | None = None) -> str:
     names = record.names
-    head = "".join(f'<th scope="col">{esc(names[s])}</th>' for s in (0, 1))
+    seats = range(len(names))  # a column a seat (partners' points are their own here)
+    head = "".join(f'<th scope="col">{esc(names[s])}</th>' for s in seats)
     rows = []
-    totals = [0, 0]
+    totals = [0] * len(names)
     for h in record.hands:
         cells = []
-        for s in (0, 1):
+        for s in seats:
             pts = h.points[s]
             got = sum(pts.values())
             totals[s] += got
@@ -332,7 +341,7 @@ def _hands_table(record: MatchRecord, rs: RecordScene | None = None) -> str:
         rows.append(f'<tr><th scope="row">{h.number}</th><td>{esc(names[h.dealer])}</td>{"".join(cells)}</tr>')
         review = _review_cell(rs, h.number) if rs is not None else ""
         if review:
-            rows.append(f'<tr class="review-row"><td></td><td colspan="3">{review}</td></tr>')
+            rows.append(f'<tr class="review-row"><td></td><td colspan="{len(names) + 1}">{review}</td></tr>')
     return ('<div class="scroll-x"><table class="record-table hands"><caption>Points hand by hand (total after it)'
             f'</caption><thead><tr><th scope="col">Hand</th><th scope="col">Dealer</th>{head}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
@@ -356,8 +365,9 @@ def _match_page(rs: RecordScene) -> str:
     else:
         coach = "<p>The coach has not reviewed this match yet.</p>"
     best = "".join(f"<li>{esc(r.names[s])}: best hand {esc(_cards(r.best_hand[s]))}, best crib "
-                   f"{esc(_cards(r.best_crib[s]))}</li>" for s in (0, 1))
-    chart = race_figure(rs.events, (r.names[0], r.names[1]), chances=rs.race, you=rs.you) if rs.events else ""
+                   f"{esc(_cards(r.best_crib[s]))}</li>" for s in range(len(r.names)))
+    chart = (race_figure(rs.events, side_names(r.names, r.rules), target=r.rules.target, chances=rs.race,
+                         you=r.rules.side_of(rs.you)) if rs.events else "")
     return (
         back
         + f'<p class="match-headline"><strong>{esc(r.headline())}</strong><br>{esc(match_date(r.played_at))} '

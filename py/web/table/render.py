@@ -34,7 +34,7 @@ from web.kit.frame import Rendered
 from web.table.layout import PLATE_ORDER, SeatPlace, name_list, others, previous_dealer, seat_places, side_names
 from web.table.scene import DELAYS, LEVELS, Button, Scene
 
-__all__ = ["render", "buttons_for", "primary_button", "possessive", "crib_of", "deal_cuts"]
+__all__ = ["render", "buttons_for", "primary_button", "possessive", "crib_of", "deal_cuts", "final_line"]
 
 
 def possessive(name: str, you: bool = False) -> str:
@@ -545,19 +545,50 @@ def _center(scene: Scene) -> str:
         name = sides[winner]
         last = show_panels_from_events(v.events, v.hand_number)
         shows = _show(scene, v.hand_number, live=False) if last else ""
-        losers = name_list([str(v.scores[side]) for side in range(v.rules.sides) if side != winner])
         you = scene.me is not None and v.rules.side_of(scene.me) == winner
         verb = "win" if you or len(v.rules.seats_of(winner)) > 1 else "wins"  # "Ann & Cid win"
         from web.record.render import game_over_html  # the race chart: only a finished match has one
 
-        chart = game_over_html(v.events, (sides[0], sides[1]), scene.chances) if len(sides) == 2 else ""  # a race of two
+        chart = game_over_html(v.events, sides, scene.chances, target=v.rules.target)  # a line a side
         return (
             f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
             f'{esc(name)} {verb}!</h2>'
-            f'<p class="final">{v.scores[winner]} to {losers}</p></div>'
+            f'<p class="final">{esc(final_line(v.scores, sides, winner, _game_kind(scene)))}</p></div>'
             f'{chart}{_series_summary(scene)}{shows}'
         )
     return ""
+
+
+GAME_KINDS = {"skunk": "a skunk", "double skunk": "a double skunk", "lurch": "a lurch"}
+"""How the game-over line names a win worth more than one game."""
+
+
+def final_line(scores: Sequence[int], sides: Sequence[str], winner: int, kind: str = "win") -> str:
+    """The game-over line under the winner: the winner's score, then each losing side's score and
+    name, and a skunk (or double skunk, or lurch) where that table counts it.
+
+    >>> final_line((121, 97), ("You", "Computer"), 0)
+    '121 to 97 (Computer)'
+    >>> final_line((105, 121, 80), ("You", "West", "East"), 1, "skunk")
+    '121 to 105 (You) and 80 (East): a skunk'
+    """
+    rest = [f"{scores[side]} ({sides[side]})" for side in range(len(sides)) if side != winner]
+    losers = rest[0] if len(rest) == 1 else ", ".join(rest[:-1]) + " and " + rest[-1]
+    tail = f": {GAME_KINDS[kind]}" if kind in GAME_KINDS else ""
+    return f"{scores[winner]} to {losers}{tail}"
+
+
+def _game_kind(scene: Scene) -> str:
+    """The finished game's kind (``win``, ``skunk``...): the series' rule when one is played, else the
+    classic count of skunks (a single game's skunk is named, information only)."""
+    if scene.series is not None and scene.series.game_kind:
+        return scene.series.game_kind
+    from cribbage.series import SeriesRules, game_value
+
+    try:
+        return game_value(scene.view.rules, SeriesRules(), scene.view.scores)[2]
+    except ValueError:  # not a finished game of these rules: name no skunk
+        return "win"
 
 
 def _status(scene: Scene) -> tuple[str, str]:

@@ -53,6 +53,9 @@ class SeriesScene:
     """The games' target (the charts' scale)."""
     you: int | None = None
     """The side this device speaks to as "you" (None in hot-seat): the perspective, not a name."""
+    game_kind: str = ""
+    """The game on the table once it is over: ``win``, ``skunk``, ``double skunk`` or ``lurch`` by the
+    series' rule ("" before)."""
 
 
 def side_names(names: Sequence[str], sides: int) -> tuple[str, ...]:
@@ -87,8 +90,10 @@ def series_scene(play: SeriesPlay | None, match: Match, names: Sequence[str],
                     events = ()
             out.append(SummaryLine(line.number, sides[line.winner], line.scores, line.kind, line.value, events))
         lines = tuple(out)
+    values = shown.values()
+    game_kind: str = values[-1][2] if match.state.is_over and values else ""
     return SeriesScene(sides, shown.points, tuple(skunks), shown.series.first_to, len(shown.games), winner, lines,
-                       tuple(names), rules.target, None if me is None else rules.side_of(me))
+                       tuple(names), rules.target, None if me is None else rules.side_of(me), game_kind)
 
 
 def _esc(text: object) -> str:
@@ -127,10 +132,9 @@ def series_summary(scene: SeriesScene | None) -> str:
         score = dash.join(str(s) for s in line.scores)
         rows.append(f'<tr><th scope="row">Game {line.number}</th><td>{_esc(line.winner)}</td><td>{score}</td>'
                     f"<td>{line.value}{_esc(how)}</td></tr>")
-        if len(scene.sides) == 2 and line.events:
-            names = (scene.sides[0], scene.sides[1])
+        if line.events:  # a line a side: two players, three, or two partnerships
             charts.append(f'<div class="series-game"><h4>Game {line.number}</h4>'
-                          f"{race_figure(line.events, names, short=True, target=scene.target)}</div>")
+                          f"{race_figure(line.events, scene.sides, short=True, target=scene.target)}</div>")
     verb = "win" if scene.winner == scene.you or " & " in scene.sides[scene.winner] else "wins"
     return (
         f'<section class="series-summary" aria-labelledby="series-title" id="series-summary">'
