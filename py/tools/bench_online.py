@@ -8,6 +8,14 @@ over the data channel per hand by both browsers together (ASCII: bytes), and the
 either page's main thread (the deal's big-integer work runs in slices between frames), and the time
 from the cut of a later hand to both hands dealt on both screens (its pack was proven in advance).
 
+Each click is its own task, as a player's taps are (the two taps that pick two cards and the one
+that lays them away were one task before, a long one no player makes). ``--chrome-trace FILE``
+records a Chrome trace of both pages and prints the tasks over 50 ms with their *CPU* time split by
+kind of work (Python, GC, style and layout, parsing: ``trace_tasks.py``): on this shared machine a
+task's wall time is mostly time the page waited for a core (at load 7-12, 3-10 times its CPU time),
+so CPU composition is what compares runs. ``--slice-ms N`` runs the deal in slices of N ms instead
+of ``online.SLICE_MS``.
+
 Run it inside a network namespace holding only ``lo`` (it re-runs itself there when it can):
 
     python py/tools/netns.py -- python py/tools/bench_online.py --hands 2
