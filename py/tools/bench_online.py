@@ -8,6 +8,14 @@ over the data channel per hand by both browsers together (ASCII: bytes), and the
 either page's main thread (the deal's big-integer work runs in slices between frames), and the time
 from the cut of a later hand to both hands dealt on both screens (its pack was proven in advance).
 
+Each click is its own task, as a player's taps are (the two taps that pick two cards and the one
+that lays them away were one task before, a long one no player makes). ``--chrome-trace FILE``
+records a Chrome trace of both pages and prints the tasks over 50 ms with their *CPU* time split by
+kind of work (Python, GC, style and layout, parsing: ``trace_tasks.py``): on this shared machine a
+task's wall time is mostly time the page waited for a core (at load 7-12, 3-10 times its CPU time),
+so CPU composition is what compares runs. ``--slice-ms N`` runs the deal in slices of N ms instead
+of ``online.SLICE_MS``.
+
 Run it inside a network namespace holding only ``lo`` (it re-runs itself there when it can):
 
     python py/tools/netns.py -- python py/tools/bench_online.py --hands 2
@@ -34,6 +42,7 @@ import chromium  # noqa: E402
 import netns  # noqa: E402
 import peerserver  # noqa: E402
 import serve  # noqa: E402
+import trace_tasks  # noqa: E402
 
 INSTRUMENT = """() => {
   window.__long = []; window.__theirs = []; window.__longs = []; window.__phases = [];
@@ -54,10 +63,13 @@ INSTRUMENT = """() => {
     last = n;
   }).observe(document.getElementById('table'), {childList: true, subtree: true});
 }"""
-STEP = """() => {
+STEP = """async () => {
+  // One click a task, as a player's taps are (two taps in one task would be one long task that no
+  // player makes): the next click waits for a timer.
   const app = document.getElementById('app');
   const phase = app.dataset.phase, turn = app.dataset.turn;
   const q = (s) => document.querySelector(s);
+  const tick = () => new Promise((r) => setTimeout(r, 0));
   const press = (e) => e.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}));
   const click = (s) => { const e = q(s); if (e) { press(e); return true; } return false; };
   if (phase === 'hand over') return click('#table [data-action="next-hand"]') ? ['next', 0] : ['', 0];
@@ -72,7 +84,9 @@ STEP = """() => {
   }
   if (phase === 'discard') {
     if (!click('#hand-0')) return ['', 0];
+    await tick();
     click('#hand-1');
+    await tick();
     return [click('#table [data-action="discard"]') ? 'discard' : '', 0];
   }
   if (phase === 'play') {
@@ -80,6 +94,7 @@ STEP = """() => {
     if (!card) return ['', 0];
     const id = card.id;
     press(card);
+    await tick();
     const t0 = Date.now();
     return [click('#' + id) ? 'play' : '', t0];
   }
@@ -220,6 +235,9 @@ def main() -> int:
     parser.add_argument("--screenshot", type=Path, help="save the host's table mid-hand here")
     parser.add_argument("--steps", action="store_true", help="print every step of each later deal (a timeline)")
     parser.add_argument("--dump", type=Path, help="write both pages' traces here (JSON: [[ms, label], ...] a page)")
+    parser.add_argument("--slice-ms", type=int, help="the deal's slice budget in ms (default: online.SLICE_MS)")
+    parser.add_argument("--chrome-trace", type=Path, help="record a Chrome trace of both pages (devtools.timeline, "
+                        "v8) from the first pack on, write it here and print what the long tasks are made of")
     args = parser.parse_args()
     if not netns.isolated():
         if os.environ.get(netns.ERROR_ENV):
@@ -235,6 +253,8 @@ def main() -> int:
     url = f"http://127.0.0.1:{site.server_address[1]}/?signal={signal.url}&delay=0&trace=1"
     if args.test_group:
         url += "&group=test"
+    if args.slice_ms:
+        url += f"&slice={args.slice_ms}"
     try:
         with sync_playwright() as p:
             browser = chromium.launch(p, args=[*chromium.ARGS, "--allow-loopback-in-peer-connection"])
@@ -256,6 +276,10 @@ def main() -> int:
             for page in pages:
                 page.wait_for_selector('#online[data-link="live"]', timeout=30_000)
                 page.evaluate(INSTRUMENT)
+            if args.chrome_trace:
+                browser.start_tracing(categories=trace_tasks.CATEGORIES)
+                # each page's clock in the trace (trace_tasks.page_threads)
+                syncs = [float(page.evaluate(trace_tasks.SYNC, n)) for n, page in enumerate(pages)]
             latencies: list[float] = []
             cuts: list[tuple[int, float]] = []
             sent_at_hand: dict[int, int] = {}
@@ -309,6 +333,10 @@ def main() -> int:
                       for pg in pages]
             if args.dump:
                 args.dump.write_text(json.dumps(traces))
+            if args.chrome_trace:
+                args.chrome_trace.write_bytes(browser.stop_tracing())
+                args.chrome_trace.with_suffix(".syncs.json").write_text(json.dumps(syncs))
+                trace_tasks.report(json.loads(args.chrome_trace.read_text()), traces, syncs=syncs)
             phases = [pg.evaluate("() => window.__phases") for pg in pages]
             longs = [pg.evaluate("() => window.__longs") for pg in pages]
             deals = deal_steps(cuts, traces, phases, verbose=args.steps)
@@ -335,8 +363,8 @@ def main() -> int:
             if per_hand:
                 print(f"  bytes sent per hand (both browsers): median {statistics.median(per_hand):,.0f} "
                       f"({', '.join(f'{b:,}' for b in per_hand)})")
-            print(f"  longest main-thread task (either page): hand 1 {first_long:.0f} ms (the coach loads on the "
-                  f"first discard), later hands {longest:.0f} ms; slowest handler: {handler} ms")
+            print(f"  longest main-thread task (either page): hand 1 {first_long:.0f} ms, "
+                  f"later hands {longest:.0f} ms; slowest handler: {handler} ms")
             print(f"  from the first later cut, tasks over 50 ms split: the longest without its table redraws "
                   f"{online_long:.0f} ms (online work: proofs, saves, messages), the longest redraw {render_long:.0f} ms")
             browser.close()

@@ -148,7 +148,8 @@ def test_previews_before_confirming_and_a_hint(table: Table) -> None:
     assert page.get_attribute("#btn-discard", "aria-disabled") is None
     keep = page.inner_text(".discard-stage .keep")
     assert re.search(r"keep \d+ points?", keep)
-    assert "With the starter: hand" in page.inner_text(".keep-ev")  # the coach's expected values
+    # The coach's expected values (loaded after the paint if the page had no idle moment before).
+    page.locator(".keep-ev", has_text="With the starter: hand").wait_for(timeout=20_000)
     page.keyboard.press("h")
     assert page.locator(".hint").count() == 1 and page.locator(".hand-card.hinted").count() == 2
     page.click("#btn-discard")

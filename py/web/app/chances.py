@@ -109,6 +109,9 @@ class TableChances:
         """The work under way: (what it is for, its steps)."""
         self._timer: object | None = None
         self._warm: Iterator[str] | None = None
+        self._coach_wanted = False
+        """A frame went without the coach's line (the discard's preview): warm the coach up after the
+        paint, in slices, then draw the table again (:meth:`want_coach`)."""
         self._races: dict[Any, tuple[tuple[int, float], ...] | None] = {}
         """A finished match's chance after each hand, by the match's key (:func:`match_key`)."""
         self._costly: dict[Any, tuple[Costly, ...] | None] = {}
@@ -236,8 +239,14 @@ class TableChances:
         if self._timer is None and self._pending():
             self._timer = self.table.host.later(WAIT_MS, self._tick)
 
+    def want_coach(self) -> None:
+        """The frame being drawn would show a line of the coach that is not loaded yet: load it after
+        the paint, in slices (never in the tap's task: importing it and reading its tables is ~0.3 s
+        inside Pyodide), and draw the table again once it is loaded."""
+        self._coach_wanted = True
+
     def _pending(self) -> bool:
-        return self._wanted is not None or bool(self._asked)
+        return self._wanted is not None or bool(self._asked) or self._coach_wanted
 
     def _stop(self) -> None:
         if self._timer is not None:
@@ -277,7 +286,11 @@ class TableChances:
                     if next(self._warm, None) is None:
                         self._warm = None
                         if not warmed():
+                            self._coach_wanted = False
                             return  # the coach cannot be loaded: no figures
+                elif self._coach_wanted:
+                    self._coach_wanted = False
+                    redraw = True  # its line on the table now
                 else:
                     job = self._next_job()
                     if job is None:

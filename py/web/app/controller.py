@@ -42,6 +42,7 @@ from web.table.render import crib_of, discard_size, primary_button
 from web.table.scene import DELAYS, LEVELS, Scene
 from web.play.seats import ai_available as _ai_available
 from web.play.seats import ai_module as _ai
+from web.play.seats import warmed as _warmed
 from web.play.seats import fallback_choose as _fallback_choose
 from web.play.seats import keep_points as _keep_points
 from web.play.seats import LocalHuman
@@ -447,6 +448,11 @@ class Controller:
         return dress(scene) if dress is not None else scene
 
     def _keep_ev(self, view: SeatView, selected: tuple[str, ...]) -> str | None:
+        if not _warmed():
+            # Not in the tap's task: the coach is loaded after the paint, in slices, and the line
+            # comes with the next frame (a page busy with online play's deal may not have been idle yet).
+            self.chances.want_coach()
+            return None
         ai = _ai()
         if ai is None:
             return None

@@ -5,7 +5,7 @@ online mode opens one (:func:`new_room`, :func:`resume_room`). The mode's menu e
 The session is transport-agnostic: a :class:`Channel` carries strings to the other browser (PeerJS in
 the page, an in-memory pair in the tests) and calls back ``on_open`` / ``on_message`` / ``on_close`` /
 ``on_full`` / ``on_error``. Time and timers come from the host: the deal's big-integer work runs in
-slices of :data:`SLICE_MS` on the host's timer (so no frame is long), the link's heartbeat every
+slices of :data:`SLICE_MS` one task each (so no frame is long), the link's heartbeat every
 :data:`TICK_MS`. After every batch the link and the game are saved together under the room's key
 (``link.to_json()`` + ``game.to_json()``: no seed, nothing of the other's hidden cards).
 
@@ -54,9 +54,11 @@ CURRENT_KEY = ONLINE_SAVE_KEY
 """The room this browser last played in (also the mode's save key: the menu offers to resume it)."""
 NAME_KEY = "cribbage.online.name"
 """This browser's player name."""
-SLICE_MS = 16.0
-"""Work per timer task: slices until this budget is spent (one slice of the proven deal is at most
-~25 ms inside Pyodide), so a task of the deal's work stays under ~50 ms."""
+SLICE_MS = 8.0
+"""Work per task: steps until this budget is spent (one step of the proven deal is a few ms inside
+Pyodide), so a task of the deal's work, with a move's save and redraw beside its first slice, stays
+well under 50 ms even while the page shares its core. The next slice comes through the page's
+``soon`` (no 4 ms timer clamp a hop), so halving the budget from 16 ms costs the deal no time."""
 HOLD_MS = 250
 """Longest a payload's save may keep the queued work (and a redraw) waiting: the store usually
 answers in a few milliseconds, and the payload goes out before anything else runs."""
@@ -843,7 +845,13 @@ class PeerSession:
                 self._hold_handle = self.ctx.timer.later(HOLD_MS, self._hold_over)
             return
         if self._work_handle is None and self.game.busy:
-            self._work_handle = self.ctx.timer.later(0, self._work)
+            self._work_handle = self._soon(self._work)
+
+    def _soon(self, fn: Callable[[], None]) -> object:
+        """The next slice of work: at once after this task (the page's ``soon``: no 4 ms clamp of
+        nested timers), else on a zero-delay timer."""
+        soon = getattr(self.ctx.timer, "soon", None)
+        return soon(fn) if soon is not None else self.ctx.timer.later(0, fn)
 
     def _holding(self) -> bool:
         """A payload waits for its save to be on disk (for up to :data:`HOLD_MS`): nothing else runs."""
@@ -864,7 +872,7 @@ class PeerSession:
         if self._closed:
             return
         if self._work_handle is None and self.game.busy:
-            self._work_handle = self.ctx.timer.later(0, self._work)
+            self._work_handle = self._soon(self._work)
         if self._owed and not (self.game.moving and self.game.busy) and not self._pumping:
             self._owed = False
             self._emit(Change("link"))

@@ -137,6 +137,8 @@ class BrowserHost:
         self._callbacks: dict[int, Callable[[], None]] = {}
         self._seq = 0
         self._fire_proxy = create_proxy(self._fire)
+        self._channel: Any = None
+        """A MessageChannel for :meth:`soon` (made on first use)."""
         self._unpainted = False
         """A frame was asked for and has not been painted yet."""
         self._paint_gen = 0
@@ -408,6 +410,23 @@ class BrowserHost:
             return (None, token)
         handle = window.setTimeout(self._fire_proxy, max(0, int(ms)), token)
         return (handle, token)
+
+    def soon(self, fn: Callable[[], None]) -> Any:
+        """``later(0, fn)`` without the browser's clamp: a chain of zero-delay timers, each set by the
+        one before, waits at least 4 ms a link after the fifth (HTML's timer nesting rule; measured
+        here: 5 ms between 8 ms slices, against 0.2 ms through a MessageChannel), which online play's
+        deal, run in slices of a few ms, lost a fifth of its time to. Still after the paint of a frame
+        that waits to be painted, as :meth:`later`; cancelled by :meth:`cancel`."""
+        if self._unpainted and not document.hidden:
+            return self.later(0, fn)
+        if self._channel is None:
+            self._channel = window.MessageChannel.new()
+            self._channel.port1.onmessage = create_proxy(lambda event: self._fire(event.data))
+        self._seq += 1
+        token = self._seq
+        self._callbacks[token] = fn
+        self._channel.port2.postMessage(token)
+        return (None, token)
 
     def _frame_asked(self) -> None:
         """A frame is on its way: note when it has been painted (one animation frame per frame)."""

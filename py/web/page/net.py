@@ -180,6 +180,10 @@ def configure_online(host: BrowserHost, params: dict[str, str]) -> None:
     if _text(search.get("trace")) == "1":
         trace = _page_trace()
         query += "&trace=1"  # the friend's page traces too
+        slice_ms = _text(search.get("slice")) or ""
+        if slice_ms.isdigit() and 2 <= int(slice_ms) <= 50:  # the benchmark's other slice budgets
+            online.SLICE_MS = float(slice_ms)
+            query += f"&slice={slice_ms}"
 
     online.configure(channel=factory if net is not None and refusal is None else None,
                      room=params.get("room"), secret=_fragment_secret(), page_url=str(window.location.origin) + str(window.location.pathname),
