@@ -154,6 +154,7 @@ def test_the_friend_sends_nothing_before_accepting_the_rooms_rules_then_plays() 
     assert "This room plays: to 61, muggins." in text_of(page)
     assert select(page, id="btn-online-join") and select(page, id="btn-online-not-now")
     assert not select(page, cls="hand-card") and not select(page, id="room-link")  # no table before Join
+    assert select(page, cls="dot-invited") and not select(page, cls="dot-offline")  # not a failed connection
     assert not ann.session.joined and "Waiting for Friend to join" in text_of(ann.html())
     assert bob.storage.get(room_key(room)) is None and bob.storage.get(CURRENT_KEY) is None
     # Nothing a click can do moves the match before Join.

@@ -86,7 +86,8 @@ def online_html(panel: Any) -> str:
     kind = " online-blocked" if panel.blocked else " online-folded" if folded else ""
     head = (f'<section class="online{kind}" id="online" aria-label="Online" data-link="{esc(panel.state)}" '
             f'data-joined="{"true" if panel.joined else "false"}">')
-    status = (f'<p class="online-status" id="online-status" role="status"><span class="dot dot-{esc(panel.state)}" '
+    dot = "invited" if getattr(panel, "invited", False) else panel.state  # not joined: no connection to show
+    status = (f'<p class="online-status" id="online-status" role="status"><span class="dot dot-{esc(dot)}" '
               f'aria-hidden="true"></span>{esc(panel.status)}</p>')
     if panel.blocked:
         return head + status + _invitation(panel) + "</section>"
