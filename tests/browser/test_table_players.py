@@ -172,3 +172,16 @@ def test_the_hand_and_the_primary_button_are_in_the_window(browser: Any, base_ur
             assert scroll[0] <= scroll[1], (size, phase, scroll)
     finally:
         context.close()
+
+
+@pytest.mark.slow
+def test_three_players_on_one_phone_play_a_game_to_61_to_its_end(browser: Any, base_url: str) -> None:
+    """The *three players* preset, hot-seat, on a phone: every cover accepted in turn, the plates and
+    pegs equal to the engine's scores and no other seat's hidden card in the page at every step."""
+    context, table = _open(browser, base_url, "phone", "?seed=47&delay=0&players=3&seats=you,player,player&to=61")
+    try:
+        match = table.play_out(limit=1500)
+        assert match.state.is_over and max(match.state.scores) >= 61 and table.hidden_checked > 100
+        assert table.page.locator("[data-winner]").count()
+    finally:
+        context.close()
