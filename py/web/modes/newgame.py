@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from typing import Any, Literal, Mapping
+from typing import Any, Callable, Literal, Mapping, TypeVar
 
 from cribbage.match import Match
 from cribbage.rules import CLASSIC, Rules, RulesError
@@ -37,7 +37,9 @@ from cribbage.series import SeriesRules
 
 __all__ = ["SeatChoice", "NewGame", "PRESETS", "PRESET_LABELS", "DEFAULT", "CHOICE_KEY", "LEVELS", "SERIES_LENGTHS",
            "COMING_SOON", "from_query", "from_json", "edit", "preset_of", "coming_soon", "remembered",
-           "remember", "QUERY_KEYS", "levels_of"]
+           "remember", "QUERY_KEYS", "levels_of", "read_choice", "keep_choice"]
+
+T = TypeVar("T")
 
 SeatKind = Literal["you", "player", "computer"]
 LEVELS = ("easy", "medium", "expert")
@@ -415,21 +417,33 @@ def from_json(data: Any) -> NewGame:
     return game
 
 
-def remembered(storage: Any) -> NewGame:
-    """The last choice kept in ``storage`` (a :class:`~web.play.storage.Storage`), or the default one."""
+def read_choice(storage: Any, key: str, parse: Callable[[Any], T], default: T) -> T:
+    """A choice kept as JSON under ``key`` of ``storage`` (a :class:`~web.play.storage.Storage`),
+    read by ``parse``; ``default`` if there is none or it cannot be read (a remembered choice is a
+    convenience: a damaged one is forgotten, never an error)."""
     try:
-        raw = storage.get(CHOICE_KEY)
-        return from_json(json.loads(raw)) if raw else DEFAULT
-    except Exception:  # noqa: BLE001 - a remembered choice is a convenience
-        return DEFAULT
+        raw = storage.get(key)
+        return parse(json.loads(raw)) if raw else default
+    except Exception:  # noqa: BLE001
+        return default
+
+
+def keep_choice(storage: Any, key: str, data: Any) -> None:
+    """Keep ``data`` (JSON) under ``key`` for next time (a full storage only loses the convenience)."""
+    try:
+        storage.set(key, json.dumps(data, separators=(",", ":")))
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def remembered(storage: Any) -> NewGame:
+    """The last choice kept in ``storage``, or the default one."""
+    return read_choice(storage, CHOICE_KEY, from_json, DEFAULT)
 
 
 def remember(storage: Any, game: NewGame) -> None:
-    """Keep ``game`` as the choice to preselect next time (a full storage only loses the convenience)."""
-    try:
-        storage.set(CHOICE_KEY, json.dumps(game.to_json(), separators=(",", ":")))
-    except Exception:  # noqa: BLE001
-        pass
+    """Keep ``game`` as the choice to preselect next time."""
+    keep_choice(storage, CHOICE_KEY, game.to_json())
 
 
 def from_query(params: Mapping[str, str], base: NewGame = DEFAULT) -> tuple[NewGame | None, tuple[str, ...]]:

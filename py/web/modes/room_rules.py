@@ -9,12 +9,11 @@ Both pages, and the friend asked to join, read the same sentence (:func:`room_se
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from cribbage.rules import CLASSIC, Rules
 
-from web.modes.newgame import NewGame, edit
+from web.modes.newgame import NewGame, edit, keep_choice, read_choice
 
 __all__ = ["ROOM_RULES_KEY", "ROOM_FIELDS", "rules_sentence", "room_sentence", "edit_room", "remembered_room",
            "remember_room"]
@@ -50,16 +49,9 @@ def _two(rules: Rules) -> Rules:
 
 def remembered_room(storage: Any) -> Rules:
     """The rules last chosen for a room (classic if none, or unreadable)."""
-    try:
-        raw = storage.get(ROOM_RULES_KEY)
-        return _two(Rules.from_json(json.loads(raw))) if raw else CLASSIC
-    except Exception:  # noqa: BLE001 - a remembered choice is a convenience
-        return CLASSIC
+    return read_choice(storage, ROOM_RULES_KEY, lambda data: _two(Rules.from_json(data)), CLASSIC)
 
 
 def remember_room(storage: Any, rules: Rules) -> None:
-    """Keep the choice for next time (a full storage only loses the convenience)."""
-    try:
-        storage.set(ROOM_RULES_KEY, json.dumps(rules.to_json(), separators=(",", ":")))
-    except Exception:  # noqa: BLE001
-        pass
+    """Keep the choice for next time."""
+    keep_choice(storage, ROOM_RULES_KEY, rules.to_json())
