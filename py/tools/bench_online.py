@@ -228,6 +228,15 @@ def step_summary(traces: list[list[tuple[float, str]]], after: float) -> list[tu
     return rows
 
 
+def pinned(playwright: Any, core: int) -> str:
+    """An executable that starts Chromium with its every process on ``core`` (``taskset``)."""
+    exe = chromium.SYSTEM_CHROMIUM if chromium.SYSTEM_CHROMIUM.exists() else playwright.chromium.executable_path
+    wrapper = Path(f"/tmp/chromium-core{core}")
+    wrapper.write_text(f'#!/bin/sh\nexec taskset -c {core} "{exe}" "$@"\n')
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2, help="hands to play (default 2)")
@@ -238,7 +247,12 @@ def main() -> int:
     parser.add_argument("--slice-ms", type=int, help="the deal's slice budget in ms (default: online.SLICE_MS)")
     parser.add_argument("--chrome-trace", type=Path, help="record a Chrome trace of both pages (devtools.timeline, "
                         "v8) from the first pack on, write it here and print what the long tasks are made of")
+    parser.add_argument("--devices", action="store_true", help="each page in a browser of its own pinned to a core "
+                        "of its own (taskset), as two players' devices are: the two pages then do not take each "
+                        "other's core; not with --chrome-trace")
     args = parser.parse_args()
+    if args.devices and args.chrome_trace:
+        parser.error("--devices records no Chrome trace (one browser a page)")
     if not netns.isolated():
         if os.environ.get(netns.ERROR_ENV):
             print(f"cannot make a network namespace: {os.environ[netns.ERROR_ENV]}", file=sys.stderr)
@@ -257,10 +271,15 @@ def main() -> int:
         url += f"&slice={args.slice_ms}"
     try:
         with sync_playwright() as p:
-            browser = chromium.launch(p, args=[*chromium.ARGS, "--allow-loopback-in-peer-connection"])
+            flags = [*chromium.ARGS, "--allow-loopback-in-peer-connection"]
+            browser = browsers = None
+            if args.devices:
+                browsers = [chromium.launch(p, args=flags, executable_path=pinned(p, core)) for core in (0, 1)]
+            else:
+                browser = chromium.launch(p, args=flags)
             pages = []
-            for _ in range(2):
-                context = browser.new_context(permissions=["camera", "microphone"])
+            for n in range(2):
+                context = (browsers[n] if browsers else browser).new_context(permissions=["camera", "microphone"])
                 page = context.new_page()
                 page.on("console", lambda m: print("console:", m.type, m.text[:300]) if m.type == "error" else None)
                 pages.append(page)
@@ -277,6 +296,7 @@ def main() -> int:
                 page.wait_for_selector('#online[data-link="live"]', timeout=30_000)
                 page.evaluate(INSTRUMENT)
             if args.chrome_trace:
+                assert browser is not None
                 browser.start_tracing(categories=trace_tasks.CATEGORIES)
                 # each page's clock in the trace (trace_tasks.page_threads)
                 syncs = [float(page.evaluate(trace_tasks.SYNC, n)) for n, page in enumerate(pages)]
@@ -334,6 +354,7 @@ def main() -> int:
             if args.dump:
                 args.dump.write_text(json.dumps(traces))
             if args.chrome_trace:
+                assert browser is not None
                 args.chrome_trace.write_bytes(browser.stop_tracing())
                 args.chrome_trace.with_suffix(".syncs.json").write_text(json.dumps(syncs))
                 trace_tasks.report(json.loads(args.chrome_trace.read_text()), traces, syncs=syncs)
@@ -348,7 +369,8 @@ def main() -> int:
             per_hand = [sent_at_hand[h + 1] - sent_at_hand[h] for h in sorted(sent_at_hand) if h + 1 in sent_at_hand
                         and h >= 1]
             group = "test group" if args.test_group else "P-256"
-            print(f"online, two Chromium pages over loopback, {group}, {args.hands} hands")
+            where = "two browsers, one core each" if args.devices else "two pages of one browser sharing both cores"
+            print(f"online, two Chromium pages over loopback ({where}), {group}, {args.hands} hands")
             if latencies:
                 ordered = sorted(latencies)
                 print(f"  card laid -> shown on the other screen: median {statistics.median(ordered):.0f} ms, "
@@ -367,7 +389,8 @@ def main() -> int:
                   f"later hands {longest:.0f} ms; slowest handler: {handler} ms")
             print(f"  from the first later cut, tasks over 50 ms split: the longest without its table redraws "
                   f"{online_long:.0f} ms (online work: proofs, saves, messages), the longest redraw {render_long:.0f} ms")
-            browser.close()
+            for b in browsers or [browser]:
+                b.close()
     finally:
         site.shutdown()
         site.server_close()

@@ -24,7 +24,7 @@ def launch_options(**extra: Any) -> dict[str, Any]:
     """Keyword arguments for ``playwright.chromium.launch``."""
     options: dict[str, Any] = {"args": list(ARGS), **extra}
     if SYSTEM_CHROMIUM.exists():
-        options["executable_path"] = str(SYSTEM_CHROMIUM)
+        options.setdefault("executable_path", str(SYSTEM_CHROMIUM))
     return options
 
 
