@@ -232,7 +232,23 @@ function whenReady(then) {
   }).observe(body, { attributes: true, attributeFilter: ["data-ready"] });
 }
 
+// No WebAssembly stack switching (JSPI). Where `WebAssembly.Suspending` exists (Chromium 137+),
+// Pyodide runs every asynchronous call into Python on a secondary stack. A renderer of this suite
+// crashed on a page's start (SIGSEGV on the main thread, its stack pointer on a stack V8 allocated,
+// the fault one page past that stack's end: Chromium 156's minidump, 2026-12-02), which is what
+// pyodide#5702 and pyodide#6106 (open) report: Chromium crashes with JSPI that stop once it is off.
+// The game never suspends Python (no `run_sync`), so Pyodide is started without it, here and in the
+// snapshot worker (static/snapshot-worker.mjs, whose text is in the snapshot's key: a snapshot made
+// with JSPI is never started without it). `globalThis.cribbageStart.jspi` says it is off.
+function withoutStackSwitching(scope = globalThis) {
+  for (const name of ["Suspending", "Suspender"]) {
+    try { delete scope.WebAssembly[name]; } catch (e) { /* not there, or fixed: Pyodide checks again */ }
+  }
+  return "Suspending" in scope.WebAssembly || "Suspender" in scope.WebAssembly;
+}
+
 export async function loadPyodide(options = {}) {
+  start.jspi = withoutStackSwitching();
   // We never start a PyScript worker. PyScript's one default worker hook would otherwise be
   // turned into code with `Function()` on the main thread (hooks.js createFunction), which a
   // CSP without 'unsafe-eval' forbids. Emptying the set keeps the page eval-free.

@@ -53,6 +53,11 @@ self.onmessage = async ({ data }) => {
   const { indexURL, stdLibURL, archiveURL, cacheName, snapshotURL, key, modules } = data;
   const started = performance.now();
   try {
+    // No stack switching, as the page's start (static/loader.mjs, withoutStackSwitching: the renderer
+    // crashes of pyodide#5702/#6106): a snapshot is started only as it was made.
+    for (const name of ["Suspending", "Suspender"]) {
+      try { delete self.WebAssembly[name]; } catch (e) { /* Pyodide checks again */ }
+    }
     const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
     const pyodide = await loadPyodide({
       indexURL,
@@ -79,6 +84,7 @@ self.onmessage = async ({ data }) => {
     }));
     postMessage({
       ok: true, bytes: snapshot.length, stored: packed.length, modules: loaded, ms: performance.now() - started,
+      jspi: "Suspending" in self.WebAssembly || "Suspender" in self.WebAssembly,
     });
   } catch (error) {
     postMessage({ ok: false, error: String(error), ms: performance.now() - started });

@@ -59,16 +59,23 @@ def play_a_hand(table: Table) -> None:
 
 
 def test_a_reload_starts_from_the_snapshot_and_plays_a_hand(page, base_url):
+    blank = page.context.new_page()  # this Chromium has WebAssembly stack switching (JSPI)...
+    assert blank.evaluate("() => 'Suspending' in WebAssembly")
+    blank.close()
     table = Table(page, base_url).open("?seed=11&delay=0")
     assert how_it_started(page) == "none"
+    # ...which Pyodide is started without, in the page and in the snapshot's worker (the renderer
+    # crashes of pyodide#5702/#6106: see static/loader.mjs)
+    assert page.evaluate("() => [cribbageStart.jspi, 'Suspending' in WebAssembly]") == [False, False]
     made = snapshot_made(page)
+    assert made["jspi"] is False
     assert made["bytes"] > 10_000_000 and "web.app.controller" in made["modules"]
     assert 0 < made["stored"] < made["bytes"]  # stored without its all-zero pages
     assert len(stored(page)) == 1
     draws = []
     for _ in range(2):
         reload_ready(page)
-        assert how_it_started(page) == "used"
+        assert how_it_started(page) == "used" and page.evaluate("() => cribbageStart.jspi") is False
         assert page.evaluate(f"() => localStorage.getItem('{TRYING}')") is None  # cleared once drawn
         # the snapshot froze the random module's state: each start must draw a fresh seed
         draws.append(run_python(page, RANDOM, "draw"))
