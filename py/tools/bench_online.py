@@ -44,6 +44,12 @@ import peerserver  # noqa: E402
 import serve  # noqa: E402
 import trace_tasks  # noqa: E402
 
+POLL_S = 0.02
+"""Between two looks at a page while a move travels: what is timed is timed inside the pages (their
+clocks), so looking less often costs no precision, and each look is a task in both pages' browser
+(a look every 5 ms took a share of the two cores the pages' own tasks then waited for)."""
+IDLE_S = 0.05
+"""Between two rounds when nobody could move (the pages are working)."""
 INSTRUMENT = """() => {
   window.__long = []; window.__theirs = []; window.__longs = []; window.__phases = [];
   const now = () => performance.timeOrigin + performance.now();
@@ -228,6 +234,23 @@ def step_summary(traces: list[list[tuple[float, str]]], after: float) -> list[tu
     return rows
 
 
+MEASURES = """() => performance.getEntriesByType('measure').filter((m) => m.name.startsWith('py '))
+  .map((m) => [m.name.slice(3), m.startTime, m.duration])"""
+
+
+def print_marks(pages: list[Any]) -> None:
+    """Each handler over 30 ms (the page's ``py`` measures, ``--marks``) with what it spent drawing."""
+    print("  handlers over 30 ms (page, what, ms: the drawing's parts over 1 ms):")
+    for n, page in enumerate(pages):
+        measures = page.evaluate(MEASURES)
+        for name, start, duration in measures:
+            if duration <= 30 or name.startswith("\u00b7"):
+                continue
+            parts = [f"{inner[2:]} {d:.0f}" for inner, s, d in measures
+                     if inner.startswith("\u00b7") and start <= s and s + d <= start + duration + 0.5 and d > 1]
+            print(f"    page {n + 1} {name} {duration:.0f}: {', '.join(parts)}")
+
+
 def pinned(playwright: Any, core: int) -> str:
     """An executable that starts Chromium with its every process on ``core`` (``taskset``)."""
     exe = chromium.SYSTEM_CHROMIUM if chromium.SYSTEM_CHROMIUM.exists() else playwright.chromium.executable_path
@@ -250,6 +273,8 @@ def main() -> int:
     parser.add_argument("--devices", action="store_true", help="each page in a browser of its own pinned to a core "
                         "of its own (taskset), as two players' devices are: the two pages then do not take each "
                         "other's core; not with --chrome-trace")
+    parser.add_argument("--marks", action="store_true", help="the page's own measures of each handler and of drawing "
+                        "a frame (regions written, focus): printed for each handler over 30 ms")
     args = parser.parse_args()
     if args.devices and args.chrome_trace:
         parser.error("--devices records no Chrome trace (one browser a page)")
@@ -280,6 +305,8 @@ def main() -> int:
             pages = []
             for n in range(2):
                 context = (browsers[n] if browsers else browser).new_context(permissions=["camera", "microphone"])
+                if args.marks:
+                    context.add_init_script("window.__cribbageMarks = true;")
                 page = context.new_page()
                 page.on("console", lambda m: print("console:", m.type, m.text[:300]) if m.type == "error" else None)
                 pages.append(page)
@@ -334,7 +361,7 @@ def main() -> int:
                             if all(pg.evaluate("() => document.getElementById('app').dataset.phase") == "discard"
                                    for pg in pages):
                                 break
-                            time.sleep(0.005)
+                            time.sleep(POLL_S)
                     if kind == "play":
                         deadline = time.monotonic() + 10
                         while time.monotonic() < deadline:
@@ -342,12 +369,12 @@ def main() -> int:
                             if seen:
                                 latencies.append(seen[0] - t0)
                                 break
-                            time.sleep(0.005)
+                            time.sleep(POLL_S)
                         if args.screenshot and not shot:
                             host.screenshot(path=str(args.screenshot))
                             shot = True
                 if not moved:
-                    time.sleep(0.01)
+                    time.sleep(IDLE_S)
             traces = [[(float(t), label) for t, _, label in (e.partition(" ") for e in
                                                                pg.evaluate("() => window.__onlineTrace || []"))]
                       for pg in pages]
@@ -358,6 +385,8 @@ def main() -> int:
                 args.chrome_trace.write_bytes(browser.stop_tracing())
                 args.chrome_trace.with_suffix(".syncs.json").write_text(json.dumps(syncs))
                 trace_tasks.report(json.loads(args.chrome_trace.read_text()), traces, syncs=syncs)
+            if args.marks:
+                print_marks(pages)
             phases = [pg.evaluate("() => window.__phases") for pg in pages]
             longs = [pg.evaluate("() => window.__longs") for pg in pages]
             deals = deal_steps(cuts, traces, phases, verbose=args.steps)
@@ -365,7 +394,8 @@ def main() -> int:
             online_long, render_long = split_long_tasks(longs, traces, after=cuts[0][1] if cuts else 0.0)
             print("  each step from the first later cut on (both pages):")
             step_summary(traces, after=cuts[0][1] if cuts else 0.0)
-            handler = [pg.evaluate("() => document.getElementById('app').dataset.handlerMs || ''") for pg in pages]
+            handler = [pg.evaluate("() => { const d = document.getElementById('app').dataset;"
+                                   " return `${d.handlerMs || ''} (${d.handlerWhat || ''})`; }") for pg in pages]
             per_hand = [sent_at_hand[h + 1] - sent_at_hand[h] for h in sorted(sent_at_hand) if h + 1 in sent_at_hand
                         and h >= 1]
             group = "test group" if args.test_group else "P-256"

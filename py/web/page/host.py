@@ -455,7 +455,8 @@ class BrowserHost:
             self.timed(fn, "timer " + str(getattr(fn, "__qualname__", "?")))
 
     def timed(self, fn: Callable[[], Any], label: str = "handler") -> Any:
-        """Run a handler, keeping the slowest time seen in ``#app[data-handler-ms]``."""
+        """Run a handler, keeping the slowest time seen in ``#app[data-handler-ms]`` (and its label in
+        ``data-handler-what``)."""
         start = float(window.performance.now())
         try:
             return fn()
@@ -464,6 +465,7 @@ class BrowserHost:
             if spent > self._slowest:
                 self._slowest = spent
                 self.app.setAttribute("data-handler-ms", f"{spent:.0f}")
+                self.app.setAttribute("data-handler-what", label)
             if self._marks:
                 self.measure(label, start)
 

@@ -81,7 +81,7 @@ class PeerJSChannel:
                     self._reopen = self.host.later(REOPEN_MS, self._register)
                 events.on_error(text)
 
-        self.host.timed(handle)
+        self.host.timed(handle, "channel " + k)
 
     def connect(self) -> None:
         if self.registered:
