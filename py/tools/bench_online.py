@@ -57,6 +57,11 @@ INSTRUMENT = """() => {
           window.__long.push(e.duration);
           window.__longs.push([performance.timeOrigin + e.startTime, e.duration]); }))
           .observe({type: 'longtask', buffered: false}); } catch (e) {}
+  // (and every long task since the page opened, buffered: those from the data channel opening on)
+  window.__allLongs = [];
+  try { new PerformanceObserver((l) => l.getEntries().forEach((e) => {
+          window.__allLongs.push([performance.timeOrigin + e.startTime, e.duration]); }))
+          .observe({type: 'longtask', buffered: true}); } catch (e) {}
   const app = document.getElementById('app');
   let phase = app.dataset.phase;
   new MutationObserver(() => {
@@ -415,6 +420,14 @@ def main() -> int:
             if per_hand:
                 print(f"  bytes sent per hand (both browsers): median {statistics.median(per_hand):,.0f} "
                       f"({', '.join(f'{b:,}' for b in per_hand)})")
+            opened = min((t for trace in traces for t, label in trace if label == "channel open"), default=None)
+            if opened is not None:
+                since = [(d, n + 1, (t - opened) / 1000) for n, pg in enumerate(pages)
+                         for t, d in pg.evaluate("() => window.__allLongs") if t + d >= opened]
+                worst = max(since, default=None)
+                print("  from the data channel opening on (the key set-up included): "
+                      + (f"{len(since)} main-thread tasks over 50 ms, the longest {worst[0]:.0f} ms "
+                         f"(page {worst[1]}, at {worst[2]:+.2f} s)" if worst else "no main-thread task over 50 ms"))
             print(f"  longest main-thread task (either page): hand 1 {first_long:.0f} ms, "
                   f"later hands {longest:.0f} ms; slowest handler: {handler} ms")
             print(f"  from the first later cut, tasks over 50 ms split: the longest without its table redraws "

@@ -352,3 +352,33 @@ def test_the_embedded_table_tells_its_host_a_match_started(page: Any, base_url: 
     entries = page.eval_on_selector_all("#log li", "e => e.map(x => x.dataset.type)")
     # `ready` comes first, as the README lists it (issue 17: match-start used to come before it).
     assert entries[:2] == ["ready", "match-start"], entries
+
+
+def test_a_frame_moves_the_focus_in_its_animation_frame_not_in_the_drawing_task(table: Table) -> None:
+    """Moving the focus makes the browser work out the new regions' style and layout at once: done in
+    the drawing task, it made the longest redraws online (31-39 ms of them). The focus now moves in
+    the frame's animation frame, right before its paint; a key pressed before then still goes where
+    the frame puts the focus."""
+    page = table.open("?seed=12&delay=0").page
+    table.settle()
+    assert table.meta("phase") == "cut for deal" and table.meta("turn") == "me"
+    before, drawn, framed = page.evaluate("""async () => {
+      const id = () => (document.activeElement && document.activeElement.id) || '';
+      const first = id();
+      document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
+      const drawn = id();
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      return [first, drawn, id()];
+    }""")
+    assert page.locator(".fan-card.picked").count() == 1  # the key was taken and drawn
+    assert drawn == before and framed not in ("", before), (before, drawn, framed)
+    # Two keys in one task: the second goes where the first one's frame puts the focus.
+    picked = page.evaluate("""() => {
+      const key = (k) => document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true}));
+      key('ArrowRight'); key('ArrowRight');
+      return [...document.querySelectorAll('.fan-card')].findIndex((c) => c.classList.contains('picked'));
+    }""")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    again = page.evaluate("() => [...document.querySelectorAll('.fan-card')].findIndex((c) => c.classList.contains('picked'))")
+    assert picked >= 0 and again == picked - 2, (picked, again)
