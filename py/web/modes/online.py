@@ -487,7 +487,7 @@ class PeerSession:
             return
         self._trace(f"propose {type(action).__name__}")
         try:
-            self._batch(lambda: self.game.act(action), work=True)
+            self._batch(lambda: self.game.act(action), work=True, now=True)
         except IllegalActionError as exc:
             text = str(exc)
             self._emit(Change("refused", message=text[:1].upper() + text[1:] + "."))
@@ -782,7 +782,7 @@ class PeerSession:
         self.game.step(SLICE_MS)
         trace(f"slice {lane} <")
 
-    def _batch(self, fn: Callable[[], object], quiet: bool = False, work: bool = False) -> None:
+    def _batch(self, fn: Callable[[], object], quiet: bool = False, work: bool = False, now: bool = False) -> None:
         """Run ``fn`` then carry everything it set moving; save once; tell the listeners once.
 
         ``quiet``: ``fn`` changes nothing worth saving by itself (the heartbeat, a slice of work): saved
@@ -791,6 +791,8 @@ class PeerSession:
         task (its checks and shares are a few milliseconds: no timer hop, one save). After any slice the
         table is redrawn in a task of its own right after (:meth:`_soon`): a move's slice, its save and
         its redraw in one task were the longest tasks of a match (62-74 ms of wall time, quiet).
+        ``now``: the local player's own move is drawn in its tap's task all the same: the page must
+        never show, even for a frame, a table on which the move just made is still to make.
 
         What goes out first: a payload waits for its save to be on disk, so until the store says so
         (or :data:`HOLD_MS` at most) no more work runs and a redraw that only says "busy" waits; the
@@ -841,6 +843,8 @@ class PeerSession:
         self._again = False
         if change is None and self._owed and not self._holding() and not (self.game.moving and self.game.busy):
             change = Change("link")
+        if now:
+            self._sliced = False  # (the player's own move: drawn at once, see above)
         if change is not None:
             self._owed = False
             self._redraw(change)
