@@ -196,29 +196,63 @@ async function startFromSnapshot(options, snapshot) {
   }
 }
 
+// The page holds its background jobs while it works hard on its main thread: online play's channel
+// opening, key set-up and deal (py/web/modes/online.py, PeerSession.working) set
+// body[data-hold-background]. On a 2-core device the snapshot's worker (seconds of CPU) would take a
+// core from the deal's slices: it starts only once the page has been free for FREE_MS, and one
+// making a snapshot when the page starts working is stopped, to start again once it is free (at most
+// MAX_STOPS times: then it runs to its end whatever the page does).
+const FREE_MS = 1000;
+const MAX_STOPS = 3;
+const held = () => document.body.dataset.holdBackground === "true";
+
+function whenFree(then) {
+  let timer = 0;
+  const check = () => {
+    clearTimeout(timer);
+    if (!held()) timer = setTimeout(() => { watch.disconnect(); then(); }, FREE_MS);
+  };
+  const watch = new MutationObserver(check);
+  watch.observe(document.body, { attributes: true, attributeFilter: ["data-hold-background"] });
+  check();
+}
+
 function makeSnapshotLater(stdLibURL) {
+  start.stops = 0;
   const make = () => {
     const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
-    const stop = () => worker.terminate();
+    start.making = true;
+    const watch = new MutationObserver(() => {
+      if (!held() || start.stops >= MAX_STOPS) return;
+      start.stops += 1; // the page started working: stop, and start again once it is free
+      stop();
+      whenFree(make);
+    });
+    const stop = () => {
+      start.making = false;
+      watch.disconnect();
+      clearTimeout(timer);
+      worker.terminate();
+    };
     const timer = setTimeout(stop, 60000); // a Pyodide that never starts must not linger
     worker.onmessage = ({ data }) => {
       start.made = data;
-      clearTimeout(timer);
       stop();
       if (!data.ok) refuseSnapshots(); // e.g. no storage quota: do not retry on every visit
     };
     worker.onerror = stop;
+    watch.observe(document.body, { attributes: true, attributeFilter: ["data-hold-background"] });
     worker.postMessage({
       indexURL, stdLibURL, key: SNAPSHOT_KEY, cacheName: SNAPSHOT_CACHE, snapshotURL, modules: {{snapshot_modules}},
       archiveURL: new URL("../{{app_archive}}", import.meta.url).href,
     });
   };
   // After the table is drawn, and a little later still: the first render and the service
-  // worker's precache come first. Not on a device short of memory or storage.
+  // worker's precache come first; and while the page is free. Not on a device short of memory or storage.
   whenReady(() => setTimeout(async () => {
     const why = await whyNotMake();
     if (why) start.skipped = why;
-    else make();
+    else whenFree(make);
   }, 2000));
 }
 

@@ -57,15 +57,39 @@
     });
   }
 
+  // Online play holds the page's background jobs while it works (<body data-hold-background>: the
+  // channel opening, the key set-up, the deal; py/web/modes/online.py, PeerSession.working). A friend
+  // opening a room link is in that work half a second after the table is drawn, and the worker's
+  // install (its precache: the network service and this worker's thread) took a core from the
+  // deal's slices: it is registered once the page has been free for FREE_MS.
+  var FREE_MS = 1000;
+  function held() {
+    return document.body.dataset.holdBackground === "true";
+  }
+  function whenFree(then) {
+    var timer = 0;
+    var watch = new MutationObserver(check);
+    function check() {
+      clearTimeout(timer);
+      if (!held()) timer = setTimeout(function () { watch.disconnect(); then(); }, FREE_MS);
+    }
+    watch.observe(document.body, { attributes: true, attributeFilter: ["data-hold-background"] });
+    check();
+  }
+  function ready() {
+    if (held()) whenFree(register);
+    else register();
+  }
+
   // Register once the game is ready (<body data-ready="true">), so that installing the worker
   // (precaching ~15 MB, mostly from the HTTP cache) does not compete with the engine's start.
   if (document.body.dataset.ready === "true") {
-    register();
+    ready();
   } else {
     new MutationObserver(function (_, observer) {
       if (document.body.dataset.ready !== "true") return;
       observer.disconnect();
-      register();
+      ready();
     }).observe(document.body, { attributes: true, attributeFilter: ["data-ready"] });
   }
 })();

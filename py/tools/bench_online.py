@@ -50,6 +50,11 @@ clocks), so looking less often costs no precision, and each look is a task in bo
 (a look every 5 ms took a share of the two cores the pages' own tasks then waited for)."""
 IDLE_S = 0.05
 """Between two rounds when nobody could move (the pages are working)."""
+NO_SNAPSHOT_WORKER = """(() => { const Real = window.Worker;
+  window.Worker = function (url, options) {
+    if (String(url).includes('snapshot-worker')) return {postMessage() {}, terminate() {}};
+    return new Real(url, options); }; })();"""
+"""An init script: the snapshot worker (static/loader.mjs) is never started (the page starts as usual)."""
 INSTRUMENT = """() => {
   window.__long = []; window.__theirs = []; window.__longs = []; window.__phases = [];
   const now = () => performance.timeOrigin + performance.now();
@@ -173,7 +178,7 @@ def deal_steps(cuts: list[tuple[int, float]], traces: list[list[tuple[float, str
 
 
 def split_long_tasks(longs: list[list[list[float]]], traces: list[list[tuple[float, str]]],
-                     after: float, show: int = 3) -> tuple[float, float]:
+                     after: float, show: int = 3, before: float = float("inf")) -> tuple[float, float]:
     """Of the tasks over 50 ms after ``after``: the longest once its table redraws are taken out
     (online work), and the longest redraw inside one (the table's render, issue 17). The ``show``
     longest online parts are printed with the traced steps inside their task."""
@@ -183,7 +188,7 @@ def split_long_tasks(longs: list[list[list[float]]], traces: list[list[tuple[flo
         spans = _spans(trace)
         redraws = [(a, b) for a, b, name in spans if name.startswith("redraw") and b > a]
         for start, duration in page_longs:
-            if start < after:
+            if start + duration < after or start >= before:
                 continue
             end = start + duration
             inside = [min(b, end) - max(a, start) for a, b in redraws if a < end and b > start]
@@ -280,7 +285,13 @@ def main() -> int:
                         "other's core; not with --chrome-trace")
     parser.add_argument("--marks", action="store_true", help="the page's own measures of each handler and of drawing "
                         "a frame (regions written, focus): printed for each handler over 30 ms")
+    parser.add_argument("--trace-opening", action="store_true", help="with --chrome-trace: record from the friend's "
+                        "page opening the room link on, and report the long tasks from the data channel opening")
+    parser.add_argument("--no-snapshot-worker", action="store_true", help="the pages make no start-up snapshot "
+                        "(no Worker): to see what that worker's CPU does to the pages' tasks")
     args = parser.parse_args()
+    if args.trace_opening and not args.chrome_trace:
+        parser.error("--trace-opening goes with --chrome-trace")
     if args.devices and args.chrome_trace:
         parser.error("--devices records no Chrome trace (one browser a page)")
     if not netns.isolated():
@@ -312,6 +323,8 @@ def main() -> int:
                 context = (browsers[n] if browsers else browser).new_context(permissions=["camera", "microphone"])
                 if args.marks:
                     context.add_init_script("window.__cribbageMarks = true;")
+                if args.no_snapshot_worker:
+                    context.add_init_script(NO_SNAPSHOT_WORKER)
                 page = context.new_page()
                 page.on("console", lambda m: print("console:", m.type, m.text[:300]) if m.type == "error" else None)
                 pages.append(page)
@@ -322,6 +335,9 @@ def main() -> int:
             host.click("#new-mode-online")
             host.click("#btn-start")
             link = host.input_value("#room-link")
+            if args.trace_opening:
+                assert browser is not None
+                browser.start_tracing(categories=trace_tasks.CATEGORIES)
             guest.goto(link)
             guest.wait_for_selector("body[data-ready=true]", timeout=60_000)
             for page in pages:
@@ -329,7 +345,8 @@ def main() -> int:
                 page.evaluate(INSTRUMENT)
             if args.chrome_trace:
                 assert browser is not None
-                browser.start_tracing(categories=trace_tasks.CATEGORIES)
+                if not args.trace_opening:
+                    browser.start_tracing(categories=trace_tasks.CATEGORIES)
                 # each page's clock in the trace (trace_tasks.page_threads)
                 syncs = [float(page.evaluate(trace_tasks.SYNC, n)) for n, page in enumerate(pages)]
             latencies: list[float] = []
@@ -389,7 +406,9 @@ def main() -> int:
                 assert browser is not None
                 args.chrome_trace.write_bytes(browser.stop_tracing())
                 args.chrome_trace.with_suffix(".syncs.json").write_text(json.dumps(syncs))
-                trace_tasks.report(json.loads(args.chrome_trace.read_text()), traces, syncs=syncs)
+                opened = [t for trace in traces for t, label in trace if label == "channel open"]
+                after = min(opened) - 100 if args.trace_opening and opened else 0.0
+                trace_tasks.report(json.loads(args.chrome_trace.read_text()), traces, syncs=syncs, after=after)
             if args.marks:
                 print_marks(pages)
             phases = [pg.evaluate("() => window.__phases") for pg in pages]
@@ -425,9 +444,17 @@ def main() -> int:
                 since = [(d, n + 1, (t - opened) / 1000) for n, pg in enumerate(pages)
                          for t, d in pg.evaluate("() => window.__allLongs") if t + d >= opened]
                 worst = max(since, default=None)
+                if since:
+                    everything = [pg.evaluate("() => window.__allLongs") for pg in pages]
+                    split_long_tasks(everything, traces, after=opened, show=5,
+                                     before=cuts[0][1] if cuts else float("inf"))
                 print("  from the data channel opening on (the key set-up included): "
                       + (f"{len(since)} main-thread tasks over 50 ms, the longest {worst[0]:.0f} ms "
                          f"(page {worst[1]}, at {worst[2]:+.2f} s)" if worst else "no main-thread task over 50 ms"))
+            snaps = [pg.evaluate("() => { const s = globalThis.cribbageStart || {}; return [s.stops || 0, "
+                                 "s.made ? Math.round(s.made.ms) : null, !!s.making]; }") for pg in pages]
+            print("  start-up snapshot's worker (stopped while the page worked, ms to make, still making): "
+                  + "; ".join(f"page {n + 1}: {st}, {ms}, {making}" for n, (st, ms, making) in enumerate(snaps)))
             print(f"  longest main-thread task (either page): hand 1 {first_long:.0f} ms, "
                   f"later hands {longest:.0f} ms; slowest handler: {handler} ms")
             print(f"  from the first later cut, tasks over 50 ms split: the longest without its table redraws "

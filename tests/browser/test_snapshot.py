@@ -224,3 +224,30 @@ def test_no_snapshot_is_made_on_a_device_short_of_memory_or_storage(page, base_u
     assert stored(page) == []
     reload_ready(page)
     assert how_it_started(page) == "none"
+
+
+def test_background_jobs_wait_while_the_page_works_online_and_the_snapshot_stops_when_it_starts(page, base_url):
+    """Online play holds the page's background jobs while it works (body[data-hold-background]: the
+    channel opening, the key set-up, the deal): the snapshot's worker (a second interpreter) and the
+    service worker's install (its precache) would take a core from the deal's slices. They start once
+    the page has been free for a second, and a snapshot under way is stopped when the page starts
+    working, then started again."""
+    page.add_init_script("document.addEventListener('DOMContentLoaded', () => "
+                         "{ document.body.dataset.holdBackground = 'true'; });")
+    Table(page, base_url).open("?seed=3&delay=0")
+    assert page.evaluate("() => document.body.dataset.holdBackground") == "true"
+    page.wait_for_timeout(4000)  # the worker would have started 2 s after the table was ready
+    assert page.evaluate("() => [!!cribbageStart.making, !!cribbageStart.made]") == [False, False]
+    assert page.evaluate("async () => !!(await navigator.serviceWorker.getRegistration())") is False
+    page.evaluate("() => { delete document.body.dataset.holdBackground; }")
+    wait_controlled(page)
+    page.wait_for_function("() => cribbageStart.making === true", timeout=10_000)
+    page.evaluate("() => { document.body.dataset.holdBackground = 'true'; }")  # the page works again
+    assert page.evaluate("() => [cribbageStart.making, cribbageStart.stops]") == [False, 1]
+    page.wait_for_timeout(2000)
+    assert page.evaluate("() => [!!cribbageStart.making, !!cribbageStart.made]") == [False, False]
+    page.evaluate("() => { delete document.body.dataset.holdBackground; }")
+    snapshot_made(page)
+    assert page.evaluate("() => cribbageStart.stops") == 1
+    reload_ready(page)
+    assert how_it_started(page) == "used"

@@ -197,6 +197,8 @@ class Browser:
         self.controller: Controller | None = None
         self.rules_text: str | None = None
         """The ``?rules=`` of the page's address (a new room's table, or the room link's)."""
+        self.holds: list[bool] = []
+        """What online play told the page of its work (:attr:`OnlineEnv.hold`), in order."""
 
     def load(self, params: dict[str, str] | None = None, room: str | None = None) -> Controller:
         """Open the page (again): the previous page is gone without closing anything but its channel."""
@@ -206,7 +208,7 @@ class Browser:
         if room is not None:
             self.room = room
         online.configure(channel=self.hub.factory, room=self.room, secret=self.secret, page_url="http://127.0.0.1/",
-                         wall=self.clock, group=MODP_TEST, rules_text=self.rules_text)
+                         wall=self.clock, group=MODP_TEST, rules_text=self.rules_text, hold=self.holds.append)
         p = dict(params or {})
         if self.room is not None:
             p["mode"] = "online"

@@ -759,3 +759,53 @@ def test_a_slice_of_the_deals_work_and_a_table_redraw_never_share_a_task(monkeyp
     for me, them in ((ann, bob), (bob, ann)):  # every card laid is on both tables once all is quiet
         laid = [e for e in me.c.match.state.events if e.kind == "play"]
         assert laid and me.html().count("pile-slot") == them.html().count("pile-slot")
+
+
+def test_the_page_holds_its_background_jobs_while_online_work_is_under_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The start-up snapshot's worker takes a core for seconds: the page holds it (static/loader.mjs)
+    while the channel opens, the keys are set up and a move or a shuffle is worked on, and lets it go
+    once all is quiet: told once a change, never left holding by a closed room."""
+    import online_fakes
+
+    browsers: list[Browser] = []
+    seen = {"Ann": 0, "Bob": 0}
+
+    def check() -> None:  # after every task of either page
+        for b in browsers:
+            s = b.session
+            assert b.holds[-1] == s.working
+            assert all(x != y for x, y in zip(b.holds, b.holds[1:])), b.holds  # once a change
+            if s.game.busy and s.net.state == "live":
+                seen[b.name] += 1
+                assert b.holds[-1] is True
+
+    class TaskHost(online_fakes.NetHost):
+        def later(self, ms: int, fn: Callable[[], None]) -> int:
+            return super().later(ms, lambda: (fn(), check())[0])
+
+    monkeypatch.setattr(online_fakes, "NetHost", TaskHost)
+    clock, hub = Clock(), Hub()
+    ann = Browser("Ann", clock, hub)
+    ann.load()
+    for click in (("menu", None), ("new-mode", {"mode": "online"}), ("start", None)):
+        ann.c.click(*click)
+    settle(ann)
+    assert ann.holds == [True, False]  # the deal's constants made, then a room waiting for the friend: free
+    browsers.append(ann)
+    bob = Browser("Bob", clock, hub, room=ann.session.net.room, secret=ann.session.net.secret)
+    bob.load()
+    browsers.append(bob)
+    settle(ann, bob)
+    assert seen["Ann"] > 10 and seen["Bob"] > 10
+    assert ann.holds[-1] is False and bob.holds[-1] is False and True in ann.holds and True in bob.holds
+    # a move to check holds the page again, until it is checked
+    play(ann, bob, random.Random(5), until=lambda: any(e.kind == "play" for e in ann.c.match.state.events))
+    settle(ann, bob)
+    assert ann.holds[-1] is False and bob.holds[-1] is False and ann.holds.count(True) > 1
+    # the friend's call reaching a page (the channel about to open) holds it; closing the room lets go
+    browsers.clear()
+    ann.session.on_close()
+    ann.session.on_reach()
+    assert ann.holds[-1] is True
+    ann.session.close()
+    assert ann.holds[-1] is False

@@ -203,6 +203,11 @@ class OnlineEnv:
     own in its link (the friend plays by them; the host's browser checks they are its own)."""
     bad_rules: str | None = None
     """Why the link's ``?rules=`` cannot be played online (the page says so), or None."""
+    hold: Callable[[bool], None] | None = None
+    """Called with True while this page's online work is under way (the channel opening and its
+    handshake, the key set-up, a move to check or prove, the shuffles ahead) and False once it is
+    done: the page then holds its own background jobs (the start-up snapshot's worker, which would
+    take a core from the deal's slices on a 2-core device), see ``static/loader.mjs``."""
     trace: Callable[[str], None] | None = None
     """Called with a short label at each step of the session (a payload in or out, a slice of work,
     a save, a redraw), for ``py/tools/bench_online.py``: kinds and durations only, never a card or
@@ -374,6 +379,7 @@ class PeerSession:
         order by :meth:`_draw_deferred` (or first when another redraw is made at once)."""
         self._deferred_handle: object | None = None
         self._sliced = False
+        self._held_work: bool | None = None  # what :meth:`_hold_check` last told the page
         """A slice of work ran in this batch (its redraw then gets a task of its own)."""
 
     # --- the Session protocol ----------------------------------------------------------------------
@@ -538,6 +544,7 @@ class PeerSession:
                 self.ctx.timer.cancel(handle)
         self._work_handle = self._tick_handle = self._hold_handle = self._deferred_handle = None
         self._deferred.clear()
+        self._hold_check()
         if self.channel is not None:
             self.channel.close()
             self.channel = None
@@ -693,6 +700,7 @@ class PeerSession:
         if self._reach_first is None or now - self._reach_last > REACH_STALE_S:
             self._reach_first = now
         self._reach_last = now
+        self._hold_check()
 
     def _check_reach(self, now: float) -> None:
         """Say (or stop saying) that the friend is there but no direct connection opens."""
@@ -851,6 +859,34 @@ class PeerSession:
         self._release_when_durable()
         self._schedule_work()
         self._sliced = False
+        self._hold_check()
+
+    @property
+    def working(self) -> bool:
+        """Whether online work is under way in this page (see :attr:`OnlineEnv.hold`): the friend's
+        call reaching it, the channel's handshake, or the deal's work (a move to check or prove, a
+        decryption awaited, the shuffles ahead)."""
+        if self._closed or not self._started:
+            return False
+        if self.net.state in ("refused", "expired"):
+            return False
+        if self._open and self.net.state != "live":
+            return True  # the handshake, then the key set-up
+        if not self._open and self._reach_first is not None and not self.no_direct:
+            return True  # the friend's call is reaching this page: the channel is about to open
+        return self.game.busy or (self._open and self.game.pending is not None)
+
+    def _hold_check(self) -> None:
+        """Tell the page when online work starts and stops (:attr:`OnlineEnv.hold`), once a change."""
+        hold = self.env.hold
+        working = self.working
+        if hold is None or working == self._held_work:
+            return
+        self._held_work = working
+        try:
+            hold(working)
+        except Exception:  # noqa: BLE001 - the page's background jobs never stop the match
+            pass
 
     def _schedule_work(self) -> None:
         """Run the queued work on the host's timer, unless a payload waits for its save to be on disk:

@@ -126,6 +126,15 @@ def _fragment_secret() -> str | None:
     return None
 
 
+def _hold_background(working: bool) -> None:
+    """Online work is under way (or over): ``body[data-hold-background]``, which ``static/loader.mjs``
+    watches to start (or stop) the start-up snapshot's worker only while the page is free."""
+    if working:
+        document.body.setAttribute("data-hold-background", "true")
+    else:
+        document.body.removeAttribute("data-hold-background")
+
+
 def _page_trace() -> Callable[[str], None]:
     """Online play's trace (``?trace=1``): ``window.__onlineTrace`` collects "ms label" texts on the
     clock every page of the browser shares (timeOrigin + now), so two pages line up
@@ -188,5 +197,5 @@ def configure_online(host: BrowserHost, params: dict[str, str]) -> None:
     online.configure(channel=factory if net is not None and refusal is None else None,
                      room=params.get("room"), secret=_fragment_secret(), page_url=str(window.location.origin) + str(window.location.pathname),
                      link_query=query, group=group, wall=lambda: float(window.Date.now()) / 1000.0, refusal=refusal,
-                     rules_text=_text(search.get("rules")), trace=trace)
+                     rules_text=_text(search.get("rules")), trace=trace, hold=_hold_background)
 
