@@ -206,8 +206,9 @@ class OnlineEnv:
     hold: Callable[[bool], None] | None = None
     """Called with True while this page's online work is under way (the channel opening and its
     handshake, the key set-up, a move to check or prove, the shuffles ahead) and False once it is
-    done: the page then holds its own background jobs (the start-up snapshot's worker, which would
-    take a core from the deal's slices on a 2-core device), see ``static/loader.mjs``."""
+    done: the page then holds its own background jobs (the start-up snapshot's worker and the service
+    worker's install, which took a core from the deal's slices on a 2-core machine), see
+    ``static/loader.mjs`` and ``static/sw-register.js``."""
     trace: Callable[[str], None] | None = None
     """Called with a short label at each step of the session (a payload in or out, a slice of work,
     a save, a redraw), for ``py/tools/bench_online.py``: kinds and durations only, never a card or
@@ -379,8 +380,9 @@ class PeerSession:
         order by :meth:`_draw_deferred` (or first when another redraw is made at once)."""
         self._deferred_handle: object | None = None
         self._sliced = False
-        self._held_work: bool | None = None  # what :meth:`_hold_check` last told the page
         """A slice of work ran in this batch (its redraw then gets a task of its own)."""
+        self._held_work: bool | None = None
+        """What :meth:`_hold_check` last told the page (None: nothing yet)."""
 
     # --- the Session protocol ----------------------------------------------------------------------
 

@@ -128,7 +128,8 @@ def _fragment_secret() -> str | None:
 
 def _hold_background(working: bool) -> None:
     """Online work is under way (or over): ``body[data-hold-background]``, which ``static/loader.mjs``
-    watches to start (or stop) the start-up snapshot's worker only while the page is free."""
+    and ``static/sw-register.js`` watch to start (or stop) the start-up snapshot's worker and to
+    register the service worker only while the page is free."""
     if working:
         document.body.setAttribute("data-hold-background", "true")
     else:
