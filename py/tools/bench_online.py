@@ -406,8 +406,8 @@ def main() -> int:
                 assert browser is not None
                 args.chrome_trace.write_bytes(browser.stop_tracing())
                 args.chrome_trace.with_suffix(".syncs.json").write_text(json.dumps(syncs))
-                opened = [t for trace in traces for t, label in trace if label == "channel open"]
-                after = min(opened) - 100 if args.trace_opening and opened else 0.0
+                opens = [t for trace in traces for t, label in trace if label == "channel open"]
+                after = min(opens) - 100 if args.trace_opening and opens else 0.0
                 trace_tasks.report(json.loads(args.chrome_trace.read_text()), traces, syncs=syncs, after=after)
             if args.marks:
                 print_marks(pages)
@@ -441,11 +441,11 @@ def main() -> int:
                       f"({', '.join(f'{b:,}' for b in per_hand)})")
             opened = min((t for trace in traces for t, label in trace if label == "channel open"), default=None)
             if opened is not None:
-                since = [(d, n + 1, (t - opened) / 1000) for n, pg in enumerate(pages)
-                         for t, d in pg.evaluate("() => window.__allLongs") if t + d >= opened]
+                everything = [pg.evaluate("() => window.__allLongs") for pg in pages]
+                since = [(d, n + 1, (t - opened) / 1000) for n, page_longs in enumerate(everything)
+                         for t, d in page_longs if t + d >= opened]
                 worst = max(since, default=None)
                 if since:
-                    everything = [pg.evaluate("() => window.__allLongs") for pg in pages]
                     split_long_tasks(everything, traces, after=opened, show=5,
                                      before=cuts[0][1] if cuts else float("inf"))
                 print("  from the data channel opening on (the key set-up included): "
