@@ -223,13 +223,13 @@ def test_hot_seat_undo_takes_back_only_the_players_own_moves() -> None:
     assert controller.match.actions == actions, "the dealer took back the pone's discard"
 
 
-def test_the_readme_embeds_the_game_at_the_size_of_the_embed_example() -> None:
+def test_the_deploy_guide_embeds_the_game_at_the_size_of_the_embed_example() -> None:
     import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
     size = re.compile(r'<iframe[^>]*src="[^"]*embed\.html"[^>]*width="(\d+)" height="(\d+)"')
-    readme = size.findall((root / "README.md").read_text())
+    readme = size.findall((root / "docs" / "deploy.md").read_text())
     example = size.findall((root / "static" / "embed-example.html").read_text().replace("&lt;", "<").replace(
         "&gt;", ">").replace("\n        ", " "))
     assert readme and example
