@@ -5,8 +5,8 @@ An :class:`OnlineGame` holds a :class:`~cribbage.match.Match` whose packs are
 this module only decides which slots of the pack to open, for whom, and when. The cryptography of
 the deal (key shares, proven shuffles, proven decryption shares) is :mod:`.pack`.
 
-Threat model (also in the README): the other browser runs arbitrary code and the signalling server
-may be hostile. Promised, under DDH in the group of the deal (NIST P-256):
+Threat model (docs/protocol.md tells it whole): the other browser runs arbitrary code and the
+signalling server may be hostile. Promised, under DDH in the group of the deal (NIST P-256):
 
 - **secrecy**: nothing about this browser's hidden cards (hand, discards, the crib before its
   count) or the undealt pack reaches the other browser beyond what the rules make public: every
