@@ -1,5 +1,6 @@
-"""The rule book is part of the repository: the README links it there, and its worked examples (the
-``count`` and ``play`` blocks of docs/RULES.md) agree with the engine, item by item and turn by turn."""
+"""The rule book is part of the repository: the README links it there (the README, the changelog and
+every page of docs/ link only what exists), and its worked examples (the ``count`` and ``play``
+blocks of docs/RULES.md) agree with the engine, item by item and turn by turn."""
 
 from __future__ import annotations
 
@@ -35,7 +36,10 @@ def relative_links(markdown: str) -> list[str]:
     return [t for t in targets if not re.match(r"[a-z][a-z0-9+.-]*:|#", t, re.I)]
 
 
-@pytest.mark.parametrize("page", ["README.md", "docs/RULES.md"])
+PAGES = ["README.md", "CHANGELOG.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))]
+
+
+@pytest.mark.parametrize("page", PAGES)
 def test_links_stay_inside_the_repository_and_lead_somewhere(page: str) -> None:
     path = ROOT / page
     links = relative_links(path.read_text(encoding="utf-8"))
