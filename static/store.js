@@ -10,7 +10,7 @@
 // Layout: database "cribbage", object store "kv" (key -> string, the same keys and values as
 // localStorage held) and "meta" (bookkeeping: when localStorage was migrated). One value per key
 // keeps export/import and every reader unchanged; a room record (~60 KB) is rewritten whole, which
-// measured a few milliseconds (see README / the branch's report).
+// measured a few milliseconds (see docs/performance.md, Online play / the branch's report).
 //
 // window.cribbageStore:
 //   ready            a promise, settled once every key is in memory (static/loader.mjs awaits it

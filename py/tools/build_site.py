@@ -74,7 +74,7 @@ NOT_PRECACHED = (
     "static/screenshot*",
     "static/chart.png",
 )
-"""Shipped but not needed to start (globs): the embedding demo, the README's pictures (the table,
+"""Shipped but not needed to start (globs): the embedding demo, the docs' pictures (the table,
 a match chart; the page draws its charts as SVG)."""
 SKIP_DIRS = {"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules"}
 SKIP_SUFFIXES = (".pyc", ".pyo", ".swp", ".swo", "~", ".orig", ".rej", ".DS_Store")

@@ -2,7 +2,7 @@
 
 Usage: python py/tools/screenshot.py [--seed 3] [--out static/screenshot.png] [--query OPTIONS]   (after `make site`)
 
-``--query`` adds the New game dialog's URL options: the README's tables of three and four are
+``--query`` adds the New game dialog's URL options: docs/playing.md's tables of three and four are
 ``--query "players=3&seats=you,expert,expert" --out static/screenshot-three.png`` and
 ``--query "players=4&seats=you,expert,expert,expert" --out static/screenshot-partners.png``.
 

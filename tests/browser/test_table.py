@@ -350,7 +350,7 @@ def test_the_embedded_table_tells_its_host_a_match_started(page: Any, base_url: 
     # A first visit starts a match; a reload of a saved one does not announce a new start.
     page.wait_for_selector('#log li[data-type="match-start"]', timeout=10_000)
     entries = page.eval_on_selector_all("#log li", "e => e.map(x => x.dataset.type)")
-    # `ready` comes first, as the README lists it (issue 17: match-start used to come before it).
+    # `ready` comes first, as docs/deploy.md lists it (issue 17: match-start used to come before it).
     assert entries[:2] == ["ready", "match-start"], entries
 
 

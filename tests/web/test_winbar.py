@@ -76,7 +76,7 @@ def test_the_first_frame_of_a_new_game_is_the_first_dealers_edge() -> None:
     dealer = controller.match.state.dealer
     bar = bar_of(host)
     assert bar is not None and dealer is not None
-    assert float(bar[f"data-chance{dealer}"]) == pytest.approx(0.555, abs=0.002)  # README: 55.5% to 121
+    assert float(bar[f"data-chance{dealer}"]) == pytest.approx(0.555, abs=0.002)  # docs/playing.md: 55.5% to 121
 
 
 def test_the_figure_is_worked_out_after_the_frame_never_in_the_tap(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,7 @@ when a claim missed points (:func:`missed_by_claim`), from the cards that lie fa
 How faithfully is its :class:`Habits`: the expert (and the plain reference players) count exactly
 and call every miss; ``medium`` and ``easy`` now and then overlook one scoring item of their own
 count (a fifteen, a pair, a run, the flush or his nobs) and let some short claims stand, so a
-player has something to call and to practise on (:data:`LEVEL_HABITS`, also in the README).
+player has something to call and to practise on (:data:`LEVEL_HABITS`, also in docs/playing.md).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ LEVEL_HABITS: dict[str, Habits] = {
     "medium": Habits(miss=0.10, call=0.8),
     "expert": EXACT,
 }
-"""Each level's habits (the README's muggins section quotes these figures)."""
+"""Each level's habits (docs/playing.md, *Muggins and the computer*, quotes these figures)."""
 
 
 def crib_card_value(rank: int) -> float:

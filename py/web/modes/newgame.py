@@ -9,7 +9,7 @@ writes the URL's options (:func:`from_query`, :meth:`NewGame.to_query`) and the 
 (:data:`CHOICE_KEY`: the choice is remembered and preselected next time), and is edited one control
 at a time by :func:`edit`, which never raises (a value it cannot use leaves the choice unchanged).
 
-The URL options (the README documents them)::
+The URL options (docs/playing.md documents them)::
 
     ?players=3&seats=you,expert,medium&to=61&rules=pack2,muggins,recut&series=3
 
