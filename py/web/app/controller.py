@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 from web.modes.registry import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
 from web.app.chances import TableChances
+from web.app.link_options import read_link
 from web.app.dialogs import frame as render
 from web.app.ports import Host
 from web.table.layout import side_names
@@ -93,7 +94,8 @@ class Controller:
                  embedded: bool = False, seed_source: Callable[[], int] | None = None) -> None:
         self.host = host
         self.storage = storage
-        self.params = dict(params or {})
+        self.params, self._link_notes = read_link(params or {})
+        """The address's options that can be used (:mod:`web.app.link_options`), and why any was not."""
         self.embedded = embedded
         self.seed_source = seed_source or (lambda: random.SystemRandom().randrange(1, 2**53))
         self.ui = Ui()
@@ -169,8 +171,17 @@ class Controller:
         self.ui.new_level = level if level in LEVELS else self.newgame.level()
         if not self._resume(mode):
             self._new_match(mode, self.ui.new_level)
+        self._say_link_notes()
         self.refresh()
         self._match_changed()
+
+    def _say_link_notes(self) -> None:
+        """What of the address was ignored, and why, in the notice (with any other the start gave)."""
+        table = [f"The link asked for a table this game cannot set: {n[:1].lower()}{n[1:]}"
+                 for n in self.newgame.notes]
+        said = [*self._link_notes, *table]
+        if said:
+            self.ui.notice = " ".join([*([self.ui.notice] if self.ui.notice else []), *said])
 
     def _read_json(self, key: str) -> object:
         try:

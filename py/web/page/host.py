@@ -25,6 +25,7 @@ except ImportError:  # pragma: no cover - older Pyodide
 
 from web.play.storage import DurableStorage, Storage
 from web.table.patch import moving, plan
+from web.app.link_options import LINK_NAMES
 from web.kit.frame import Rendered
 
 TRAVEL_MS = 220.0
@@ -547,9 +548,10 @@ class BrowserHost:
 
 
 def _params() -> dict[str, str]:
+    """The address's options as given (the controller checks them: :mod:`web.app.link_options`)."""
     search = window.URLSearchParams.new(window.location.search)
     out: dict[str, str] = {}
-    for name in ("delay", "mode", "seed", "level", "room", "players", "seats", "to", "rules", "series"):
+    for name in LINK_NAMES:
         value = _text(search.get(name))
         if value is not None:
             out[name] = str(value)
