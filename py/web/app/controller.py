@@ -422,7 +422,7 @@ class Controller:
             cover_for=cover,
             holder=self.ui.viewer if cover is not None else None,
             selected=selected,
-            cut_pick=self.ui.cut_pick if private else None,
+            cut_pick=self._cut_choice() if private else None,
             keep_points=keep_points,
             keep_ev=keep_ev,
             play_preview=play_preview,
@@ -679,10 +679,20 @@ class Controller:
                 self.act(a)
                 return
 
+    def _cut_choice(self) -> int | None:
+        """Where *Cut here* cuts: the player's pick, else the middle of the pack (None: no cut to make).
+        Never nothing while the player may cut, so *Cut here* is never a dead button (after a tied cut
+        for deal too)."""
+        if self.ui.cut_pick is not None or not self._cut_actions():
+            return self.ui.cut_pick
+        lo, hi = self._view().cut_depths
+        return (lo + hi) // 2
+
     def _on_cut(self, data: dict[str, str]) -> None:
-        if self.ui.cut_pick is None:
+        depth = self._cut_choice()
+        if depth is None:
             return
-        self._on_cut_pick({"depth": str(self.ui.cut_pick)})
+        self._on_cut_pick({"depth": str(depth)})
 
     def _on_cut_step(self, data: dict[str, str]) -> None:
         try:
@@ -695,10 +705,7 @@ class Controller:
         if not self._can_act_privately() or not self._cut_actions():
             return
         lo, hi = self._view().cut_depths
-        if self.ui.cut_pick is None:
-            self.ui.cut_pick = (lo + hi) // 2
-        else:
-            self.ui.cut_pick = max(lo, min(hi, self.ui.cut_pick + step))
+        self.ui.cut_pick = max(lo, min(hi, (self._cut_choice() or lo) + step))
         self.ui.focus = focus
         self.refresh()
         self.host.announce(f"Cut {self.ui.cut_pick} cards deep.")
