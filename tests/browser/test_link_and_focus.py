@@ -94,3 +94,43 @@ def test_after_a_tied_cut_for_deal_cut_here_cuts(table: Table) -> None:
     page.wait_for_function(f"() => {APP}.dataset.phase !== 'cut for deal' || !!document.querySelector('#btn-next')",
                            timeout=10_000)
     assert re.search(r"deals?", page.inner_text("#table"), re.I)
+
+
+# --- item 7: what the eye finds at three and four ----------------------------------------------------
+
+NAMES_SEEN = """() => { const m = document.querySelector('.middle').getBoundingClientRect();
+  return [...document.querySelectorAll('.cut-show .zone-label')].map((e) => {
+    const r = e.getBoundingClientRect();
+    const seen = r.width > 0 && r.top >= m.top - 1 && r.bottom <= m.bottom + 1 && getComputedStyle(e).display !== 'none';
+    return [e.textContent, seen];
+  }); }"""
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (360, 740), (740, 360)])
+def test_a_three_player_cut_for_deal_names_every_slot(table: Table, size: tuple[int, int]) -> None:
+    page = table.page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    table.open("?players=3&seed=5&delay=0")
+    assert table.meta("phase") == "cut for deal"
+    page.evaluate("() => document.querySelector('.middle').scrollTop = 0")
+    seen = page.evaluate(NAMES_SEEN)
+    assert sorted(name for name, _ in seen) == ["East", "West", "You"]
+    assert all(ok for _, ok in seen), seen  # each name in the felt's middle as it shows, not scrolled out of it
+
+
+def test_the_four_player_hot_seat_cover_dot_is_the_seat_plate_colour(table: Table) -> None:
+    table.fast = True
+    page = table.open("?players=4&seats=you,player,player,player&seed=3&delay=0").page
+    colour = "(s) => getComputedStyle(document.querySelector(s)).backgroundColor"
+    checked = set()
+    for _ in range(400):
+        table.settle()
+        if table.meta("covered") == "true":
+            seat = int(re.search(r"\bseat-(\d)\b", page.get_attribute("#cover", "class") or "").group(1))
+            assert page.evaluate(colour, "#cover .peg-dot") == page.evaluate(colour, f".plate.seat-{seat} .peg-dot"), seat
+            checked.add(seat)
+            if 3 in checked:
+                break
+        if not table.step():
+            break
+    assert 3 in checked, checked  # (seat 3, a partner of seat 1, was drawn in seat 0's red)
