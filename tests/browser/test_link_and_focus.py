@@ -134,3 +134,21 @@ def test_the_four_player_hot_seat_cover_dot_is_the_seat_plate_colour(table: Tabl
         if not table.step():
             break
     assert 3 in checked, checked  # (seat 3, a partner of seat 1, was drawn in seat 0's red)
+
+
+def test_the_focus_follows_the_pone_from_the_cut_for_deal_to_the_discard(table: Table) -> None:
+    page = table.open("?seed=99&delay=0").page  # seed 99, the 10th card: the computer deals, you cut the pack
+    focused = "(id) => document.activeElement && document.activeElement.id === id"
+    depths = page.eval_on_selector_all(".fan-card.legal", "els => els.map(e => +e.dataset.depth)")
+    for _ in range((min(depths) + max(depths)) // 2 - depths[10]):  # from the middle, picked at first
+        page.keyboard.press("ArrowLeft")
+    assert page.get_attribute(".fan-card.picked", "data-depth") == str(depths[10])
+    page.wait_for_function(focused, arg="btn-cut", timeout=5_000)
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => {APP}.dataset.phase === 'cut' && {APP}.dataset.turn === 'me'", timeout=10_000)
+    table.settle()
+    page.wait_for_function(focused, arg="btn-cut", timeout=5_000)  # Cut here again, for the pack: no Tab
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => {APP}.dataset.phase === 'discard'", timeout=10_000)
+    table.settle()
+    page.wait_for_function(focused, arg="hand-0", timeout=5_000)
