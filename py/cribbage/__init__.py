@@ -1,4 +1,5 @@
-"""Two-player six-card cribbage: cards, scoring, the match state machine, views and the match record."""
+"""Cribbage for two, three or four players (four as partners): cards, scoring, the match state machine,
+views and the match record."""
 
 from .cards import Card, CardError, Rank, Suit, parse_card, parse_cards
 from .scoring import HandScore, ScoreItem, ScoreKind, score_hand, score_play

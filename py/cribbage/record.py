@@ -471,9 +471,9 @@ def replay(record: MatchRecord) -> Match:
     """The match again from its seed and actions (for the chart, the score sheet, the coach)."""
     from .match import Match
 
-    match = Match(record.seed, record.humans, record.names, {"level": record.level} if record.level else {},
-                  rules=record.rules, first_dealer=record.first_dealer)
-    try:
+    try:  # (a seed out of range, from an edited file, is refused here too)
+        match = Match(record.seed, record.humans, record.names, {"level": record.level} if record.level else {},
+                      rules=record.rules, first_dealer=record.first_dealer)
         for text in record.actions:
             match.apply(parse_action(text))
     except ValueError as exc:

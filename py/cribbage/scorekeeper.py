@@ -180,7 +180,8 @@ class Scorekeeper:
         return game_value(self.rules, self.series.series, self.totals)
 
     def result_sentence(self) -> str | None:
-        """``"Ann wins, 121 to 84: a skunk (2 games)."``, once the game is won."""
+        """``"Ann wins, 121 to 84: a skunk (2 games)."``, once the game is won (``"Ann reaches 61 and
+        wins, 76 to 52."`` when the last count went past the target)."""
         result = self.result
         if result is None:
             return None
@@ -191,6 +192,9 @@ class Scorekeeper:
         verb = "win" if len(self.rules.seats_of(side)) > 1 else "wins"
         worth = {"win": "", "skunk": f": a skunk ({value} games)", "double skunk": f": a double skunk ({value} games)",
                  "lurch": f": a lurch ({value} games)"}[kind]
+        if totals[side] > self.rules.target:  # the last count went past the target: say which it was
+            reach = "reach" if verb == "win" else "reaches"
+            return f"{name} {reach} {self.rules.target} and {verb}, {totals[side]} to {others}{worth}."
         return f"{name} {verb}, {totals[side]} to {others}{worth}."
 
     def lines(self) -> tuple[tuple[str, int], ...]:

@@ -192,10 +192,13 @@ def test_the_game_over_screen_names_every_side_and_draws_a_race_line_each(player
     final = unescape(found.group(1))
     for side in range(rules.sides):
         if side != st.winner:
-            assert f"{st.scores[side]} ({sides[side]})" in final, final
-    assert final.startswith(f"{st.scores[st.winner]} to ")
+            assert (f"{sides[side]} {st.scores[side]}" if rules.sides > 2 else f" to {st.scores[side]}") in final, final
+    assert final.startswith(f"{sides[st.winner]} win")  # the winner first (issue 29: "121 to 62 (You)" read backwards)
+    assert f" {st.scores[st.winner]} to " in final
     lines = {p.attrs.get("data-seat") for p in select(html, tag="path") if "data-seat" in p.attrs}
     assert lines == {str(side) for side in range(rules.sides)}, lines  # a race line a side
     assert select(html, id="btn-record-open")
-    assert final_line((121, 97, 59), ("You", "West", "East"), 0, "skunk").endswith(": a skunk")
-    assert final_line((61, 20), ("You & Cid", "Bob & Dee"), 0, "win") == "61 to 20 (Bob & Dee)"
+    assert final_line((121, 97, 59), ("You", "West", "East"), 0, "skunk", "win") == \
+        "You win 121 to West 97 and East 59: a skunk"
+    assert final_line((61, 20), ("You & Cid", "Bob & Dee"), 0, "win", "win") == "You & Cid win 61 to 20"
+    assert final_line((62, 121), ("You", "Computer"), 1, "skunk") == "Computer wins 121 to 62: a skunk"

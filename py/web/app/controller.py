@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 from web.modes.registry import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
 from web.app.chances import TableChances
+from web.app.link_options import read_link
 from web.app.dialogs import frame as render
 from web.app.ports import Host
 from web.table.layout import side_names
@@ -93,7 +94,8 @@ class Controller:
                  embedded: bool = False, seed_source: Callable[[], int] | None = None) -> None:
         self.host = host
         self.storage = storage
-        self.params = dict(params or {})
+        self.params, self._link_notes = read_link(params or {})
+        """The address's options that can be used (:mod:`web.app.link_options`), and why any was not."""
         self.embedded = embedded
         self.seed_source = seed_source or (lambda: random.SystemRandom().randrange(1, 2**53))
         self.ui = Ui()
@@ -169,8 +171,17 @@ class Controller:
         self.ui.new_level = level if level in LEVELS else self.newgame.level()
         if not self._resume(mode):
             self._new_match(mode, self.ui.new_level)
+        self._say_link_notes()
         self.refresh()
         self._match_changed()
+
+    def _say_link_notes(self) -> None:
+        """What of the address was ignored, and why, in the notice (with any other the start gave)."""
+        table = [f"The link asked for a table this game cannot set: {n[:1].lower()}{n[1:]}"
+                 for n in self.newgame.notes]
+        said = [*self._link_notes, *table]
+        if said:
+            self.ui.notice = " ".join([*([self.ui.notice] if self.ui.notice else []), *said])
 
     def _read_json(self, key: str) -> object:
         try:
@@ -411,7 +422,7 @@ class Controller:
             cover_for=cover,
             holder=self.ui.viewer if cover is not None else None,
             selected=selected,
-            cut_pick=self.ui.cut_pick if private else None,
+            cut_pick=self._cut_choice() if private else None,
             keep_points=keep_points,
             keep_ev=keep_ev,
             play_preview=play_preview,
@@ -668,10 +679,20 @@ class Controller:
                 self.act(a)
                 return
 
+    def _cut_choice(self) -> int | None:
+        """Where *Cut here* cuts: the player's pick, else the middle of the pack (None: no cut to make).
+        Never nothing while the player may cut, so *Cut here* is never a dead button (after a tied cut
+        for deal too)."""
+        if self.ui.cut_pick is not None or not self._cut_actions():
+            return self.ui.cut_pick
+        lo, hi = self._view().cut_depths
+        return (lo + hi) // 2
+
     def _on_cut(self, data: dict[str, str]) -> None:
-        if self.ui.cut_pick is None:
+        depth = self._cut_choice()
+        if depth is None:
             return
-        self._on_cut_pick({"depth": str(self.ui.cut_pick)})
+        self._on_cut_pick({"depth": str(depth)})
 
     def _on_cut_step(self, data: dict[str, str]) -> None:
         try:
@@ -684,10 +705,7 @@ class Controller:
         if not self._can_act_privately() or not self._cut_actions():
             return
         lo, hi = self._view().cut_depths
-        if self.ui.cut_pick is None:
-            self.ui.cut_pick = (lo + hi) // 2
-        else:
-            self.ui.cut_pick = max(lo, min(hi, self.ui.cut_pick + step))
+        self.ui.cut_pick = max(lo, min(hi, (self._cut_choice() or lo) + step))
         self.ui.focus = focus
         self.refresh()
         self.host.announce(f"Cut {self.ui.cut_pick} cards deep.")

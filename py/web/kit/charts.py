@@ -28,6 +28,7 @@ from html import escape
 from typing import Mapping, Sequence
 
 from web.kit.board import TRACK_COLOURS
+from web.kit.speech import whose
 from cribbage.record import EXPERT_DEALER, EXPERT_PONE, SOURCES, GroupStats, RaceStep, TrendPoint
 
 __all__ = ["race_chart", "hand_ends", "lead_changes", "sources_chart", "source_rows", "SourceRow",
@@ -181,7 +182,7 @@ def race_chart(steps: Sequence[RaceStep], names: Sequence[str], target: int = 12
         points = [(x(end_index[h] + 1) if h in end_index else x(0), h, c) for h, c in chances if h == 0 or h in end_index]
         body.extend(_chance_band(points, names[you], you, left, right, 230.0, band))
         said = "; ".join(f"{'start' if h == 0 else f'after hand {h}'} {round(100 * c)}%" for _, h, c in points)
-        chance_desc = f" {names[you]}’s chance of winning (the band below): {said}."
+        chance_desc = f" {whose(names[you])} chance of winning (the band below): {said}."
     if steps:
         w = max(range(sides), key=lambda side: final[side])
         title = f"Race to {target}: {names[w]} won {final[w]} to {_others(final, w)}"

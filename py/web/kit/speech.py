@@ -125,6 +125,18 @@ def call_play(items: Sequence[ScoreItem]) -> str:
     return _running_call(groups)
 
 
+def whose(name: str, capital: bool = True) -> str:
+    """A seat's name as the owner of something: ``"Your"`` for ``"You"`` (``"your"`` within a
+    sentence), else ``"Ann\u2019s"`` (``"Ann & Cid\u2019s"``), whatever the name.
+
+    >>> whose("You"), whose("You", capital=False), whose("Computer"), whose("Ann & Cid")
+    ('Your', 'your', 'Computer’s', 'Ann & Cid’s')
+    """
+    if name.strip().casefold() == "you":
+        return "Your" if capital else "your"
+    return f"{name}\u2019s"
+
+
 def who_verb(name: str, verb: str, you: bool = False) -> str:
     """``who_verb("You", "play", you=True) == "You play"``; ``who_verb("Computer", "play") == "Computer plays"``.
 

@@ -37,7 +37,7 @@ from cribbage.series import SeriesRules
 
 __all__ = ["SeatChoice", "NewGame", "PRESETS", "PRESET_LABELS", "DEFAULT", "CHOICE_KEY", "LEVELS", "SERIES_LENGTHS",
            "COMING_SOON", "from_query", "from_json", "edit", "preset_of", "coming_soon", "remembered",
-           "remember", "QUERY_KEYS", "levels_of", "read_choice", "keep_choice"]
+           "remember", "QUERY_KEYS", "levels_of", "read_choice", "keep_choice", "RULE_WORDS", "parse_series"]
 
 T = TypeVar("T")
 
@@ -52,7 +52,8 @@ QUERY_KEYS = ("players", "seats", "to", "rules", "series")
 """The URL options that choose a table."""
 RULE_WORDS: dict[str, dict[str, Any]] = {"pack2": {"crib_from_pack": 2}, "muggins": {"muggins": True},
                                          "recut": {"recut_tens": True}, "to61": {"target": 61}}
-"""``rules=`` words (the online room's words: ``to61`` is also ``to=61``)."""
+"""``rules=`` words, the one list (the online room's words too, :mod:`web.modes.online`; the link's
+check, :mod:`web.app.link_options`): ``to61`` is also ``to=61``. Adding a word is one line here."""
 COMING_SOON: dict[str, str] = {}
 """What the page cannot play yet, with its note: the dialog shows these choices disabled. Remove a
 key once the table draws it; the model, the URL and the sessions already handle every table."""
@@ -487,7 +488,7 @@ def from_query(params: Mapping[str, str], base: NewGame = DEFAULT) -> tuple[NewG
         if not word or word == "classic":
             continue
         if word not in RULE_WORDS:
-            problems.append(f"unknown rule {word[:20]!r} (pack2, muggins, recut).")
+            problems.append(f"unknown rule {word[:20]!r} ({', '.join(w for w in RULE_WORDS if w != 'to61')}).")
             continue
         try:
             rules = rules.with_(**RULE_WORDS[word])
@@ -497,7 +498,7 @@ def from_query(params: Mapping[str, str], base: NewGame = DEFAULT) -> tuple[NewG
     series_text = params.get("series", "")
     if series_text:
         try:
-            game = replace(game, series=_parse_series(series_text))
+            game = replace(game, series=parse_series(series_text))
         except (ValueError, RulesError) as exc:
             problems.append(f"{exc}.")
     found = game.problems()
@@ -506,7 +507,7 @@ def from_query(params: Mapping[str, str], base: NewGame = DEFAULT) -> tuple[NewG
     return game, tuple(problems)
 
 
-def _parse_series(text: str) -> SeriesRules:
+def parse_series(text: str) -> SeriesRules:
     words = [w.strip().lower() for w in text.split(",") if w.strip()]
     if not words or words[0] in ("off", "1", "no"):
         return SeriesRules()

@@ -42,6 +42,7 @@ from cribbage.online.link import (LOSS_TIMEOUT, Binding, Delivered, HangUp, Link
 from cribbage.state import Event, IllegalActionError, Phase
 
 from web.modes.base import ONLINE_SAVE_KEY, Mode, OpenContext
+from web.modes.newgame import RULE_WORDS
 from web.modes.room_rules import rules_sentence
 from web.play.seats import LocalHuman, RemoteSeat, Seat
 from web.play.session import Change, ChangeKind, Link as LinkName, Listener, Offer, Question, summary_hand
@@ -217,10 +218,9 @@ class OnlineEnv:
 
 ENV = OnlineEnv()
 
-_RULE_WORDS: dict[str, dict[str, Any]] = {"to61": {"target": 61}, "pack2": {"crib_from_pack": 2}, "muggins": {"muggins": True},
-               "recut": {"recut_tens": True}}
-"""The words of ``?rules=``, comma-separated: a game to 61, two cards from the pack to the crib,
-muggins, cutting again on two ten-cards (none: the classic game)."""
+_RULE_WORDS: dict[str, dict[str, Any]] = {"to61": RULE_WORDS["to61"], **RULE_WORDS}
+"""The words of ``?rules=``, comma-separated: the New game dialog's list (:data:`web.modes.newgame.RULE_WORDS`),
+``to61`` first as room links have always written it (none: the classic game)."""
 
 
 def rules_query(rules: Rules) -> str:
@@ -236,7 +236,7 @@ def parse_rules_query(text: str) -> Rules:
         if not word or word == "classic":
             continue
         if word not in _RULE_WORDS:
-            raise RulesError(f"unknown rule {clean_peer_text(word, 20)!r} (online: to61, pack2, muggins, recut)")
+            raise RulesError(f"unknown rule {clean_peer_text(word, 20)!r} (online: {', '.join(_RULE_WORDS)})")
         data.update(_RULE_WORDS[word])
     return online_rules(data)
 

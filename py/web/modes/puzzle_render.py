@@ -80,14 +80,17 @@ def verdict(result: Result, ranking: Sequence["DiscardChoice"]) -> str:
     best, and 41% to win against 45%.``"""
     if result.rank == 1:
         return "The best discard of the 15: the coach agrees."
-    pts = result.points_lost
+    chosen = next((c for c in ranking if set(c.discard) == set(result.discard)), None)
+    # The table beside shows each discard's points to one decimal: the gap said is the gap of those
+    # two numbers (11.9 and 6.4: 5.5 behind, not the 5.6 of the unrounded 11.94 and 6.36).
+    pts = (round(round(ranking[0].net, 1) - round(chosen.net, 1), 1) if chosen is not None and ranking
+           else result.points_lost)
     if pts >= 0.05:
         cost = f"{pts:.1f} point{'' if round(pts, 1) == 1 else 's'} behind the best"
     elif pts <= -0.05:
         cost = f"{-pts:.1f} point{'' if round(-pts, 1) == 1 else 's'} more than the best"
     else:
         cost = "as many points as the best"
-    chosen = next((c for c in ranking if set(c.discard) == set(result.discard)), None)
     if chosen is not None and ranking:
         mine, best = 100 * (chosen.win_chance or 0.0), 100 * (ranking[0].win_chance or 0.0)
         cost += f", and {mine:.1f}% to win against {best:.1f}%"

@@ -25,6 +25,7 @@ except ImportError:  # pragma: no cover - older Pyodide
 
 from web.play.storage import DurableStorage, Storage
 from web.table.patch import moving, plan
+from web.app.link_options import LINK_NAMES
 from web.kit.frame import Rendered
 
 TRAVEL_MS = 220.0
@@ -163,6 +164,9 @@ class BrowserHost:
         redraw's task)."""
         self._settle_asked = False
         self._settle_proxy = create_proxy(self._on_settle_frame)
+        self._adrift = False
+        """A frame took away the focused control and nothing took the focus since: the next frame
+        with a next action (Deal, a card to lay away...) gives it the focus (not the page's body)."""
 
     # Drawing.
 
@@ -362,6 +366,8 @@ class BrowserHost:
             self._set_pegs(rendered)
         if patch.overlay is not None:
             self.overlay.innerHTML = patch.overlay
+        if active is not None and not active.isSameNode(document.body) and not bool(active.isConnected):
+            self._adrift = True  # the focused control went with the region that held it
         self._drawn = rendered
         for key, value in rendered.meta.items():
             if self._meta.get(key) != value:  # (each call crosses into JavaScript: only what changed)
@@ -398,12 +404,13 @@ class BrowserHost:
             title = _nn(element.querySelector("title"))
             if title is not None:
                 title.textContent = peg.title
+        if board.getAttribute("aria-label") != rendered.board_label:
+            board.setAttribute("aria-label", rendered.board_label)  # "Cribbage board. You 12, Computer 9, ..."
 
     def _focus(self, focus: str | None, previous: str, covered: bool) -> None:
         target = None
         if focus == "primary":
-            target = (_nn(document.querySelector("#table .actions .btn-primary:not([aria-disabled])"))
-                      or _nn(document.querySelector("#table button.hand-card:not([aria-disabled])")))
+            target = self._next_action()
         elif focus and focus.startswith("hand-cursor:"):
             step = int(focus.split(":")[1])
             cards = document.querySelectorAll("#table button.hand-card")
@@ -418,8 +425,21 @@ class BrowserHost:
             target = _nn(document.getElementById(previous))
         if target is None and covered:
             target = _nn(self.overlay.querySelector("button"))
-        if target is not None and not target.isSameNode(_nn(document.activeElement)):
+        now = _nn(document.activeElement)
+        if now is not None and not now.isSameNode(document.body):
+            self._adrift = False  # the focus is somewhere (the player's or a frame's): leave it there
+        elif target is None and self._adrift:
+            target = self._next_action()  # None while the other side moves: try again next frame
+        if target is not None:
+            self._adrift = False
+        if target is not None and not target.isSameNode(now):
             target.focus(self._no_scroll)
+
+    def _next_action(self) -> Any:
+        """The control of the next action: the table's primary button (Deal, Cut here, To crib...), else
+        the first card of the hand that may be chosen; None if the player has nothing to do now."""
+        return (_nn(document.querySelector("#table .actions .btn-primary:not([aria-disabled])"))
+                or _nn(document.querySelector("#table button.hand-card:not([aria-disabled])")))
 
     def announce(self, text: str) -> None:
         # A trailing zero-width space alternates so the same sentence twice is still read.
@@ -547,9 +567,10 @@ class BrowserHost:
 
 
 def _params() -> dict[str, str]:
+    """The address's options as given (the controller checks them: :mod:`web.app.link_options`)."""
     search = window.URLSearchParams.new(window.location.search)
     out: dict[str, str] = {}
-    for name in ("delay", "mode", "seed", "level", "room", "players", "seats", "to", "rules", "series"):
+    for name in LINK_NAMES:
         value = _text(search.get(name))
         if value is not None:
             out[name] = str(value)

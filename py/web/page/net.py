@@ -179,8 +179,8 @@ def configure_online(host: BrowserHost, params: dict[str, str]) -> None:
         # link with it from elsewhere must not weaken a real match), so a browser test is quick.
         group = MODP_TEST
         query += "&group=test"
-    delay = _text(search.get("delay"))
-    if delay and delay.isdigit():
+    delay = params.get("delay")  # checked (web.app.link_options)
+    if delay:
         query += f"&delay={delay}"
 
     def factory(room: str, seat: int, me: str, host_id: str, events: online.ChannelEvents) -> online.Channel:

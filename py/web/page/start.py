@@ -19,6 +19,7 @@ except ImportError:  # pragma: no cover - older Pyodide
     create_once_callable = create_proxy
 
 from web.app.controller import Controller
+from web.app.link_options import read_link
 from web.kit.cards import sprite_svg
 from web.modes import registry as modes
 from web.page.host import (BrowserHost, Routed, _embedded, _nn, _on_click, _on_key, _on_root_click, _params,
@@ -69,14 +70,14 @@ def start() -> Routed:
     if sprites is not None:
         sprites.innerHTML = sprite_svg()
     embedded = _embedded()
-    motion = _text(window.URLSearchParams.new(window.location.search).get("motion")) != "off"
+    params = _params()
+    _take_challenge(params)
+    motion = read_link(params)[0].get("motion") != "off"  # (the controller says why a bad one was ignored)
     if not motion:
         document.documentElement.classList.add("motion-off")  # the stylesheet stops every glide
     host = BrowserHost(motion=motion)
-    params = _params()
-    _take_challenge(params)
-    modes.before_online(lambda: _configure_online(host, params))
     controller = Controller(host, page_storage(), params, embedded=embedded)
+    modes.before_online(lambda: _configure_online(host, controller.params))
     wide = window.matchMedia(WIDE_QUERY)
     controller.orientation = "vertical" if wide.matches else "horizontal"
 

@@ -34,6 +34,7 @@ from cribbage.rules import Rules
 from cribbage.state import Event
 
 from web.kit.charts import LINE_WORDS, hand_ends, histogram_chart, lead_changes, race_chart, source_rows, sources_chart, trend_chart
+from web.kit.speech import whose
 from web.kit.winchance import ChanceScene, costliest_html
 
 __all__ = ["RecordScene", "game_over_html", "record_dialog", "match_date", "RECORD_DIALOG"]
@@ -126,7 +127,7 @@ def race_figure(events: Sequence[Event], names: Sequence[str], short: bool = Fal
     the band of ``you``'s chance of winning after each hand."""
     caption = _race_caption(events, names, short)
     if chances:
-        caption += (f" The band below: {names[you]}’s chance of winning after each hand, "
+        caption += (f" The band below: {whose(names[you], capital=False)} chance of winning after each hand, "
                     f"{round(100 * chances[0][1])}% at the start.")
     return _figure(race_chart(race(events), names, target, chances, you), caption, "race")
 

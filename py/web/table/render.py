@@ -553,7 +553,7 @@ def _center(scene: Scene) -> str:
         return (
             f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
             f'{esc(name)} {verb}!</h2>'
-            f'<p class="final">{esc(final_line(v.scores, sides, winner, _game_kind(scene)))}</p></div>'
+            f'<p class="final">{esc(final_line(v.scores, sides, winner, _game_kind(scene), verb))}</p></div>'
             f'{chart}{_series_summary(scene)}{shows}'
         )
     return ""
@@ -563,19 +563,25 @@ GAME_KINDS = {"skunk": "a skunk", "double skunk": "a double skunk", "lurch": "a 
 """How the game-over line names a win worth more than one game."""
 
 
-def final_line(scores: Sequence[int], sides: Sequence[str], winner: int, kind: str = "win") -> str:
-    """The game-over line under the winner: the winner's score, then each losing side's score and
-    name, and a skunk (or double skunk, or lurch) where that table counts it.
+def final_line(scores: Sequence[int], sides: Sequence[str], winner: int, kind: str = "win",
+               verb: str = "wins") -> str:
+    """The game-over line under the winner, the winner first: its name and score, then each losing
+    side's (by name when there are more than one), and a skunk (or double skunk, or lurch) where that
+    table counts it.
 
-    >>> final_line((121, 97), ("You", "Computer"), 0)
-    '121 to 97 (Computer)'
+    >>> final_line((62, 121), ("You", "Computer"), 1, "skunk")
+    'Computer wins 121 to 62: a skunk'
+    >>> final_line((121, 97), ("You", "Computer"), 0, verb="win")
+    'You win 121 to 97'
     >>> final_line((105, 121, 80), ("You", "West", "East"), 1, "skunk")
-    '121 to 105 (You) and 80 (East): a skunk'
+    'West wins 121 to You 105 and East 80: a skunk'
     """
-    rest = [f"{scores[side]} ({sides[side]})" for side in range(len(sides)) if side != winner]
+    others = [side for side in range(len(sides)) if side != winner]
+    rest = ([str(scores[others[0]])] if len(others) == 1
+            else [f"{sides[side]} {scores[side]}" for side in others])
     losers = rest[0] if len(rest) == 1 else ", ".join(rest[:-1]) + " and " + rest[-1]
     tail = f": {GAME_KINDS[kind]}" if kind in GAME_KINDS else ""
-    return f"{scores[winner]} to {losers}{tail}"
+    return f"{sides[winner]} {verb} {scores[winner]} to {losers}{tail}"
 
 
 def _game_kind(scene: Scene) -> str:
@@ -908,7 +914,8 @@ def _cover(scene: Scene) -> str:
     name = scene.names[seat]
     other = name_list([scene.names[s] for s in others(scene.view.rules, seat)])
     return (
-        f'<div class="cover seat-{seat}" role="dialog" aria-modal="true" aria-labelledby="cover-title" id="cover">'
+        f'<div class="cover seat-{seat} side-{scene.view.rules.side_of(seat)}" role="dialog" aria-modal="true" '
+        'aria-labelledby="cover-title" id="cover">'
         '<div class="cover-card">'
         f'<span class="peg-dot big" aria-hidden="true"></span>'
         f'<h2 id="cover-title">Pass to {esc(name)}</h2>'
