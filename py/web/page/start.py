@@ -21,6 +21,7 @@ except ImportError:  # pragma: no cover - older Pyodide
 from web.app.controller import Controller
 from web.kit.cards import sprite_svg
 from web.modes import registry as modes
+from web.page.cues import BrowserCues
 from web.page.host import (BrowserHost, Routed, _embedded, _nn, _on_click, _on_key, _on_root_click, _params,
                            _text, page_storage)
 
@@ -76,7 +77,7 @@ def start() -> Routed:
     params = _params()
     _take_challenge(params)
     modes.before_online(lambda: _configure_online(host, params))
-    controller = Controller(host, page_storage(), params, embedded=embedded)
+    controller = Controller(host, page_storage(), params, embedded=embedded, cues=BrowserCues())
     wide = window.matchMedia(WIDE_QUERY)
     controller.orientation = "vertical" if wide.matches else "horizontal"
 
