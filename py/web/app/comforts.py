@@ -88,8 +88,8 @@ def cues_of(change: Change, match: Match, me: int | None, was_my_turn: bool) -> 
     st = match.state
     if st.is_over or any(e.kind == "win" for e in events):
         cues.append("over")
-    elif me is not None and not was_my_turn and my_turn(match, me):
-        cues.append("turn")
+    elif me is not None and not was_my_turn and my_turn(match, me) and match.actions and match.actions[-1].seat != me:
+        cues.append("turn")  # a turn that begins with the other side's move (not after the player's own cut)
     return cues
 
 
