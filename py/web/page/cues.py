@@ -106,7 +106,7 @@ class BrowserCues:
                 source.stop(stop + 0.02)
                 end = max(end, stop)
             self._next = end + GAP_S
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - no sound rather than a broken move
             pass
 
     def _noise_buffer(self, ctx: Any) -> Any:
