@@ -368,3 +368,31 @@ def test_auto_play_never_acts_with_muggins_in_the_play(monkeypatch: pytest.Monke
     controller.click("menu")
     switch = select(host.last.overlay, id="autoplay-toggle")[0]
     assert switch.attrs["aria-pressed"] == "false" and switch.attrs.get("aria-disabled") == "true"
+
+
+def test_online_auto_play_says_go_on_both_browsers() -> None:
+    """Online (a "you" on each browser): a forced Go is said for the player after the moment, and the
+    other browser sees it as any move of theirs."""
+    import random
+
+    from online_fakes import Clock, Hub
+    from online_fakes import settle as settle_online
+    from test_online import open_room, play
+
+    ann, bob = open_room(Clock(), Hub())
+    assert ann.c.comforts.autoplay and bob.c.comforts.autoplay  # on by default online
+
+    def go_due() -> bool:
+        return any(isinstance(b.c.comforts.forced(), Go) and b.c.comforts._pending is not None for b in (ann, bob))
+
+    play(ann, bob, random.Random(5), until=go_due)
+    who = next(b for b in (ann, bob) if isinstance(b.c.comforts.forced(), Go))
+    seat = who.c.perspective
+    n = len(who.c.match.actions)
+    pending = who.c.comforts._pending
+    assert pending is not None
+    who.host.timers.pop(pending[1])()  # the moment ends
+    settle_online(ann, bob)
+    assert who.c.match.actions[n] == Go(seat)
+    other = bob if who is ann else ann
+    assert other.c.match.actions[n] == Go(seat)
