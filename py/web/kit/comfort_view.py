@@ -73,9 +73,9 @@ def comfort_block(scene: ComfortScene | None) -> str:
         switches += _switch("comfort-vibration", "vibration-toggle", scene.vibration, "Vibrate on your turn")
     switches += _switch("comfort-autoplay", "autoplay-toggle", scene.autoplay and not scene.autoplay_blocked,
                         "Auto-play", disabled=scene.autoplay_blocked)
-    note = ("Sound: a card laid, a score pegged, Go, your turn, the game over (silent with the phone’s "
-            "silent switch where the browser allows). Auto-play says Go for you when no card fits and "
-            "lays a card when it is the only one you can play (undo takes it back).")
+    note = ("Sounds for a card, a score, Go, your turn and the game over (the phone’s silent switch mutes "
+            "them where the browser allows). Auto-play says Go for you when no card fits and lays a card "
+            "when it is the only one you can play; undo takes it back.")
     if scene.autoplay_blocked:
         note += " Auto-play is off at this table: with muggins in the play you claim every card’s points yourself."
     return (f'<h3>Sound and play</h3><p class="note">{esc(note)}</p>'
