@@ -34,9 +34,10 @@ if TYPE_CHECKING:
 
 from web.modes.registry import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
 from web.app.chances import TableChances
+from web.app.comforts import TableComforts
 from web.app.link_options import read_link
 from web.app.dialogs import frame as render
-from web.app.ports import Host
+from web.app.ports import Cues, Host
 from web.table.layout import side_names
 from web.table import claims
 from web.table.render import crib_of, discard_size, primary_button
@@ -91,7 +92,8 @@ class Controller:
     """One table: the screen state and the session of the match on it."""
 
     def __init__(self, host: Host, storage: Storage, params: dict[str, str] | None = None,
-                 embedded: bool = False, seed_source: Callable[[], int] | None = None) -> None:
+                 embedded: bool = False, seed_source: Callable[[], int] | None = None,
+                 cues: Cues | None = None) -> None:
         self.host = host
         self.storage = storage
         self.params, self._link_notes = read_link(params or {})
@@ -121,6 +123,9 @@ class Controller:
         self.chances = TableChances(self, SETTINGS_KEY)
         """The chance of winning: the bar by the board (worked out after the paint), its setting, the
         game-over figures (:mod:`web.app.chances`)."""
+        self.comforts = TableComforts(self, cues, SETTINGS_KEY)
+        """Sound, vibration and auto-play: their switches, the cues of each move, a forced move made
+        for the player (:mod:`web.app.comforts`)."""
 
     @property
     def records(self) -> RecordScreens:
@@ -320,6 +325,7 @@ class Controller:
     def _on_change(self, change: Change) -> None:
         """Announce, post, redraw after whatever the session reports."""
         kind = change.kind
+        self.comforts.on_change(change)
         if kind == "refused":
             if self._claimed is not None:  # muggins: a claim above the count: count again
                 self.ui.claim_note = claims.refusal(self._view(), self._claimed)
@@ -454,6 +460,7 @@ class Controller:
             series=self.newgame.series(),
             challenge=self._challenges.scene() if self._challenges is not None else None,
             chances=self.chances.scene(view, private),
+            comforts=self.comforts.scene(),
         )
         dress = getattr(self.session, "dress", None)  # online: its panel, no action while waiting
         return dress(scene) if dress is not None else scene
@@ -503,6 +510,7 @@ class Controller:
         self.ui.focus = None
         self.ui.moved = ()
         self.chances.after_frame()  # a figure the frame lacked: worked out after the paint
+        self.comforts.after_frame()  # a forced move (auto-play): made after a visible moment
 
     def set_orientation(self, orientation: str) -> None:
         if orientation != self.orientation:
@@ -520,7 +528,10 @@ class Controller:
     def click(self, action: str, data: dict[str, str] | None = None) -> None:
         """Route a click on an element with ``data-action`` (``data`` holds its other data-*)."""
         data = data or {}
+        self.comforts.touched(action)
         handler = getattr(self, "_on_" + action.replace("-", "_"), None)
+        if handler is None and action.startswith("comfort-"):  # the menu's sound, vibration, auto-play
+            handler = self.comforts.handler(action)
         if handler is None and action.startswith("record"):  # the record dialog's controls
             handler = self.records.handler(action)
         if handler is None and action.startswith("newgame"):  # the New game dialog's controls
@@ -924,6 +935,7 @@ class Controller:
         """An import rewrote these storage keys: reopen the match on the table and the settings."""
         if SETTINGS_KEY in keys:
             self.chances.reload()
+            self.comforts.reload()
             settings = self._read_json(SETTINGS_KEY)
             delay = settings.get("delay") if isinstance(settings, dict) else None
             if isinstance(delay, int) and delay >= 0:
@@ -981,6 +993,7 @@ class Controller:
         """
         if alt:
             return False
+        self.comforts.touched("key" if key in ("ArrowLeft", "ArrowRight", "h", "H", *"123456") else "")
         lower = key.lower()
         if ctrl:
             if lower == "z" and not shift:

@@ -11,6 +11,7 @@ from cribbage.scoring import score_hand
 from cribbage.state import Phase
 
 from web.kit import rules
+from web.kit.comfort_view import comfort_block
 from web.kit.frame import Rendered
 from web.kit.html import esc
 from web.kit.speech import event_sentence
@@ -147,6 +148,7 @@ def _menu(scene: Scene) -> str:
             speeds = "".join(choice("speed", "delay", str(ms), label, scene.delay == ms) for label, ms in DELAYS)
             current += f'<div class="row" role="group" aria-label="Computer speed">{speeds}</div>'
     current += _chance_switch(scene)
+    current += comfort_block(scene.comforts)  # sound, vibration, auto-play
     keys = (
         "<h3>Keyboard</h3><dl class=\"keys\">"
         "<dt>1\u20136, \u2190 \u2192</dt><dd>choose a card (or where to cut)</dd>"

@@ -22,6 +22,7 @@ from web.app.controller import Controller
 from web.app.link_options import read_link
 from web.kit.cards import sprite_svg
 from web.modes import registry as modes
+from web.page.cues import BrowserCues
 from web.page.host import (BrowserHost, Routed, _embedded, _nn, _on_click, _on_key, _on_root_click, _params,
                            _text, page_storage)
 
@@ -76,7 +77,7 @@ def start() -> Routed:
     if not motion:
         document.documentElement.classList.add("motion-off")  # the stylesheet stops every glide
     host = BrowserHost(motion=motion)
-    controller = Controller(host, page_storage(), params, embedded=embedded)
+    controller = Controller(host, page_storage(), params, embedded=embedded, cues=BrowserCues())
     modes.before_online(lambda: _configure_online(host, controller.params))
     wide = window.matchMedia(WIDE_QUERY)
     controller.orientation = "vertical" if wide.matches else "horizontal"

@@ -13,6 +13,7 @@ from cribbage.view import SeatView
 if TYPE_CHECKING:  # the record's drawing is imported when it is first drawn (a match over, its dialog)
     from web.modes.newgame_view import NewGameScene
     from web.kit.winchance import ChanceScene
+    from web.kit.comfort_view import ComfortScene
     from web.modes.challenge_view import ChallengeScene
     from web.record.render import RecordScene
     from web.table.series_view import SeriesScene
@@ -104,6 +105,8 @@ class Scene:
     chances: ChanceScene | None = None
     """The chance of winning: the bar by the board, the menu's switch, the game-over figures
     (``web.app.chances``; None at a table the model does not cover)."""
+    comforts: ComfortScene | None = None
+    """The menu's switches of sound, vibration and auto-play (``web.app.comforts``)."""
 
 
 @dataclass(frozen=True)
