@@ -298,7 +298,7 @@ def test_the_race_chart_draws_the_chance_band_with_words() -> None:
     assert [c.attrs["data-chance"] for c in circles] == ["0.5550", "0.6000", "0.4000"]
     assert select(svg, tag="path", cls="chance-line")
     assert "You: chance of winning" in text_of(svg)  # the band's legend
-    assert "You\u2019s chance of winning (the band below): start 56%; after hand 1 60%; after hand 2 40%." in svg
+    assert "Your chance of winning (the band below): start 56%; after hand 1 60%; after hand 2 40%." in svg
     plain = race_chart(steps, ("You", "Computer"))
     assert not select(plain, cls="chance") and 'viewBox="0 0 360 230"' in plain
 
