@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 from web.modes.registry import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
 from web.app.chances import TableChances
+from web.app.looks import Looks
+from web.kit.looks import label_of
 from web.app.dialogs import frame as render
 from web.app.ports import Host
 from web.table.layout import side_names
@@ -117,6 +119,7 @@ class Controller:
         self.newgame = NewGameScreen(self)
         """The New game dialog (who sits where, house rules, a series) and the series on the table."""
         self.chances = TableChances(self, SETTINGS_KEY)
+        self.looks = Looks(self.storage, SETTINGS_KEY)  # the felt and the card backs (web.app.looks)
         """The chance of winning: the bar by the board (worked out after the paint), its setting, the
         game-over figures (:mod:`web.app.chances`)."""
 
@@ -443,6 +446,7 @@ class Controller:
             series=self.newgame.series(),
             challenge=self._challenges.scene() if self._challenges is not None else None,
             chances=self.chances.scene(view, private),
+            looks=self.looks.choice,
         )
         dress = getattr(self.session, "dress", None)  # online: its panel, no action while waiting
         return dress(scene) if dress is not None else scene
@@ -902,10 +906,19 @@ class Controller:
         self.host.announce("The chance of winning is shown by the board." if on
                            else "The chance of winning is hidden.")
 
+    def _on_look(self, data: dict[str, str]) -> None:
+        """The menu's Looks: a felt or a card back chosen (kept with the settings)."""
+        kind, value = data.get("kind", ""), data.get("value", "")
+        if self.looks.choose(kind, value):
+            self.ui.focus = f"look-{kind}-{value}"
+            self.refresh()
+            self.host.announce(f"{'Felt' if kind == 'felt' else 'Card backs'}: {label_of(kind, value)}.")
+
     def reload_after_import(self, keys: set[str]) -> None:
         """An import rewrote these storage keys: reopen the match on the table and the settings."""
         if SETTINGS_KEY in keys:
             self.chances.reload()
+            self.looks.reload()
             settings = self._read_json(SETTINGS_KEY)
             delay = settings.get("delay") if isinstance(settings, dict) else None
             if isinstance(delay, int) and delay >= 0:
