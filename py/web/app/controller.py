@@ -908,7 +908,7 @@ class Controller:
 
     def _on_look(self, data: dict[str, str]) -> None:
         """The menu's Looks: a felt or a card back chosen (kept with the settings)."""
-        kind, value = data.get("kind", ""), data.get("value", "")
+        kind, value = data.get("kind", ""), data.get("choice", "")
         if self.looks.choose(kind, value):
             self.ui.focus = f"look-{kind}-{value}"
             self.refresh()

@@ -44,7 +44,7 @@ def looks_menu(choice: LookChoice) -> str:
     def row(kind: str, title: str) -> str:
         chips = "".join(
             f'<button type="button" class="chip look-chip" data-action="look" data-kind="{kind}" '
-            f'data-value="{escape(value)}" id="look-{kind}-{escape(value)}" '
+            f'data-choice="{escape(value)}" id="look-{kind}-{escape(value)}" '
             f'aria-pressed="{"true" if getattr(choice, kind) == value else "false"}">'
             f'<span class="look-swatch look-{kind}-{escape(value)}" aria-hidden="true"></span>{escape(label)}</button>'
             for value, label in KINDS[kind])
