@@ -9,7 +9,7 @@ import pytest
 
 from cribbage.match import Match
 from cribbage.record import EXPERT_DEALER, EXPERT_PONE, SOURCES, race, record_match, statistics
-from web.kit.charts import histogram_chart, lead_changes, race_chart, source_rows, sources_chart
+from web.kit.charts import hand_ends, histogram_chart, lead_changes, race_chart, source_rows, sources_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -232,3 +232,29 @@ def test_a_partnership_race_draws_the_two_partnerships_and_the_record_page_names
     page = record_dialog(RecordScene(page="match", match=rec, events=tuple(m.state.events)))
     assert "You &amp; Partner (solid line)" in page and "West &amp; East (dashed line)" in page
     assert all(f'<th scope="col">{n}</th>' in page for n in m.names)
+
+
+def _hand_labels(svg: str) -> list[tuple[int, float]]:
+    """(hand, x where its label ends) of each hand number under the race (drawn text-anchor end)."""
+    root = parse(svg)
+    bottom = max(float(t.get("y", "0")) for t in root.iter(f"{SVG}text") if t.text and t.text.isdigit()
+                 and t.get("text-anchor") == "end" and float(t.get("x", "0")) > 40)
+    return [(int(t.text or ""), float(t.get("x", "0"))) for t in root.iter(f"{SVG}text")
+            if t.text and t.text.isdigit() and float(t.get("y", "0")) == bottom]
+
+
+def test_the_race_charts_hand_numbers_never_run_into_each_other() -> None:
+    """Issue 29: two hands that scored little sat so close that "8" and "9" read "89". A digit is
+    about 6 units wide at the chart's font size; each label keeps clear of its neighbour, and the last
+    hand is always numbered."""
+    seen_close = 0
+    for seed in range(40):
+        m = play_match(seed)
+        labels = _hand_labels(race_chart(race(m.state.events), m.names))
+        ends = [h for h, _ in hand_ends(race(m.state.events))]
+        assert labels and labels[-1][0] == ends[-1], (seed, labels)
+        assert [h for h, _ in labels] == sorted(h for h, _ in labels)
+        for (_, xa), (hb, xb) in zip(labels, labels[1:]):
+            assert xb - xa >= 6.5 * len(str(hb)) + 1, (seed, labels)
+        seen_close += len(labels) < len(ends)
+    assert seen_close, "no match had hands close enough to need a label left out"

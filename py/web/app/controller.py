@@ -36,6 +36,8 @@ from web.modes.registry import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
 from web.app.chances import TableChances
 from web.app.comforts import TableComforts
 from web.app.link_options import read_link
+from web.app.looks import Looks
+from web.kit.looks import label_of
 from web.app.dialogs import frame as render
 from web.app.ports import Cues, Host
 from web.table.layout import side_names
@@ -123,6 +125,8 @@ class Controller:
         self.chances = TableChances(self, SETTINGS_KEY)
         """The chance of winning: the bar by the board (worked out after the paint), its setting, the
         game-over figures (:mod:`web.app.chances`)."""
+        self.looks = Looks(self.storage, SETTINGS_KEY)
+        """The felt and the card backs (:mod:`web.app.looks`)."""
         self.comforts = TableComforts(self, cues, SETTINGS_KEY)
         """Sound, vibration and auto-play: their switches, the cues of each move, a forced move made
         for the player (:mod:`web.app.comforts`)."""
@@ -461,6 +465,7 @@ class Controller:
             challenge=self._challenges.scene() if self._challenges is not None else None,
             chances=self.chances.scene(view, private),
             comforts=self.comforts.scene(),
+            looks=self.looks.choice,
         )
         dress = getattr(self.session, "dress", None)  # online: its panel, no action while waiting
         return dress(scene) if dress is not None else scene
@@ -931,11 +936,20 @@ class Controller:
         self.host.announce("The chance of winning is shown by the board." if on
                            else "The chance of winning is hidden.")
 
+    def _on_look(self, data: dict[str, str]) -> None:
+        """The menu's Looks: a felt or a card back chosen (kept with the settings)."""
+        kind, value = data.get("kind", ""), data.get("choice", "")
+        if self.looks.choose(kind, value):
+            self.ui.focus = f"look-{kind}-{value}"
+            self.refresh()
+            self.host.announce(f"{'Felt' if kind == 'felt' else 'Card backs'}: {label_of(kind, value)}.")
+
     def reload_after_import(self, keys: set[str]) -> None:
         """An import rewrote these storage keys: reopen the match on the table and the settings."""
         if SETTINGS_KEY in keys:
             self.chances.reload()
             self.comforts.reload()
+            self.looks.reload()
             settings = self._read_json(SETTINGS_KEY)
             delay = settings.get("delay") if isinstance(settings, dict) else None
             if isinstance(delay, int) and delay >= 0:

@@ -14,6 +14,7 @@ from web.kit import rules
 from web.kit.comfort_view import comfort_block
 from web.kit.frame import Rendered
 from web.kit.html import esc
+from web.kit.looks import looks_menu
 from web.kit.speech import event_sentence
 from web.modes.registry import MODES, PAGES, mode_of
 from web.table.render import _items_html, _mini, render
@@ -26,6 +27,8 @@ def frame(scene: Scene) -> Rendered:
     """Draw one frame: the table, the overlay (the hot-seat cover, else the open dialog) and the
     attributes of ``#app``."""
     rendered = render(scene)
+    if scene.looks is not None:  # the player's felt and card backs (web.kit.looks), for the page's body
+        rendered = replace(rendered, meta={**rendered.meta, **scene.looks.meta()})
     if scene.cover_for is not None:
         return rendered
     dialog = overlay(scene)
@@ -174,6 +177,7 @@ def _menu(scene: Scene) -> str:
         "How to play and score</button></div>"
         + "".join(f'<h3>{esc(page.heading)}</h3><div class="row"><a class="btn" href="./?mode={esc(page.key)}" '
                   f'id="{esc(page.link_id)}">{esc(page.label)}</a></div>' for page in PAGES.values())
+        + (looks_menu(scene.looks) if scene.looks is not None else "")  # the felt and the card backs
         + keys
     )
     return _dialog("Menu", body, "dlg-menu")

@@ -143,13 +143,13 @@ def race_chart(steps: Sequence[RaceStep], names: Sequence[str], target: int = 12
     end_index = {}
     for i, s in enumerate(steps):
         end_index[s.hand] = i
-    every = 1 if len(ends) <= 12 else 2
-    for k, (hand, _) in enumerate(ends):
-        xe = x(end_index[hand] + 1)
+    marks = [(hand, x(end_index[hand] + 1)) for hand, _ in ends]
+    for _, xe in marks:
         body.append(f'<line x1="{_n(xe)}" x2="{_n(xe)}" y1="{_n(top)}" y2="{_n(bottom)}" stroke="#ddd" '
                     f'stroke-width="0.5"/>')
-        if k % every == 0 or k == len(ends) - 1:
-            body.append(f'<text x="{_n(xe)}" y="{_n(bottom + 12)}" text-anchor="end" fill="#555">{hand}</text>')
+    for hand, xe in _spaced_labels(marks):
+        body.append(f'<text x="{_n(xe)}" y="{_n(bottom + 12)}" text-anchor="end" fill="#555" '
+                    f'class="hand-label">{hand}</text>')
     body.append(f'<text x="{_n(right)}" y="{_n(230 - 3)}" text-anchor="end" fill="#555">hand</text>')
     for side in range(sides):
         path = [f"M{_n(x(0))} {_n(y(0))}"]
@@ -196,6 +196,28 @@ def race_chart(steps: Sequence[RaceStep], names: Sequence[str], target: int = 12
     desc = (f"{len(ends)} hands, {len(steps)} scoring events; lines: {lines}. Scores after each hand "
             f"({'–'.join(names)}): {after}. {lead}{chance_desc}")
     return _svg(height, title, desc, body)
+
+
+DIGIT_WIDTH = 7.0
+"""About the width of a digit at the charts' font size (11), in viewBox units."""
+
+
+def _spaced_labels(marks: Sequence[tuple[int, float]]) -> list[tuple[int, float]]:
+    """The hand numbers under the race that fit without touching (each is drawn ending at its line):
+    the last hand always, then from the first on, each that clears the one before it and the last.
+    Hands that scored little sit close together ("8" and "9" ran into "89")."""
+    if not marks:
+        return []
+    last = marks[-1]
+
+    def clear(a: tuple[int, float], b: tuple[int, float]) -> bool:  # b to the right of a
+        return b[1] - a[1] >= DIGIT_WIDTH * len(str(b[0])) + 3
+
+    kept: list[tuple[int, float]] = []
+    for mark in marks[:-1]:
+        if (not kept or clear(kept[-1], mark)) and clear(mark, last) and mark[1] - DIGIT_WIDTH * len(str(mark[0])) >= 0:
+            kept.append(mark)
+    return kept + [last]
 
 
 def _chance_band(points: Sequence[tuple[float, int, float]], name: str, you: int, left: float, right: float,

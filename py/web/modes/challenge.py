@@ -29,6 +29,7 @@ import time
 from typing import Callable, Generator, Protocol
 
 from cribbage.challenge import Challenge, ChallengeError, Comparison, compare_steps
+from cribbage.actions import Discard
 from cribbage.match import Match
 from cribbage.view import SeatView
 
@@ -155,8 +156,9 @@ def _resume(mode: Mode, ctx: OpenContext) -> tuple[Session | None, str | None]:
             raise ValueError("it was not played on this challenge's deals")
     except Exception as exc:  # noqa: BLE001 - any unreadable save is set aside, never lost
         aside = _set_aside(ctx, SAVE_KEY, raw)
-        return None, (f"Your challenge match could not be read ({exc or type(exc).__name__}). It was set aside "
-                      f"as \u201c{aside}\u201d and the challenge starts again.")
+        return None, (f"Your challenge match could not be read, so the challenge starts again. A copy of the "
+                      f"old one was kept in this browser.\nWhy: {exc or type(exc).__name__}. The copy is stored as "
+                      f"\u201c{aside}\u201d.")
     ack = 0
     try:
         raw_ui = ctx.storage.get(UI_KEY)
@@ -250,6 +252,8 @@ class ChallengeScreens:
         """The comparison being worked out: (what is compared, its steps)."""
         self._was_over: bool | None = None
         """Was the challenge match over when this page first saw it (then it does not open by itself)."""
+        self._intro: str | None = None
+        """The challenge's introduction while it is shown: it goes once the player has made a move."""
 
     # --- start ------------------------------------------------------------------------------------
 
@@ -294,6 +298,7 @@ class ChallengeScreens:
             self.table.ui.notice = "This challenge could not be stored in this browser (its storage is full or blocked)."
             return stored
         self.table.ui.notice = notice
+        self._intro = notice
         return KEY
 
     # --- hooks ------------------------------------------------------------------------------------
@@ -308,6 +313,7 @@ class ChallengeScreens:
             return
         if table.mode != KEY:
             return
+        self._retire_intro()
         over = table.match.state.is_over
         if self._was_over is None:
             self._was_over = over
@@ -318,6 +324,21 @@ class ChallengeScreens:
             self._open("compare")
         elif not over:
             self._was_over = False
+
+    def _retire_intro(self) -> None:
+        """The introduction has been read once the player has made a move of their own (a discard: the
+        cuts are made for them): it leaves the table instead of staying above it all match."""
+        table = self.table
+        if self._intro is None:
+            return
+        if table.ui.notice != self._intro:
+            self._intro = None  # dismissed, or another notice took its place
+            return
+        mine = set(table.match.humans)
+        if any(isinstance(a, Discard) and a.seat in mine for a in table.match.actions):
+            table.ui.notice = None
+            self._intro = None
+            table.refresh()
 
     def handler(self, action: str) -> Callable[[dict[str, str]], None] | None:
         """The handler of a ``challenge*`` data-action (None for any other)."""

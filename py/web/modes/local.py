@@ -61,8 +61,8 @@ def resume(mode: Mode, ctx: OpenContext) -> tuple[Session | None, str | None]:
         except Exception:  # noqa: BLE001
             aside = "(it could not be copied)"
         reason = str(exc) or type(exc).__name__
-        return None, (f"Your saved game could not be read ({reason}). It was set aside as "
-                      f"\u201c{aside}\u201d and a new game has started.")
+        return None, (f"Your saved game could not be read, so a new game has started. A copy of the old one "
+                      f"was kept in this browser.\nWhy: {reason}. The copy is stored as \u201c{aside}\u201d.")
     ack = 0
     try:
         raw_ui = ctx.storage.get(mode.ui_key)

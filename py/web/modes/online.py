@@ -1183,7 +1183,8 @@ def resume_room(mode: Mode, ctx: OpenContext) -> tuple[PeerSession | None, str |
             ctx.storage.set(aside, ctx.storage.get(room_key(room)) or "")
         except Exception:  # noqa: BLE001
             pass
-        return None, f"The saved online game could not be read ({exc}). It was set aside as \u201c{aside}\u201d."
+        return None, (f"The saved online game could not be read. A copy of it was kept in this browser."
+                      f"\nWhy: {exc}. The copy is stored as \u201c{aside}\u201d.")
     if session is not None:
         if session.net.expired(env.wall()):
             return session, "This room has expired (unused for seven days). Start a new one."

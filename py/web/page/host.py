@@ -371,7 +371,8 @@ class BrowserHost:
         self._drawn = rendered
         for key, value in rendered.meta.items():
             if self._meta.get(key) != value:  # (each call crosses into JavaScript: only what changed)
-                self.app.setAttribute(f"data-{key}", value)
+                # The player's looks (web.app.looks) dress the whole page: the body carries them.
+                (document.body if key.startswith("look-") else self.app).setAttribute(f"data-{key}", value)
                 self._meta[key] = value
         covered = bool(rendered.overlay)
         if covered != self._inert:

@@ -29,6 +29,14 @@ from web.page.host import (BrowserHost, Routed, _embedded, _nn, _on_click, _on_k
 WIDE_QUERY = ("(min-width: 960px) and (min-height: 600px), "
               "(min-width: 640px) and (max-height: 599px) and (min-aspect-ratio: 4/3)")
 """Where the board stands upright beside the table rather than above it."""
+LARGE_BOARD_QUERY = "(min-width: 640px) and (max-height: 420px) and (min-aspect-ratio: 4/3)"
+"""A phone on its side: the board lies across the top, as large as the window's width allows (upright
+beside the table it was a strip too thin to read); static/style.css has the same query."""
+
+
+def _orientation(wide: Any, large: Any) -> str:
+    """The board's orientation for the window as the two queries find it."""
+    return "vertical" if bool(wide.matches) and not bool(large.matches) else "horizontal"
 
 
 def _on_change(controller: Controller, host: BrowserHost, event: Any) -> None:
@@ -79,8 +87,8 @@ def start() -> Routed:
     host = BrowserHost(motion=motion)
     controller = Controller(host, page_storage(), params, embedded=embedded, cues=BrowserCues())
     modes.before_online(lambda: _configure_online(host, controller.params))
-    wide = window.matchMedia(WIDE_QUERY)
-    controller.orientation = "vertical" if wide.matches else "horizontal"
+    wide, large = window.matchMedia(WIDE_QUERY), window.matchMedia(LARGE_BOARD_QUERY)
+    controller.orientation = _orientation(wide, large)
 
     app = document.getElementById("app")
     app.addEventListener("click", create_proxy(lambda event: _on_click(controller, host, event)))
@@ -89,8 +97,9 @@ def start() -> Routed:
     document.addEventListener("click", create_proxy(lambda event: _on_root_click(controller, host, event)))
     document.addEventListener("keydown", create_proxy(lambda event: _on_key(controller, host, event)))
     app.addEventListener("change", create_proxy(lambda event: _on_change(controller, host, event)))
-    wide.addEventListener("change", create_proxy(
-        lambda event: controller.set_orientation("vertical" if event.matches else "horizontal")))
+    for query in (wide, large):
+        query.addEventListener("change", create_proxy(
+            lambda event: controller.set_orientation(_orientation(wide, large))))
 
     controller.boot()
     loading = _nn(document.getElementById("loading"))

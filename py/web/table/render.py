@@ -803,11 +803,19 @@ def _prompt(scene: Scene) -> str:
     )
 
 
+NOTICE_DETAILS = "\n"
+"""A notice's sentence and its technical details (a reason, a storage key) are parted by this: the
+sentence is shown, the details sit folded under it (``<details>``) for whoever wants them."""
+
+
 def _notice(scene: Scene) -> str:
     if not scene.notice:
         return ""
+    said, _, details = scene.notice.partition(NOTICE_DETAILS)
+    more = (f'<details class="notice-details"><summary>Details</summary><p>{esc(details)}</p></details>'
+            if details.strip() else "")
     return (
-        f'<div class="notice" role="alert"><p>{esc(scene.notice)}</p>'
+        f'<div class="notice" role="alert"><div class="notice-text"><p>{esc(said)}</p>{more}</div>'
         '<button type="button" class="btn btn-small" data-action="dismiss-notice" id="btn-notice">OK</button></div>'
     )
 

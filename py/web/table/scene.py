@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # the record's drawing is imported when it is first drawn (a 
     from web.modes.challenge_view import ChallengeScene
     from web.record.render import RecordScene
     from web.table.series_view import SeriesScene
+    from web.kit.looks import LookChoice
 
 __all__ = ["Scene", "Button", "LEVELS", "DELAYS"]
 
@@ -103,6 +104,8 @@ class Scene:
     challenge: ChallengeScene | None = None
     """A friend's challenge: its match's header and game-over buttons, its dialog (``web.modes.challenge``)."""
     chances: ChanceScene | None = None
+    looks: LookChoice | None = None
+    """The felt and the card backs chosen (web.app.looks): the frame's ``look-*`` attributes, the menu's choice."""
     """The chance of winning: the bar by the board, the menu's switch, the game-over figures
     (``web.app.chances``; None at a table the model does not cover)."""
     comforts: ComfortScene | None = None
