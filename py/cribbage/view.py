@@ -23,7 +23,7 @@ from .actions import Action, Count, Play
 from .cards import Card
 from .rules import CLASSIC, Rules
 from .scoring import ScoreItem
-from .state import MAX_CLAIM, Event, GameState, Phase, _cut_depths
+from .state import MAX_CLAIM, Event, GameState, Phase, _cut_depths, play_points
 
 __all__ = ["SeatView", "view"]
 
@@ -130,6 +130,11 @@ class SeatView:
     def score_of(self, seat: int) -> int:
         """The score of ``seat``'s side."""
         return self.scores[self.rules.side_of(seat)]
+
+    def play_points(self, card: Card) -> int:
+        """What laying ``card`` now scores at once for the player to move (what a claim in the play
+        covers: fifteen, 31, pairs, runs, the last card; never the go). Public: the play is face up."""
+        return play_points([*(c for _, c in self.pile), card], last=sum(self.hand_counts) == 1)
 
     def outcome(self, card: Card) -> tuple[ScoreItem, ...] | None:
         """What laying ``card`` would score now (None if it cannot be laid)."""
