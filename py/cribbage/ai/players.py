@@ -11,15 +11,15 @@ import math
 import random
 from typing import Sequence
 
-from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
+from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Play
 from ..view import SeatView
 from .coach import analyze_plays_steps, discard_choices
 from .discards import hand_ev, keeps, starters_for
 from .pegging import peg_points
 from .steps import Steps, finish
-from .table import EXACT, Habits, crib_card_value, muggins_choice
+from .table import EXACT, LEVEL_HABITS, Habits, call_in_play, crib_card_value, muggins_choice, play_claim_for
 
-__all__ = ["RandomPlayer", "GreedyPlayer", "TablePlayer", "ExpertPlayer"]
+__all__ = ["RandomPlayer", "GreedyPlayer", "TablePlayer", "ExpertPlayer", "call_in_play_for", "call_for_level"]
 
 
 class _Base:
@@ -34,6 +34,11 @@ class _Base:
         """Pick a legal action for this view."""
         return finish(self.choose_steps(view))
 
+    def call(self, view: SeatView) -> Muggins | None:
+        """Muggins in the play: call muggins on the open claim now (in turn or not), or None to let
+        it stand until the next card. The same answer however often it is asked about one claim."""
+        return call_in_play(view, self.habits)
+
     def choose_steps(self, view: SeatView) -> Steps[Action]:
         """:meth:`choose` in steps: the play's search pauses between pieces (see :mod:`.steps`)."""
         legal = view.legal_actions
@@ -43,14 +48,24 @@ class _Base:
         if isinstance(first, (CutForDeal, CutPack, CutStarter)):
             lo, hi = view.cut_depths
             return type(first)(view.seat, self.rng.randint(lo, hi))
+        called = self.call(view)  # muggins in the play: a call on the card just laid
+        if called is not None:
+            return called
         special = muggins_choice(view, self.rng, self.habits)  # with muggins: claim, call or let stand
         if special is not None:
             return special
-        if isinstance(first, Count) or len(legal) == 1:
-            return first
+        own = [a for a in legal if not isinstance(a, Muggins)]  # a call in the play is not a move
+        if isinstance(first, Count) or len(own) == 1:
+            return own[0] if own else first
         if isinstance(first, Discard):
             return self.discard(view)
-        return (yield from self.play_steps(view))
+        if isinstance(first, Muggins):
+            raise ValueError("this seat may only call muggins now: ask call() whether it does")
+        action = yield from self.play_steps(view)
+        if isinstance(action, Play) and view.rules.play_muggins:
+            # Muggins in the play: the card is chosen as ever, then claimed (never over-claimed).
+            action = Play(view.seat, action.card, play_claim_for(view, action.card, self.rng, self.habits))
+        return action
 
     def discard(self, view: SeatView) -> Action:
         raise NotImplementedError
@@ -76,7 +91,11 @@ class RandomPlayer(_Base):
         return self.rng.choice(view.legal_actions)
 
     def play(self, view: SeatView) -> Action:
-        return self.rng.choice(view.legal_actions)
+        legal = view.legal_actions
+        if view.rules.play_muggins:  # one choice a card (the claim is added after), never a call here
+            legal = tuple(dict.fromkeys(a if isinstance(a, Go) else Play(a.seat, a.card)
+                                        for a in legal if isinstance(a, (Play, Go))))
+        return self.rng.choice(legal)
 
 
 class GreedyPlayer(_Base):
@@ -190,3 +209,21 @@ class ExpertPlayer(_Base):
         i = self._pick([p.ev * (0.01 if p.win_chance else 1.0) for p in distinct], temperature)
         card = distinct[i].card
         return Play(view.seat, card) if card is not None else Go(view.seat)
+
+
+def call_in_play_for(player: object, view: SeatView) -> Muggins | None:
+    """Whether a computer ``player`` (any of :func:`~cribbage.ai.make_player`'s) calls muggins on the open
+    claim in the play from ``view`` (its seat must be in ``view.callers``): its own habits decide."""
+    call = getattr(player, "call", None)
+    if call is not None:
+        result = call(view)
+        assert result is None or isinstance(result, Muggins)
+        return result
+    return call_in_play(view)
+
+
+def call_for_level(view: SeatView, level: str) -> Muggins | None:
+    """Muggins in the play, for a driver: whether the computer at ``level`` (a name of
+    :func:`~cribbage.ai.make_player`) in ``view.seat`` calls muggins on the open claim now. The same
+    answer however often it is asked about one claim (no seed needed)."""
+    return call_in_play(view, LEVEL_HABITS.get(level.strip().lower(), EXACT))
