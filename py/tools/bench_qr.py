@@ -13,8 +13,9 @@ For each candidate, printed:
   median of ``--runs`` more (each a new link). A JS library gives the symbol's rows; the page then
   turns them into SVG in Python (``web/kit/qr_svg.py``, timed in Pyodide on its own line).
 
-Candidates: the vendored ``qrcode-generator`` (node_modules/qrcode-generator/dist/qrcode.js, as
-build_site.py ships it), any ``--js`` file (``:esm`` for an ES module, e.g. uqr's dist/index.mjs),
+Candidates: the vendored ``uqr`` (node_modules/uqr/dist/index.mjs, as build_site.py ships it and
+static/net.js calls it), any ``--js`` file (a classic script defining ``qrcode``, as
+qrcode-generator's dist/qrcode.js does, or ``:esm`` for an ES module exporting uqr's ``encode``),
 a segno wheel (``--wheel``, e.g. from ``pip download segno --no-deps``) and the hand-written encoder
 this replaced (``--baseline REV``: py/web/kit/qr.py at git revision REV, e.g. a8f461b).
 """
@@ -59,10 +60,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     js: list[dict[str, str]] = []
-    vendored = ROOT / "node_modules" / "qrcode-generator" / "dist" / "qrcode.js"
+    vendored = ROOT / "node_modules" / "uqr" / "dist" / "index.mjs"
     if vendored.is_file():
         version = json.loads((vendored.parents[1] / "package.json").read_text())["version"]
-        js.append({"name": f"qrcode-generator {version} (JS)", "path": str(vendored), "kind": "classic"})
+        js.append({"name": f"uqr {version} (JS, vendored)", "path": str(vendored), "kind": "esm"})
     for spec in args.js:
         name, _, path = spec.partition("=")
         kind = "esm" if path.endswith(":esm") else "classic"

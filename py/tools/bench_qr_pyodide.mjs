@@ -40,7 +40,8 @@ async function jsCandidate(lib) {
     };
   } else {
     const mod = await import(pathToFileURL(lib.path).href + "?" + Math.random());
-    encode = (text) => mod.encode(text, { ecc: "M", border: 0 }).data
+    // as static/net.js calls it: the text's UTF-8 bytes (byte mode), level M, no quiet zone
+    encode = (text) => mod.encode(Array.from(new TextEncoder().encode(text)), { ecc: "M", border: 0 }).data
       .map((row) => row.map((dark) => (dark ? "1" : "0")).join("")).join("\n");
   }
   const load = now() - t0;
