@@ -66,7 +66,7 @@ pyodide.FS.mkdirTree("/bench/web/kit");
 pyodide.FS.writeFile("/bench/web/__init__.py", "");
 pyodide.FS.writeFile("/bench/web/kit/__init__.py", "");
 pyodide.FS.writeFile("/bench/web/kit/qr_svg.py", readFileSync(`${root}/py/web/kit/qr_svg.py`, "utf8"));
-pyodide.runPython("import sys; sys.path.insert(0, '/bench')");
+pyodide.runPython("import sys; sys.path.insert(0, '/bench'); import html, typing");  // the page has them at start
 
 const timePy = (code) => { const t = now(); pyodide.runPython(code); return now() - t; };
 
