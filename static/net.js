@@ -15,6 +15,10 @@
  *   net.signal() -> string                the signalling server this page would use
  *   net.untrusted() -> JSON string        "" if the page's link asks for nothing untrusted, else
  *                                         {"what": "signal"|"relay", "value": what it named}
+ *   net.qr(text, onReady) -> string       the QR code of `text` (the room link): its rows of "0"
+ *                                         and "1" (dark) joined by "\n", no quiet zone; "" while
+ *                                         the encoder loads (onReady() is called once it is there)
+ *                                         or if the text cannot be encoded
  *
  * onEvent(kind, peer, detail) is called with three strings (never anything else):
  *   "open",    myId,     signal URL   registered (again after a lost signalling socket came back)
@@ -71,7 +75,8 @@
  * the peers reach each other by their host addresses); otherwise PeerJS's own defaults.
  *
  * The PeerJS client (vendored by py/tools/build_site.py, named by this script's data-peerjs
- * attribute) is loaded on the first open(), so a start of the page does not pay for it.
+ * attribute) is loaded on the first open(), so a start of the page does not pay for it; the QR
+ * encoder (uqr, an ES module named by data-qr) is imported on the first qr() likewise.
  * A killed browser or a lost network is reported by nothing here (WebRTC's ICE goes
  * "disconnected" and PeerJS fires neither close nor error): Python's heartbeat over the channel
  * must notice it, then call drop(). status().ice shows the ICE state meanwhile.
@@ -81,6 +86,7 @@
 
   var script = document.currentScript;
   var PEERJS_URL = (script && script.dataset.peerjs) || "";
+  var QR_URL = (script && script.dataset.qr) || "";
   var CLOUD = "https://0.peerjs.com/";
   var REFUSE_CLOSE_MS = 200;
   var RECONNECT_MS = [1000, 2000, 4000, 8000, 15000, 30000];
@@ -108,6 +114,39 @@
       });
     }
     return peerjsLoading;
+  }
+
+  var qrModule = null;
+  var qrLoading = null;
+  /** The room link's QR code (see the header): the text as UTF-8 in byte mode (as the page always
+   *  drew it), error correction M, the smallest version and the mask of lowest penalty (uqr's). */
+  function qr(text, onReady) {
+    if (qrModule) {
+      try {
+        var bytes = Array.from(new TextEncoder().encode(String(text)));
+        var rows = qrModule.encode(bytes, { ecc: "M", border: 0 }).data;
+        return rows.map(function (row) {
+          return row.map(function (dark) { return dark ? "1" : "0"; }).join("");
+        }).join("\n");
+      } catch (e) {
+        return ""; // too long for a QR code
+      }
+    }
+    if (!qrLoading) {
+      // a same-origin module (the CSP's script-src 'self' allows it), resolved against the page
+      // (a classic script's import() would resolve it against this script's URL)
+      qrLoading = QR_URL ? import(new URL(QR_URL, document.baseURI).href)
+        : Promise.reject(new Error("net.js: no data-qr attribute"));
+      qrLoading.then(function (module) {
+        qrModule = module;
+      }, function () {
+        qrLoading = null; // let a later qr() try again
+      });
+    }
+    qrLoading.then(function () {
+      if (typeof onReady === "function") onReady();
+    }, function () {});
+    return "";
   }
 
   function metaContent(name) {
@@ -552,5 +591,6 @@
     status: status,
     signal: configuredSignal,
     untrusted: untrusted,
+    qr: qr,
   });
 })();

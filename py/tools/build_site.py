@@ -18,6 +18,8 @@ What ends up in ``dist/``::
                                   loads, and the full one, fetched on a first import of
                                   anything else (static/lazy_stdlib.py)
     vendor/peerjs-<v>/            the PeerJS client for online play (static/net.js loads it)
+    vendor/uqr-<v>/               the QR encoder of the room link (an ES module static/net.js
+                                  imports when online play first draws the room's QR code)
 
 The wasm and the zips ship brotli-compressed (Netlify does not compress those types; the
 netlify.toml rules for ``*.wasm`` and ``*.zip`` send ``Content-Encoding: br``).
@@ -81,6 +83,9 @@ SKIP_SUFFIXES = (".pyc", ".pyo", ".swp", ".swo", "~", ".orig", ".rej", ".DS_Stor
 EPOCH = (1980, 1, 1, 0, 0, 0)
 PEERJS_FILES = ("peerjs.min.js", "peerjs.min.js.map")
 """Files of the npm peerjs package that ship (the map is not precached: only devtools read it)."""
+UQR_FILES = ("index.mjs",)
+"""Files of the npm uqr package that ship: its ES module (QR encoding, error correction, masks;
+MIT, derived from Project Nayuki's QR Code generator). Not precached, like PeerJS."""
 HASHED_DIR = "hashed"
 """Folder of content-named files (served as immutable, like the version-named vendor/)."""
 BUILD_MARKER = "build-info.json"
@@ -99,6 +104,7 @@ class Build:
     pyodide: str = ""
     pyscript: str = ""
     peerjs: str = ""
+    uqr: str = ""
     stdlib_zip: str = ""
     stdlib_full: str = ""
     precompressed: list[str] = field(default_factory=list)
@@ -118,6 +124,10 @@ class Build:
     @property
     def peerjs_dir(self) -> str:
         return f"vendor/peerjs-{self.peerjs}"
+
+    @property
+    def uqr_dir(self) -> str:
+        return f"vendor/uqr-{self.uqr}"
 
 
 def log(quiet: bool, message: str) -> None:
@@ -146,23 +156,35 @@ def pinned_versions(root: Path) -> dict[str, str]:
     return found
 
 
-def vendor_peerjs(root: Path, out: Path) -> str:
-    """Copy the PeerJS client (a classic script giving ``window.peerjs``) into a version-named
-    folder of ``out``; returns its version. Not precached: static/net.js loads it when online
-    play opens, which needs the network anyway, and the service worker then keeps it (vendor/
-    is immutable)."""
-    wanted = json.loads((root / "package.json").read_text())["dependencies"].get("peerjs")
-    meta = root / "node_modules" / "peerjs" / "package.json"
+def vendor_package(root: Path, out: Path, package: str, files: tuple[str, ...]) -> str:
+    """Copy ``files`` of the npm ``package``'s dist/ into ``out``/vendor/<package>-<version>/ (the
+    version pinned in package.json, checked against what npm installed); returns the version."""
+    wanted = json.loads((root / "package.json").read_text())["dependencies"].get(package)
+    meta = root / "node_modules" / package / "package.json"
     if not meta.exists():
-        raise BuildError("node_modules/peerjs is missing: run `npm ci` first")
+        raise BuildError(f"node_modules/{package} is missing: run `npm ci` first")
     version = json.loads(meta.read_text())["version"]
     if version != wanted:
-        raise BuildError(f"node_modules/peerjs is {version} but package.json pins {wanted}: run `npm ci`")
-    folder = out / "vendor" / f"peerjs-{version}"
+        raise BuildError(f"node_modules/{package} is {version} but package.json pins {wanted}: run `npm ci`")
+    folder = out / "vendor" / f"{package}-{version}"
     folder.mkdir(parents=True)
-    for name in PEERJS_FILES:
-        shutil.copyfile(root / "node_modules" / "peerjs" / "dist" / name, folder / name)
+    for name in files:
+        shutil.copyfile(root / "node_modules" / package / "dist" / name, folder / name)
     return version
+
+
+def vendor_peerjs(root: Path, out: Path) -> str:
+    """The PeerJS client (a classic script giving ``window.peerjs``), version-named. Not precached:
+    static/net.js loads it when online play opens, which needs the network anyway, and the
+    service worker then keeps it (vendor/ is immutable)."""
+    return vendor_package(root, out, "peerjs", PEERJS_FILES)
+
+
+def vendor_uqr(root: Path, out: Path) -> str:
+    """The QR encoder of the room link (uqr, an ES module), version-named. Not precached either:
+    static/net.js imports it when online play first draws a room's QR code, and the service worker
+    then keeps it."""
+    return vendor_package(root, out, "uqr", UQR_FILES)
 
 
 def walk_files(top: Path) -> list[Path]:
@@ -561,11 +583,13 @@ def build(
             shutil.copyfile(path, pyscript_dst / path.name)
 
     result.peerjs = vendor_peerjs(root, out)
+    result.uqr = vendor_uqr(root, out)
 
     fields = {
         "pyodide_dir": result.pyodide_dir,
         "pyscript_dir": result.pyscript_dir,
         "peerjs_dir": result.peerjs_dir,
+        "uqr_dir": result.uqr_dir,
         "stdlib_zip": result.stdlib_zip,
         "stdlib_full": result.stdlib_full,
         "lazy_stdlib_py": json.dumps((root / "static" / "lazy_stdlib.py").read_text()),
@@ -688,6 +712,7 @@ def build(
         "pyodide": result.pyodide,
         "pyscript": result.pyscript,
         "peerjs": result.peerjs,
+        "uqr": result.uqr,
         "stdlib_zip": result.stdlib_zip,
         "stdlib_full": result.stdlib_full,
         "precompressed": result.precompressed,

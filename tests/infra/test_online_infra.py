@@ -197,11 +197,28 @@ def test_peerjs_client_is_vendored_version_named_and_cached_on_first_use(built):
     # every page loads net.js, which names the vendored client it loads on first use
     for page in ("index.html", "embed.html"):
         html = (built.out / page).read_text()
-        tags = re.findall(r'<script src="\./static/net\.js" data-peerjs="\./([^"]+)" defer></script>', html)
-        assert tags == [f"{built.peerjs_dir}/peerjs.min.js"], page
+        tags = re.findall(r'<script src="\./static/net\.js" data-peerjs="\./([^"]+)" data-qr="\./([^"]+)" defer>'
+                          r'</script>', html)
+        assert tags == [(f"{built.peerjs_dir}/peerjs.min.js", f"{built.uqr_dir}/index.mjs")], page
         assert '<meta name="cribbage-signal" content="">' in html  # the site config: not set
         assert '<meta name="cribbage-signal-allow" content="">' in html  # a link may name no other
         assert '<meta name="cribbage-ice-servers" content="">' in html  # no STUN/TURN of our own
+
+
+def test_the_qr_encoder_is_vendored_version_named_and_cached_on_first_use(built):
+    """uqr (the room link's QR code) ships like PeerJS: pinned, version-named under vendor/ (which the
+    service worker keeps on first fetch), not precached: a start never fetches it."""
+    pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]["uqr"]
+    lock = json.loads((ROOT / "package-lock.json").read_text())
+    assert lock["packages"][""]["dependencies"]["uqr"] == pinned == lock["packages"]["node_modules/uqr"]["version"]
+    assert built.uqr == pinned and built.uqr_dir == f"vendor/uqr-{pinned}"
+    shipped = built.out / built.uqr_dir / "index.mjs"
+    assert shipped.read_bytes() == (ROOT / "node_modules/uqr/dist/index.mjs").read_bytes()
+    assert sorted(p.name for p in shipped.parent.iterdir()) == ["index.mjs"]
+    assert not any(p.startswith(built.uqr_dir) for p in built.precache)
+    assert built.uqr_dir not in (built.out / "sw.js").read_text()
+    assert json.loads((built.out / "build-info.json").read_text())["uqr"] == pinned
+    assert not any("qr" in p for p in built.python_files if p.startswith("web/kit/") and p != "web/kit/qr_svg.py")
 
 
 def test_vendoring_refuses_a_peerjs_other_than_the_pinned_one(tmp_path):

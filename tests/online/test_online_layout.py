@@ -13,6 +13,8 @@ from browser_harness import READY_TIMEOUT_MS, wait_ready
 from net_harness import Player, Stall
 from test_online_play import STEP, new_room, open_link, state, wait_live
 
+from web.kit.qr_svg import svg_path
+
 PAGE_SIZES = {
     "phone 360x740": {"width": 360, "height": 740},
     "phone landscape 740x360": {"width": 740, "height": 360},
@@ -85,10 +87,38 @@ def check_sizes(p: Player, sizes: dict[str, dict[str, int]], phase: str) -> None
             raise
 
 
+def drawn_is_segnos_symbol(path_data: str, link: str) -> bool:
+    """The page's QR code of ``link`` is segno's symbol of it (byte mode, level M, the smallest version)
+    with one of the eight masks (segno scores masks otherwise: tests/web/test_qr.py)."""
+    import pytest
+    import segno  # the test extra
+    from segno import consts, encoder
+
+    def write_padding_bits(buff: Any, version: int, length: int) -> None:  # heuer/segno#148, as in test_qr.py
+        if version not in (consts.VERSION_M1, consts.VERSION_M3):
+            buff.extend([0] * (-length % 8))
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(encoder, "write_padding_bits", write_padding_bits)
+        return _matches_segno(segno, path_data, link)
+
+
+def _matches_segno(segno: Any, path_data: str, link: str) -> bool:
+    version = segno.make(link.encode(), error="m", mode="byte", boost_error=False, micro=False).version
+    for mask in range(8):
+        code = segno.make(link.encode(), error="m", mode="byte", boost_error=False, micro=False, version=version,
+                          mask=mask)
+        if svg_path([[bool(m) for m in row] for row in code.matrix_iter(scale=1, border=0)]) == path_data:
+            return True
+    return False
+
+
 def test_the_online_table_fits_every_claimed_size_and_the_panel_folds(players: Any, online_url: str) -> None:
     stall = Stall()
     ann, link = new_room(players, online_url)
+    ann.page.wait_for_selector(".qr-wrap svg")  # the QR library is imported on first use
     assert ann.page.locator(".qr-wrap svg").count() == 1 and ann.page.locator("#btn-online-fold").count() == 0
+    assert drawn_is_segnos_symbol(ann.page.get_attribute(".qr-wrap svg path", "d") or "", link)
     bob = open_link(players, "bob", link)
     wait_live(ann, bob)
     sizes = {ann.name: PAGE_SIZES, bob.name: EMBED_SIZES}

@@ -149,6 +149,7 @@ def test_two_browsers_play_a_whole_match_online(players: Any, online_url: str) -
     ann.page.wait_for_selector("#room-link")
     link = ann.page.input_value("#room-link")
     assert "?room=" in link and "signal=" in link and "group=test" in link
+    ann.page.wait_for_selector(".qr-wrap svg")  # the QR library is imported on first use
     assert ann.page.locator(".qr-wrap svg").count() == 1
     ann.page.fill("#online-name", "Ann <b>")
     ann.page.click("#btn-online-name")

@@ -17,6 +17,7 @@ from web.modes import online
 from web.kit.cards import card_name
 from web.table.render import deal_cuts
 from web.app.controller import Controller, MemoryStorage
+from web.kit.qr_svg import qr_svg
 from web.modes.online import ChannelEvents, PeerSession
 
 BUSY = json.dumps({"v": PROTOCOL, "k": "refuse", "reason": "full"}, separators=(",", ":"))
@@ -182,6 +183,38 @@ class MemChannel:
             del self.hub.peers[self.me]
 
 
+class FakeQr:
+    """The page's QR drawing (:attr:`OnlineEnv.qr`) with segno as the encoder: like the page, it gives
+    ``""`` until its library has "loaded" (a timer of the host, run by ``settle``), then calls the
+    latest ``ready`` once, and draws every later link at once."""
+
+    def __init__(self, host: NetHost) -> None:
+        self.host = host
+        self.loaded = False
+        self.loading = False
+        self.ready: Callable[[], None] | None = None
+        self.calls = 0
+
+    def __call__(self, link: str, ready: Callable[[], None]) -> str:
+        import segno  # the test extra
+
+        self.calls += 1
+        if not self.loaded:
+            self.ready = ready
+            if not self.loading:
+                self.loading = True
+                self.host.later(5, self._load)
+            return ""
+        code = segno.make(link.encode(), error="m", mode="byte", boost_error=False, micro=False)
+        return qr_svg([[bool(m) for m in row] for row in code.matrix_iter(scale=1, border=0)], label="QR code of the room link")
+
+    def _load(self) -> None:
+        self.loaded = True
+        ready, self.ready = self.ready, None
+        if ready is not None:
+            ready()
+
+
 class Browser:
     """One browser: its storage survives reloads; each (re)load is a new controller."""
 
@@ -199,16 +232,19 @@ class Browser:
         """The ``?rules=`` of the page's address (a new room's table, or the room link's)."""
         self.holds: list[bool] = []
         """What online play told the page of its work (:attr:`OnlineEnv.hold`), in order."""
+        self.qr = FakeQr(self.host)
 
     def load(self, params: dict[str, str] | None = None, room: str | None = None) -> Controller:
         """Open the page (again): the previous page is gone without closing anything but its channel."""
         if self.controller is not None:
             self.controller.session.close()
         self.host = NetHost(self.clock)
+        self.qr = FakeQr(self.host)  # a new page imports its QR library again
         if room is not None:
             self.room = room
         online.configure(channel=self.hub.factory, room=self.room, secret=self.secret, page_url="http://127.0.0.1/",
-                         wall=self.clock, group=MODP_TEST, rules_text=self.rules_text, hold=self.holds.append)
+                         wall=self.clock, group=MODP_TEST, rules_text=self.rules_text, hold=self.holds.append,
+                         qr=self.qr)
         p = dict(params or {})
         if self.room is not None:
             p["mode"] = "online"

@@ -13,7 +13,7 @@ import types
 from typing import Any, Callable
 
 LAZY = ("cribbage.online", "cribbage.online.pack", "cribbage.online.game", "web.modes.online", "web.modes.online_panel",
-        "web.page.net",
+        "web.page.net", "web.kit.qr_svg",
         "cribbage.record", "web.record.screens", "web.record.render", "web.record.store", "web.kit.charts",
         "cribbage.challenge", "web.modes.challenge", "web.modes.challenge_view")
 """Modules a start of the page must leave for later."""

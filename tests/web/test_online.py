@@ -423,14 +423,44 @@ def test_the_pages_busy_string_speaks_the_current_protocol() -> None:
     assert json.loads(found.group(1))["v"] == PROTOCOL
 
 
-def test_the_room_link_with_its_secret_still_fits_a_qr_code() -> None:
-    from cribbage.online.link import new_room_id, new_room_secret
-    from web.modes.online_panel import qr_of
+def test_the_room_links_qr_code_is_drawn_once_the_pages_qr_library_has_loaded() -> None:
+    """The first frame of a new room has the link and an empty QR box (the page's QR library is
+    imported on first use); once it is there the session draws the code, of the link itself; a
+    friend's page never draws one, nor the host's once the friend has joined (the library is the
+    page's: tests/web/test_qr.py checks its symbols against segno)."""
+    clock, hub = Clock(), Hub()
+    ann = Browser("Ann", clock, hub)
+    ann.load()
+    ann.c.click("menu")
+    ann.c.click("new-mode", {"mode": "online"})
+    ann.c.click("start")
+    first = ann.html()
+    link = unescape(select(first, tag="input", id="room-link")[0].attrs["value"])
+    assert '<div class="qr-wrap"></div>' in first and ann.qr.ready is not None
+    settle(ann)
+    svg = ann.html().split('<div class="qr-wrap">')[1].split("</div>")[0]
+    assert svg == ann.qr(link, lambda: None) and svg.startswith("<svg") and 'aria-label="QR code of the room link"' in svg
+    assert ann.qr.ready is None  # called once
+    bob = Browser("Bob", clock, hub, room=ann.session.net.room, secret=ann.session.net.secret)
+    bob.load()
+    settle(ann, bob)
+    assert ann.session.joined and "<svg" not in ann.html().split('id="online"')[1].split("</section>")[0]
+    assert bob.qr.calls == 0 and 'class="qr-wrap"' not in bob.html()
 
-    env = online.OnlineEnv(page_url="https://cribbage.example.org/play/",
-                           link_query="&signal=https%3A%2F%2Fsignal.example.org%2Fcribbage")
-    link = online.room_link(env, new_room_id(), new_room_secret())
-    assert "#k=" in link and "<svg" in qr_of(link)
+
+def test_a_closed_rooms_qr_ready_draws_nothing() -> None:
+    clock, hub = Clock(), Hub()
+    ann = Browser("Ann", clock, hub)
+    ann.load()
+    ann.c.click("menu")
+    ann.c.click("new-mode", {"mode": "online"})
+    ann.c.click("start")
+    session, frames = ann.session, len(ann.host.frames)
+    assert ann.qr.ready is not None and ann.qr.loading and not ann.qr.loaded
+    session.close()
+    settle(ann)  # the QR library arrives after the room closed
+    assert ann.qr.loaded and ann.qr.ready is None
+    assert len(ann.host.frames) == frames
 
 
 def test_a_room_saved_by_the_earlier_deal_starts_a_new_match_in_the_same_room(

@@ -210,6 +210,10 @@ class OnlineEnv:
     done: the page then holds its own background jobs (the start-up snapshot's worker and the service
     worker's install, which took a core from the deal's slices on a 2-core machine), see
     ``static/loader.mjs`` and ``static/sw-register.js``."""
+    qr: Callable[[str, Callable[[], None]], str] | None = None
+    """The room link's QR code as SVG markup, drawn by the page (``web.page.net.RoomQr``: a vendored
+    library encodes it): ``qr(link, ready)`` gives ``""`` while the library loads and calls
+    ``ready()`` once it is there. None: no QR code."""
     trace: Callable[[str], None] | None = None
     """Called with a short label at each step of the session (a payload in or out, a slice of work,
     a save, a redraw), for ``py/tools/bench_online.py``: kinds and durations only, never a card or
@@ -309,6 +313,9 @@ class OnlinePanel:
     no table (nothing has been sent)."""
     declined: bool = False
     """The friend chose *Not now*: the page says so and offers a game against the computer."""
+    qr: str = ""
+    """The room link's QR code as SVG markup, while the friend has not joined the host's room ('' when
+    not shown, or while the page's QR library loads)."""
 
 
 class PeerSeat(RemoteSeat):
@@ -622,8 +629,12 @@ class PeerSession:
             if text not in said:
                 said.add(text)
                 messages.append(text)
+        link = room_link(self.env, self.net.room, self.net.secret, self.game.rules)
+        qr = ""
+        if self.env.qr is not None and self.game.seat == 0 and not self.joined:
+            qr = self.env.qr(link, self._qr_ready)
         return OnlinePanel(
-            room=self.net.room, link=room_link(self.env, self.net.room, self.net.secret, self.game.rules),
+            room=self.net.room, link=link, qr=qr,
             seat=self.game.seat, rules=rules_sentence(self.game.rules),
             state=state, status=status, turn=self.turn_text(),
             my_name=self.my_name, peer_name=self.peer_name, joined=self.joined, question=question,
@@ -632,6 +643,11 @@ class PeerSession:
             waiting=waiting, result=self.result_text() if self.match.state.is_over else "",
             blocked=blocked, folded=self.joined and not blocked, expanded=self.expanded,
             invited=self.invited and not self.declined, declined=self.declined)
+
+    def _qr_ready(self) -> None:
+        """The page's QR library has loaded: the room link's code can be drawn now."""
+        if not self._closed:
+            self._emit(Change("link"))
 
     def failure_text(self) -> str:
         """Why the match stopped, in our words (the other browser's own words go apart, in quotes).

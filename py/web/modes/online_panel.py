@@ -3,29 +3,19 @@ names, the friend's offer, problems and a failed audit's evidence. Everything is
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-from web.kit.qr import QrCodeError, qr_svg
 from web.kit.html import esc
 
-__all__ = ["online_html", "qr_of"]
+__all__ = ["online_html"]
 
 CONTROLS = ' aria-controls="online-more"'
 
 
-@lru_cache(maxsize=4)
-def qr_of(link: str) -> str:
-    """The QR code of a room link as SVG ('' if it cannot be encoded)."""
-    try:
-        return qr_svg(link, label="QR code of the room link")
-    except (QrCodeError, ValueError):
-        return ""
-
-
 def _invite(panel: Any, full: bool) -> str:
-    """The room link with a copy button; the QR code too until the friend has joined."""
-    qr = f'<div class="qr-wrap">{qr_of(panel.link)}</div>' if full else ""
+    """The room link with a copy button; the QR code too until the friend has joined (the page draws
+    it: ``panel.qr`` is its SVG markup, empty while the page's QR library loads)."""
+    qr = f'<div class="qr-wrap">{getattr(panel, "qr", "")}</div>' if full else ""
     return (
         '<div class="online-invite">'
         f'<label for="room-link">{"Send this link to your friend:" if full else "Room link:"}</label>'

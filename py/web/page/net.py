@@ -1,6 +1,8 @@
 """Online play's glue to the page: the data channel over ``window.cribbageNet`` (static/net.js, the
-vendored PeerJS client: strings only, both ways) and the configuration online play gets when it is
-first opened (the room of the URL, the room link's address, the test group, the trace)."""
+vendored PeerJS client: strings only, both ways), the room link's QR code (net.js's ``qr()``, the
+vendored uqr encoder: rows of 0 and 1, drawn as SVG by :mod:`web.kit.qr_svg`) and the
+configuration online play gets when it is first opened (the room of the URL, the room link's
+address, the test group, the trace)."""
 
 from __future__ import annotations
 
@@ -10,12 +12,13 @@ from typing import TYPE_CHECKING, Any, Callable
 from pyscript import document, window  # type: ignore[import-not-found]  # the page's JS objects: Any
 from pyscript.ffi import create_proxy  # type: ignore[import-not-found]
 
+from web.kit.qr_svg import parse_modules, qr_svg
 from web.page.host import BrowserHost, _nn, _text
 
 if TYPE_CHECKING:  # imported on first use: online play is not needed at start
     from web.modes import online
 
-__all__ = ["PeerJSChannel", "configure_online", "BUSY"]
+__all__ = ["PeerJSChannel", "RoomQr", "configure_online", "BUSY"]
 
 
 BUSY = '{"v":3,"k":"refuse","reason":"full"}'
@@ -102,6 +105,37 @@ class PeerJSChannel:
         if self._reopen is not None:
             self.host.cancel(self._reopen)
         self.net.close()
+
+
+class RoomQr:
+    """The room link's QR code as SVG (:attr:`web.modes.online.OnlineEnv.qr`): the vendored encoder
+    (net.js ``qr()``) gives the symbol's rows, :func:`web.kit.qr_svg.qr_svg` draws them. The encoder
+    is imported on the first call, so that call (and any until it is there) gives ``""``; once the
+    import is done the latest ``ready`` runs (the session then draws the code)."""
+
+    LABEL = "QR code of the room link"
+
+    def __init__(self, host: BrowserHost) -> None:
+        self.host = host
+        self.drawn: tuple[str, str] = ("", "")
+        """The last link and its SVG (one room at a time)."""
+        self.ready: Callable[[], None] | None = None
+        self._proxy = create_proxy(self._loaded)
+
+    def __call__(self, link: str, ready: Callable[[], None]) -> str:
+        if link == self.drawn[0]:
+            return self.drawn[1]
+        modules = parse_modules(_text(window.cribbageNet.qr(link, self._proxy)) or "")
+        if modules is None:  # loading (or a text no QR code holds: then no ready follows)
+            self.ready = ready
+            return ""
+        self.drawn = (link, qr_svg(modules, label=self.LABEL))
+        return self.drawn[1]
+
+    def _loaded(self) -> None:
+        ready, self.ready = self.ready, None
+        if ready is not None:
+            self.host.timed(ready, "qr ready")
 
 
 def _binding(detail: str) -> Any:
@@ -198,5 +232,6 @@ def configure_online(host: BrowserHost, params: dict[str, str]) -> None:
     online.configure(channel=factory if net is not None and refusal is None else None,
                      room=params.get("room"), secret=_fragment_secret(), page_url=str(window.location.origin) + str(window.location.pathname),
                      link_query=query, group=group, wall=lambda: float(window.Date.now()) / 1000.0, refusal=refusal,
-                     rules_text=_text(search.get("rules")), trace=trace, hold=_hold_background)
+                     rules_text=_text(search.get("rules")), trace=trace, hold=_hold_background,
+                     qr=RoomQr(host) if net is not None and _nn(getattr(net, "qr", None)) is not None else None)
 
