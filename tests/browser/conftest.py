@@ -25,6 +25,7 @@ is marked ``browser``: deselect with ``-m "not browser"``.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -100,11 +101,12 @@ def warm_context(browser: Any, base_url: str) -> Iterator[Any]:
     """A context that has started the game once and made the start-up snapshot (see the module doc)."""
     context = browser.new_context()
     page = context.new_page()
-    page.goto(base_url)
-    wait_ready(page)
-    page.wait_for_function("() => !!(cribbageStart.made || cribbageStart.skipped)", timeout=120_000)
-    made = page.evaluate("() => cribbageStart.made || {ok: false, skipped: cribbageStart.skipped}")
-    assert made["ok"], f"the warm context got no start-up snapshot: {made}"
+    try:  # a speed-up only: without a snapshot (a boot or the worker gave up under load) each page boots cold
+        page.goto(base_url)
+        wait_ready(page)
+        page.wait_for_function("() => !!(cribbageStart.made || cribbageStart.skipped)", timeout=90_000)
+    except Exception as error:  # noqa: BLE001  (Playwright's TimeoutError, the boot error)
+        warnings.warn(f"the warm browser context has no start-up snapshot: {error}", stacklevel=1)
     page.close()
     yield context
     context.close()
