@@ -63,7 +63,7 @@ play: site
 	fi
 	$(PY) py/tools/serve.py --port $(PORT) --dir dist --host $(HOST) --peerserver $(SIGNAL_PORT)
 
-test: site wheels
+test: site wheels  # what a change must pass (docs/testing.md: the three runs, their times)
 	$(PY) -m pytest -n 2 --dist loadfile -m "not online and not slow" --ignore=tests/browser --durations=10
 	$(PY) -m pytest -m "not online and not slow" tests/browser --durations=10
 	$(PY) py/tools/netns.py -- $(PY) -m pytest -m "online and not slow" --durations=5

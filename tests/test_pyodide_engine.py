@@ -1,13 +1,18 @@
 """The engine test suite passes inside Pyodide too (Python 3.14 compiled to WebAssembly, the
 interpreter the browser runs), not only under this machine's CPython.
 
-Runs ``node py/tools/pyodide_pytest.mjs`` (tests/engine without the ``slow`` ones). The wheels
-it unpacks come from ``.cache/wheels`` (``make wheels``); this test downloads them itself when
-they are missing.
+Runs ``node py/tools/pyodide_pytest.mjs`` (tests/engine without the ``slow`` ones) in two shares
+that pytest-xdist can run side by side (``make test`` runs ``--dist loadfile``): this file runs
+every engine test file but the property tests, tests/test_pyodide_engine_properties.py runs those
+(about half the time inside Pyodide). Together they run all of tests/engine but the ``slow`` tests,
+as one run did; a new engine test file lands in this share. The wheels it unpacks come from
+``.cache/wheels`` (``make wheels``); the test downloads them itself when they are missing (under a
+lock: both shares may ask at once).
 """
 
 from __future__ import annotations
 
+import fcntl
 import re
 import shutil
 import subprocess
@@ -20,12 +25,20 @@ ROOT = Path(__file__).resolve().parents[1]
 RUNNER = ROOT / "py" / "tools" / "pyodide_pytest.mjs"
 WHEELS = ROOT / ".cache" / "wheels"
 REQUIREMENTS = ROOT / "py" / "tools" / "pyodide-test-wheels.txt"
+PROPERTIES = "tests/engine/test_properties.py"  # the other share's (tests/test_pyodide_engine_properties.py)
 
 
 def ensure_wheels() -> None:
     if (WHEELS / ".installed").exists():
         return
     WHEELS.mkdir(parents=True, exist_ok=True)
+    with open(WHEELS.parent / "wheels.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (WHEELS / ".installed").exists():
+            download_wheels()
+
+
+def download_wheels() -> None:
     subprocess.run(
         [
             sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
@@ -37,14 +50,15 @@ def ensure_wheels() -> None:
     (WHEELS / ".installed").touch()
 
 
-def test_engine_suite_passes_inside_pyodide() -> None:
+def run_engine_tests_in_pyodide(*paths: str) -> None:
+    """Run pytest on ``paths`` (without the ``slow`` tests) inside Pyodide; fail unless it passed."""
     if not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").exists():
         pytest.skip("node_modules/pyodide is missing: run `npm ci` (make test does)")
     node = shutil.which("node")
     assert node, "node is needed to run Pyodide (it is installed with npm)"
     ensure_wheels()
     run = subprocess.run(
-        [node, str(RUNNER), "tests/engine", "-m", "not slow", "-q"],
+        [node, str(RUNNER), *paths, "-m", "not slow", "-q"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -55,3 +69,7 @@ def test_engine_suite_passes_inside_pyodide() -> None:
     passed = re.search(r"(\d+) passed", run.stdout)
     assert passed and int(passed.group(1)) > 0, f"no passing tests reported:\n{tail}"
     assert "platform emscripten" in run.stdout or "Pyodide" in run.stdout, tail
+
+
+def test_engine_suite_passes_inside_pyodide() -> None:
+    run_engine_tests_in_pyodide("tests/engine", f"--ignore={PROPERTIES}")

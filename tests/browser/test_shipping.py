@@ -23,6 +23,8 @@ from browser_harness import (
     watch_console,
 )
 
+pytestmark = pytest.mark.cold_boot  # first visits: the loading screen, the service worker, the requests a start makes
+
 SCHEMES_SEEN_LOCALLY = ("data:", "blob:", "about:")
 
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from browser_harness import wait_ready
 from test_table import Table
+
+pytestmark = pytest.mark.cold_boot  # which stdlib files a start fetches: a first visit's, with no snapshot
 
 FULL = "python_stdlib_full-"
 

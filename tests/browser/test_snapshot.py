@@ -12,6 +12,8 @@ from browser_harness import wait_controlled, wait_ready
 from test_small_stdlib import run_python
 from test_table import Table
 
+pytestmark = pytest.mark.cold_boot  # each test starts without a snapshot and watches the one it makes
+
 CACHE = "pyodide-snapshot"
 TRYING = "cribbage-snapshot-trying"
 RANDOM = """
