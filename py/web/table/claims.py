@@ -10,6 +10,8 @@ count away before its claim:
   :func:`cribbage.scorekeeper.impossible_count_reason`) is refused before it reaches the engine;
 - :func:`call_buttons`: *Muggins!* and *Let it stand* while another side's claim waits;
 - :func:`status`: the prompt's words for both;
+- :func:`counted_cards`: the cards being counted (or whose claim waits), drawn in the prompt beside
+  the pad so a phone never hides them behind it (issue 29);
 - :func:`claim_panel`: a counted panel's items — only the claim while it is pending, then the
   itemised count beside it and what muggins took.
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from cribbage.actions import Count, Muggins, Pass
+from cribbage.cards import Card
 from cribbage.scorekeeper import impossible_count_reason
 from cribbage.scoring import ScoreItem, score_hand
 from cribbage.state import Event
@@ -29,7 +32,7 @@ from cribbage.view import SeatView
 from web.table.scene import Button
 
 __all__ = ["MAX_CLAIM", "claiming", "calling", "claim_value", "claim_problem", "pad_buttons",
-           "call_buttons", "status", "claim_panel", "refusal"]
+           "call_buttons", "status", "claim_panel", "refusal", "counted_cards"]
 
 MAX_CLAIM = 29
 """The most a hand or crib can hold."""
@@ -101,6 +104,21 @@ def status(view: SeatView, entry: str, note: str | None, names: Sequence[str], y
         return (f"{names[seat]} claims {claimed} for the {what}",
                 "Call muggins if the claim missed points (you take them), or let it stand.")
     return "", ""
+
+
+def counted_cards(view: SeatView) -> tuple[str, tuple[Card, ...], Card] | None:
+    """While this seat claims or judges a claim in the show: (whose count, e.g. "hand" or "crib", its
+    cards, the starter); None otherwise. The cards are public by then (laid on the table)."""
+    if view.starter is None:
+        return None
+    if claiming(view):
+        crib = view.show_step >= view.rules.players
+        return ("crib" if crib else "hand"), (view.crib if crib else view.kept), view.starter
+    if calling(view) and view.claim is not None:
+        e = next((x for x in reversed(view.events) if x.kind in ("show hand", "show crib")), None)
+        if e is not None and e.claim and e.seat == view.claim[0]:
+            return ("crib" if e.kind == "show crib" else "hand"), e.cards[:-1], e.cards[-1]
+    return None
 
 
 def refusal(view: SeatView, claimed: int) -> str:

@@ -781,6 +781,22 @@ def _header(scene: Scene, scores: bool = True) -> str:
     )
 
 
+def _counted(scene: Scene) -> str:
+    """Muggins in the show: the cards being counted (or whose claim waits for a call) in the prompt,
+    beside the pad, so no screen hides them behind it (issue 29: the crib's panel could scroll out of
+    the middle on a phone while the page asked for its count)."""
+    v = scene.view
+    shown = claims.counted_cards(v) if scene.private and v.phase is Phase.SHOW and scene.summary is None else None
+    if shown is None:
+        return ""
+    what, cards, starter = shown
+    owner = v.seat if claims.claiming(v) else v.claim[0] if v.claim is not None else v.seat
+    minis = "".join(_mini(c) for c in cards)
+    minis += f'<span class="plus" aria-hidden="true">+</span>{_mini(starter, "starter-mini")}'
+    label = f"{_poss(scene, owner)} {what}, with the starter"
+    return f'<div class="counted" role="group" aria-label="{esc(label)}">{minis}</div>'
+
+
 def _prompt(scene: Scene) -> str:
     head, detail = _status(scene)
     buttons = "".join(_button_html(b) for b in buttons_for(scene))
@@ -790,7 +806,7 @@ def _prompt(scene: Scene) -> str:
                 f"{esc(scene.hint[0])}</p>")
     return (
         '<section class="prompt" aria-label="What to do">'
-        f'<div class="prompt-text"><p class="headline" id="headline">{esc(head)}</p>'
+        f'<div class="prompt-text"><p class="headline" id="headline">{esc(head)}</p>{_counted(scene)}'
         f'<p class="detail">{esc(detail)}</p>{hint}</div>'
         f'<div class="actions">{buttons}</div>'
         "</section>"
