@@ -2,7 +2,8 @@
 
 A match is its seed plus the list of these actions, so each has a short text form used in saves and
 on the command line: ``"discard 0 5H 6D"``, ``"play 1 TD"``, ``"go 0"``, ``"starter 1 17"``; with
-muggins ``"count 2 12"`` (a claim), ``"muggins 0"`` and ``"pass 1"``. Seats are 0 to 3 (0 and 1 at the
+muggins ``"count 2 12"`` (a claim), ``"muggins 0"`` and ``"pass 1"``; with muggins in the play
+``"play 1 5H 2"`` (the card and the points claimed for it). Seats are 0 to 3 (0 and 1 at the
 classic table). A cut's ``depth`` is how many cards are lifted off the top of the pack.
 """
 
@@ -87,13 +88,19 @@ class CutStarter:
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """Lay a card in the play, adding its value to the count."""
+    """Lay a card in the play, adding its value to the count. With muggins in the play the player
+    says what laying it scores: ``claim`` (None without it)."""
 
     seat: int
     card: Card
+    claim: int | None = None
+    """The points claimed for laying the card (muggins in the play only: fifteen, 31, pairs, runs
+    and the last card; never the go)."""
 
     def __str__(self) -> str:
-        return f"play {self.seat} {self.card}"
+        if self.claim is None:
+            return f"play {self.seat} {self.card}"
+        return f"play {self.seat} {self.card} {self.claim}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +128,9 @@ class Count:
 
 @dataclass(frozen=True, slots=True)
 class Muggins:
-    """With muggins, just after a claim: take the points it missed (nothing if it missed none)."""
+    """With muggins, just after a claim: take the points it missed, or put back an over-claim and
+    peg the overage (nothing if the claim was right). In the play any seat of another side may call
+    it before the next card is laid or Go is said, even out of turn."""
 
     seat: int
 
@@ -165,6 +174,8 @@ def parse_action(text: str) -> Action:
             return Discard(seat, ())
         if verb == "play" and len(rest) == 1:
             return Play(seat, parse_card(rest[0]))
+        if verb == "play" and len(rest) == 2 and rest[1].isdigit() and len(rest[1]) <= 2:
+            return Play(seat, parse_card(rest[0]), int(rest[1]))
         if verb == "go" and not rest:
             return Go(seat)
         if verb == "count" and not rest:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .actions import Action, Discard, Play, parse_action
 from .rules import CLASSIC, Rules, RulesError
+from .scoring import score_hand
 from .state import Event, GameState, other
 
 if TYPE_CHECKING:
@@ -446,12 +447,17 @@ def record_state(state: GameState, *, played_at: int, seed: int, actions: Iterab
         if e.kind == "deal" and e.hand not in dealers and e.seat is not None:
             dealers[e.hand] = e.seat  # the first deal line of a hand names the dealer
         elif e.kind in ("show hand", "show crib") and e.seat is not None:
-            best = Best(e.points, tuple(c.code for c in e.cards))
+            held = e.points
+            if e.claim and len(e.cards) == 5:
+                # Muggins: a claim counts as what it claimed, but never above what the cards hold (an
+                # over-claim is not a 29 in the statistics, called or not).
+                held = min(held, score_hand(e.cards[:4], e.cards[4], crib=e.kind == "show crib").total)
+            best = Best(held, tuple(c.code for c in e.cards))
             if e.kind == "show hand":
-                shows.setdefault(e.hand, [None] * n)[e.seat] = e.points
+                shows.setdefault(e.hand, [None] * n)[e.seat] = held
                 best_hand[e.seat] = _better(best_hand[e.seat], best)
             else:
-                cribs[e.hand] = e.points
+                cribs[e.hand] = held
                 best_crib[e.seat] = _better(best_crib[e.seat], best)
     hands = []
     for number, totals in enumerate(state.hand_scores, 1):

@@ -1,7 +1,7 @@
 """The rules a match is played by: one frozen value for every table of the rule book.
 
 A table is composed from a few choices (how many play, partners, the target, two cards from the pack
-to the crib, muggins, cutting again on two ten-cards), never a subclass per variant: the choices
+to the crib, muggins (in the show, and in the play), cutting again on two ten-cards), never a subclass per variant: the choices
 combine (three players to 61 with muggins), and every rule reads them from one place. Everything
 else — how many cards are dealt and laid away, who sits on whose left, which seats form a side, the
 skunk lines — is *derived* here, so a maintainer changes a rule once for every table.
@@ -63,6 +63,10 @@ class Rules:
     crib": five cards each, one laid away by each). Normalised to the number when made."""
     muggins: bool = False
     """Players count their own hand and crib; points a claim misses may be taken by the other side."""
+    play_muggins: bool = False
+    """Muggins in the play: each player claims what the card they lay scores (fifteen, 31, pairs,
+    runs, the last card); points a claim misses may be taken by another side before the next card.
+    Independent of :attr:`muggins` (the show); both may be on."""
     recut_tens: bool = False
     """At the cut for deal, two ten-cards (10, J, Q, K) of equal value cut again as a tie does."""
 
@@ -71,7 +75,7 @@ class Rules:
             raise RulesError(f"cribbage is played by 2, 3 or 4 players, not {self.players!r}")
         if type(self.target) is not int or self.target not in TARGETS:
             raise RulesError(f"a game is played to 121 or to 61, not {self.target!r}")
-        for name in ("partners", "muggins", "recut_tens"):
+        for name in ("partners", "muggins", "play_muggins", "recut_tens"):
             if type(getattr(self, name)) is not bool:
                 raise RulesError(f"{name} is yes or no, not {getattr(self, name)!r}")
         if self.players == 4:
@@ -179,6 +183,8 @@ class Rules:
             parts.append(f"to {self.target}")
         if self.muggins:
             parts.append("muggins")
+        if self.play_muggins:
+            parts.append("muggins in the play")
         if self.recut_tens:
             parts.append("cut again on tens")
         return ", ".join(parts) or "classic"
@@ -195,6 +201,8 @@ class Rules:
             out["target"] = self.target
         if self.muggins:
             out["muggins"] = True
+        if self.play_muggins:
+            out["play_muggins"] = True
         if self.recut_tens:
             out["recut_tens"] = True
         return out
@@ -232,5 +240,6 @@ PRESETS: dict[str, Rules] = {
     "partners": Rules(players=4),
     "61": Rules(target=61),
     "muggins": Rules(muggins=True),
+    "play-muggins": Rules(muggins=True, play_muggins=True),
 }
 """Named tables, for the command line and URL options. Any combination is also a valid value."""

@@ -66,7 +66,9 @@ class ScoreKind(str, Enum):
     CLAIM = "claim"
     """With muggins: the points a player claimed for a hand or crib (its combinations stay unsaid)."""
     MUGGINS = "muggins"
-    """With muggins: points a claim missed, taken by the other side."""
+    """With muggins: points a claim missed, or overmarked, taken by the other side."""
+    PUT_BACK = "put back"
+    """With muggins: an over-claim taken back from its claimant (negative points)."""
 
     def __str__(self) -> str:
         return self.value

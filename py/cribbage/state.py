@@ -41,7 +41,7 @@ from .scoring import (
 )
 
 __all__ = ["Phase", "Event", "GameState", "IllegalActionError", "WINNING_SCORE", "MIN_CUT", "other",
-           "MAX_CLAIM", "Claim"]
+           "MAX_CLAIM", "MAX_PLAY_CLAIM", "Claim", "play_points"]
 
 WINNING_SCORE = 121
 """The classic target: the first player to reach or pass 121 wins at that moment (``rules.target``)."""
@@ -51,7 +51,20 @@ HAND_SIZE = 6
 """Six cards dealt to each player at the classic table (``rules.hand_size``)."""
 MAX_CLAIM = 29
 """The most a hand or crib can hold: the highest claim a player may make with muggins."""
+MAX_PLAY_CLAIM = 15
+"""The most laying one card can score in the play: four of a kind (12) making fifteen (2) with the
+last card (1), e.g. A 2 then the four threes. The highest claim a player may make for a card."""
 _NUMBER_WORDS = {1: "one card", 2: "two cards"}
+
+
+def play_points(cards: Sequence[Card], last: bool = False) -> int:
+    """What laying the last of ``cards`` (the count so far, in order) scores at once: fifteen, 31,
+    pairs, runs, and the last card of the play when ``last`` (not with 31, which scores 2 instead).
+    What a claim in the play covers; the go is never part of it."""
+    points = sum(i.points for i in score_play(list(cards)))
+    if last and sum(c.value for c in cards) != PLAY_LIMIT:
+        points += LAST_CARD_POINTS
+    return points
 
 
 class IllegalActionError(ValueError):
@@ -85,11 +98,16 @@ class Claim:
 
     seat: int
     what: str
-    """``hand`` or ``crib``."""
+    """``hand`` or ``crib``; ``play`` for a card just laid (muggins in the play)."""
     claimed: int
     actual: int
     cards: tuple[Card, ...]
-    """The four cards and the starter."""
+    """The four cards and the starter; in the play, the count's cards up to the one laid."""
+
+    @property
+    def source(self) -> str:
+        """Where its points count in a hand's totals: ``hand``, ``crib`` or ``pegging``."""
+        return "pegging" if self.what == "play" else self.what
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,15 +134,21 @@ class Event:
     count: int = 0
     """The count of the play at the event: after a card is laid, when Go is said, at a go point."""
     claim: bool = False
-    """True for a hand or crib pegged by what its owner said it holds (muggins: ``Count`` with a
-    claim), False for every count the engine made itself. The table shows and speaks only the claim
-    until it stands or muggins is called."""
+    """True for a hand, crib or card pegged by what its owner said it holds (muggins: ``Count`` or
+    ``Play`` with a claim), False for every count the engine made itself. The table shows and speaks
+    only the claim until it stands or muggins is called."""
+    origin: str | None = None
+    """For a ``put back`` (an over-claim called: negative points): where the claim was pegged,
+    ``hand``, ``crib`` or ``pegging``."""
 
     @property
     def source(self) -> str | None:
-        """Where the points came from: ``pegging``, ``heels``, ``hand`` or ``crib`` (None if none)."""
+        """Where the points came from: ``pegging``, ``heels``, ``hand`` or ``crib`` (None if none); a
+        put back takes points away from the source of its claim."""
         if not self.points:
             return None
+        if self.kind == "put back":
+            return self.origin
         return {"show hand": "hand", "show crib": "crib", "heels": "heels",
                 "muggins": "muggins"}.get(self.kind, "pegging")
 
@@ -223,7 +247,8 @@ class GameState:
         self.play_over = False
         """True once every card of this hand's play is laid (the hands are then public)."""
         self.claim: Claim | None = None
-        """With muggins: the claim just made, until it is let stand or muggins is called."""
+        """With muggins: the claim just made, until it is let stand or muggins is called. In the play
+        (``what == "play"``) it stays open until the next card, Go or count."""
         self.let_stand: set[int] = set()
         """With muggins: seats that have let the pending claim stand."""
         self.hand_scores: list[dict[str, int]] = []
@@ -359,24 +384,41 @@ class GameState:
         if self.phase is Phase.PLAY:
             return [self.to_play]
         if self.phase is Phase.SHOW:
-            if self.claim is not None:
+            if self.claim is not None and self.claim.what != "play":
                 return [s for s in self._callers() if s not in self.let_stand]
             return [self.show_seat]  # type: ignore[list-item]
         return []
 
-    def _callers(self) -> list[int]:
-        """With a claim pending: the seats of the other sides, who may call muggins on it."""
-        assert self.claim is not None
-        side = self.rules.side_of(self.claim.seat)
-        return [s for s in self.rules.order_from(self.rules.left_of(self.claim.seat))
+    def callers_now(self) -> list[int]:
+        """The seats that may call muggins now: with a claim in the play open (until the next card,
+        Go or count), every seat of another side, in turn or not; with a claim in the show, those
+        of another side that have not let it stand."""
+        if self.claim is None or self.is_over:
+            return []
+        if self.claim.what == "play":
+            return self._callers()
+        return [s for s in self._callers() if s not in self.let_stand]
+
+    def _callers(self, claimant: int | None = None) -> list[int]:
+        """With a claim pending (or by ``claimant``): the seats of the other sides, who may call
+        muggins on it, clockwise from the claimant's left."""
+        if claimant is None:
+            assert self.claim is not None
+            claimant = self.claim.seat
+        side = self.rules.side_of(claimant)
+        return [s for s in self.rules.order_from(self.rules.left_of(claimant))
                 if self.rules.side_of(s) != side]
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every legal action now (for one seat if given)."""
+        """Every legal action now (for one seat if given). With a claim in the play open, a seat of
+        another side may also call muggins (listed last), even when it is not its turn: with no
+        seat given, those out-of-turn calls are listed after the actors' actions."""
         seats = self.actors() if seat is None else [s for s in self.actors() if s == seat]
         actions: list[Action] = []
         for s in seats:
             actions.extend(self._legal_for(s))
+        if self.claim is not None and self.claim.what == "play":
+            actions.extend(Muggins(s) for s in self.callers_now() if seat is None or s == seat)
         return actions
 
     def _legal_for(self, seat: int) -> list[Action]:
@@ -391,21 +433,24 @@ class GameState:
         if self.phase is Phase.CUT_STARTER:
             return [CutStarter(seat, d) for d in _cut_depths(len(self._pack))]
         if self.phase is Phase.PLAY:
+            claims: tuple[int | None, ...] = (
+                tuple(range(MAX_PLAY_CLAIM + 1)) if self.rules.play_muggins else (None,))
             if self.unseen[seat]:
                 # A hidden seat: any card not seen elsewhere that fits might be in its hand.
                 room = PLAY_LIMIT - self.count
                 known = self.known_cards()
-                return [*(Play(seat, c) for c in DECK if c not in known and c.value <= room), Go(seat)]
+                return [*(Play(seat, c, k) for c in DECK if c not in known and c.value <= room for k in claims),
+                        Go(seat)]
             playable = self.playable(seat)
-            return [Play(seat, c) for c in playable] if playable else [Go(seat)]
+            return [Play(seat, c, k) for c in playable for k in claims] if playable else [Go(seat)]
         if self.phase is Phase.SHOW:
-            if self.claim is not None:
+            if self.claim is not None and self.claim.what != "play":
                 return [Muggins(seat), Pass(seat)]
             if self.rules.muggins:
                 if self.show_step == self.rules.players and self.crib_unseen:
                     return []  # a crib still face down (online) is turned over before it is claimed
-                # The true set: a claim up to what the count holds (a view offers every number).
-                return [Count(seat, k) for k in range(self._count_result().total + 1)]
+                # Any claim: one above what the count holds is legal too, and may be called.
+                return [Count(seat, k) for k in range(MAX_CLAIM + 1)]
             return [Count(seat)]
         return []
 
@@ -427,6 +472,10 @@ class GameState:
     def apply(self, action: Action) -> None:
         """Apply a legal action; refuse anything else with a reason a player can read."""
         self._check(action)
+        if self.claim is not None and self.claim.what == "play" and isinstance(action, (Play, Go, Count)):
+            # The next card, Go or count: the claim in the play stands.
+            claim, self.claim = self.claim, None
+            self._settle_claim(claim)
         if isinstance(action, CutForDeal):
             self._cut_for_deal(action)
         elif isinstance(action, CutPack):
@@ -458,7 +507,17 @@ class GameState:
         expected = _PHASE_ACTIONS[self.phase]
         if not isinstance(action, expected):
             raise IllegalActionError(f"that is not something to do now: it is time for the {self.phase}")
-        if self.phase is Phase.SHOW and (self.claim is not None) != isinstance(action, (Muggins, Pass)):
+        in_play_claim = self.claim is not None and self.claim.what == "play"
+        if isinstance(action, Muggins) and in_play_claim:
+            if seat not in self.callers_now():
+                raise IllegalActionError("only another side may call muggins on that claim")
+            return
+        if isinstance(action, Pass) and in_play_claim:
+            raise IllegalActionError("a claim in the play stands when the next card is laid: there is no pass")
+        if isinstance(action, Muggins) and self.phase is Phase.PLAY:
+            raise IllegalActionError("there is no claim to call muggins on")
+        if (self.phase is Phase.SHOW and not in_play_claim
+                and (self.claim is not None) != isinstance(action, (Muggins, Pass))):
             raise IllegalActionError("the claim just made stands or falls first: muggins or pass"
                                      if self.claim is not None else "there is no claim to call muggins on")
         if seat not in self.actors():
@@ -500,6 +559,11 @@ class GameState:
                 raise IllegalActionError(
                     f"{action.card.pretty} would take the count past 31 (the count is {self.count})"
                 )
+            if not self.rules.play_muggins:
+                if action.claim is not None:
+                    raise IllegalActionError("without muggins in the play the pegging is counted for you")
+            elif type(action.claim) is not int or not 0 <= action.claim <= MAX_PLAY_CLAIM:
+                raise IllegalActionError(f"say how many points laying it scores (0 to {MAX_PLAY_CLAIM})")
         elif isinstance(action, Go):
             playable = self.playable(seat)
             if playable:
@@ -515,9 +579,6 @@ class GameState:
                     raise IllegalActionError("without muggins the count is made for you: just count")
             elif type(claim) is not int or not 0 <= claim <= MAX_CLAIM:
                 raise IllegalActionError(f"say how many points it holds (0 to {MAX_CLAIM})")
-            elif claim > self._count_result().total:
-                what = "crib" if self.show_step == self.rules.players else "hand"
-                raise IllegalActionError(f"count again: your {what} does not hold {claim}")
 
     # --- phases ---------------------------------------------------------------------------------
 
@@ -526,14 +587,14 @@ class GameState:
         self._pack = list(range(PACK_SIZE))
 
     def _log(self, seat: int | None, kind: str, text: str, cards: Sequence[Card] = (),
-             items: Sequence[ScoreItem] = (), claim: bool = False) -> Event:
+             items: Sequence[ScoreItem] = (), claim: bool = False, origin: str | None = None) -> Event:
         event = Event(self.hand_number, seat, kind, text, tuple(cards), tuple(items),
-                      sum(i.points for i in items), tuple(self.scores), self.count, claim)
+                      sum(i.points for i in items), tuple(self.scores), self.count, claim, origin)
         self.events.append(event)
         return event
 
     def _peg(self, seat: int, kind: str, text: str, cards: Sequence[Card], items: Sequence[ScoreItem],
-             source: str, claim: bool = False) -> None:
+             source: str, claim: bool = False, origin: str | None = None) -> None:
         """Add points to ``seat``'s side and log them; end the game the moment the target is reached."""
         points = sum(i.points for i in items)
         side = self.rules.side_of(seat)
@@ -543,7 +604,7 @@ class GameState:
             totals = self.hand_scores[-1] if self.hand_scores else None
             if totals is not None:
                 totals[f"{source}{seat}"] = totals.get(f"{source}{seat}", 0) + points
-        self._log(seat, kind, text, cards, items, claim)
+        self._log(seat, kind, text, cards, items, claim, origin)
         if self.scores[side] >= self.rules.target and self.phase is not Phase.GAME_OVER:
             self.winner = side
             self.phase = Phase.GAME_OVER
@@ -683,10 +744,24 @@ class GameState:
         self.last_layer = seat
         count = self.count
         items = score_play([c for _, c in self.pile])
-        self._peg(seat, "play", f"plays {card.pretty} ({count})", [card], items, "pegging")
-        if self.is_over:
-            return
-        if not any(self.hand_size(s) for s in range(self.rules.players)):
+        last = not any(self.hand_size(s) for s in range(self.rules.players))
+        if action.claim is not None:
+            # Muggins in the play: pegged as said, the truth unsaid until the claim is settled.
+            true_items = list(items)
+            if last and count != PLAY_LIMIT:
+                true_items.append(ScoreItem(ScoreKind.LAST_CARD, (card,), LAST_CARD_POINTS))
+            self._claim(seat, "play", f"plays {card.pretty} ({count})", [card], action.claim, true_items,
+                        tuple(c for _, c in self.pile))
+            if self.is_over:
+                return
+            if last:
+                self._end_play()
+                return
+        else:
+            self._peg(seat, "play", f"plays {card.pretty} ({count})", [card], items, "pegging")
+            if self.is_over:
+                return
+        if last and action.claim is None:
             # The very last card: 1, unless it made 31 and so already scored 2.
             if count != PLAY_LIMIT:
                 item = ScoreItem(ScoreKind.LAST_CARD, (card,), LAST_CARD_POINTS)
@@ -700,6 +775,43 @@ class GameState:
         else:
             self.to_play = self.rules.left_of(seat)
         self._settle_play()
+
+    def _claim(self, seat: int, kind: str, text: str, shown: Sequence[Card], claimed: int,
+               true_items: Sequence[ScoreItem], cards: tuple[Card, ...]) -> None:
+        """Peg what ``seat`` claims (muggins); the claim stays open to a call (:attr:`claim`).
+
+        A claim above what the cards hold that would reach the target is a false claim of game: it
+        does not win; it is corrected at once (ACC Rule 8.4b): the claimant pegs what the cards hold
+        and the first seat of another side on the claimant's left pegs the overage."""
+        what = {"show hand": "hand", "show crib": "crib"}.get(kind, "play")
+        actual = sum(i.points for i in true_items)
+        claim = Claim(seat, what, claimed, actual, cards)
+        side = self.rules.side_of(seat)
+        if claimed > actual and self.scores[side] + claimed >= self.rules.target:
+            over = claimed - actual
+            self._peg(seat, kind, f"{text}: claims {claimed} and game, but it holds {actual}: put to {actual}",
+                      shown, true_items, claim.source)
+            if self.is_over:
+                return
+            caller = self._callers(seat)[0]
+            self._peg(caller, "muggins", f"muggins: pegs the {over} of a false claim of game", cards,
+                      [ScoreItem(ScoreKind.MUGGINS, cards, over)], "muggins")
+            return
+        item = ScoreItem(ScoreKind.CLAIM, tuple(cards), claimed)
+        self._peg(seat, kind, f"{text}: claims {claimed}", shown, [item] if claimed else [], claim.source,
+                  claim=True)
+        if self.is_over:
+            return
+        self.claim = claim
+        self.let_stand = set()
+
+    def play_points(self, card: Card, seat: int | None = None) -> int:
+        """What laying ``card`` now would score at once for the player to move (or ``seat``): what a
+        claim in the play covers (fifteen, 31, pairs, runs, the last card; never the go). Public:
+        every card in the play lies face up."""
+        seat = self.to_play if seat is None else seat
+        left = sum(self.hand_size(s) for s in range(self.rules.players))
+        return play_points([*(c for _, c in self.pile), card], last=left == 1 and self.hand_size(seat) == 1)
 
     def _go(self, action: Go) -> None:
         if self.go_said is None:
@@ -831,13 +943,11 @@ class GameState:
         cards = (*result.hand, self.starter)
         if action.claim is not None:
             # Muggins: the claim is pegged as said; what it holds stays unsaid until it stands.
-            item = ScoreItem(ScoreKind.CLAIM, cards, action.claim)
-            self._peg(seat, kind, f"counts {what} {format_cards(result.hand)} with {self.starter}: "
-                      f"claims {action.claim}", cards, [item] if action.claim else [], what, claim=True)
-            if self.is_over:
+            self._claim(seat, kind, f"counts {what} {format_cards(result.hand)} with {self.starter}",
+                        cards, action.claim, result.items, cards)
+            if self.is_over or self.claim is not None:
                 return
-            self.claim = Claim(seat, what, action.claim, result.total, cards)
-            self.let_stand = set()
+            self._next_count()  # a false claim of game, corrected at once
             return
         self._peg(seat, kind, f"counts {what} {format_cards(result.hand)} with {self.starter}: "
                   f"{result.total}", cards, result.items, what)
@@ -857,10 +967,23 @@ class GameState:
         assert claim is not None
         missed = claim.actual - claim.claimed
         self.claim = None
+        what = "card" if claim.what == "play" else claim.what
         if missed > 0:
             item = ScoreItem(ScoreKind.MUGGINS, claim.cards, missed)
-            self._peg(action.seat, "muggins", f"muggins: takes the {missed} the {claim.what} held beyond "
+            self._peg(action.seat, "muggins", f"muggins: takes the {missed} the {what} held beyond "
                       f"its claim of {claim.claimed}", claim.cards, [item], "muggins")
+            if self.is_over:
+                return
+        elif missed < 0:
+            # An over-claim called: the claimant is put back by the overage, which the caller pegs
+            # (Hoyle on overmarking; ACC Rule 8.4).
+            over = -missed
+            back = ScoreItem(ScoreKind.PUT_BACK, claim.cards, -over)
+            self._peg(claim.seat, "put back", f"put back {over}: the {what} held {claim.actual}, not "
+                      f"{claim.claimed}", claim.cards, [back], claim.source, origin=claim.source)
+            item = ScoreItem(ScoreKind.MUGGINS, claim.cards, over)
+            self._peg(action.seat, "muggins", f"muggins: pegs the {over} the claim of {claim.claimed} "
+                      "overmarked", claim.cards, [item], "muggins")
             if self.is_over:
                 return
         else:
@@ -877,8 +1000,12 @@ class GameState:
             self._settle_claim(claim)
 
     def _settle_claim(self, claim: Claim) -> None:
-        """The claim stands or has been called: say what the count held, then go on with the show."""
+        """The claim stands or has been called: say what the count held, then go on with the show
+        (in the play, the next card is laid or Go said: nothing else waits on it)."""
         self.let_stand = set()
+        if claim.what == "play":
+            self._log(claim.seat, "counted", f"the card scored {claim.actual}", claim.cards[-1:])
+            return
         self._log(claim.seat, "counted", f"the {claim.what} held {claim.actual}", claim.cards)
         self._next_count()
 
@@ -892,6 +1019,8 @@ class GameState:
         not promised: the preview plays the card on a copy in which the other hands are hidden.
         """
         trial = self._copy()
+        # The preview counts for the player, as the table does without muggins in the play.
+        trial.rules, trial.claim = self.rules.with_(play_muggins=False), None
         for opp in range(self.rules.players):
             if opp != seat and trial.hands[opp]:
                 trial.unseen[opp] += len(trial.hands[opp])
@@ -931,7 +1060,7 @@ _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
     Phase.CUT_PACK: (CutPack,),
     Phase.DISCARD: (Discard,),
     Phase.CUT_STARTER: (CutStarter,),
-    Phase.PLAY: (Play, Go),
+    Phase.PLAY: (Play, Go, Muggins),
     Phase.SHOW: (Count, Muggins, Pass),
 }
 """Which kinds of action each phase takes."""

@@ -3,7 +3,9 @@
 You sit at seat 0 and see exactly your :class:`~cribbage.view.SeatView`; each computer sees its own.
 Answer a prompt with the number of a choice, or with the card(s) themselves (``5H``, ``5h 6d``),
 ``h`` for the coach's hint, ``q`` to stop. Every scoring event is printed with its combinations.
-At any table of the rule book (``rules``); with muggins you type what your hand holds.
+At any table of the rule book (``rules``); with muggins you type what your hand holds; with muggins
+in the play you type what each card you lay scores, and after another side's card you are asked
+whether you call muggins on its claim (the computers call on yours, in turn or not).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ def describe(action: Action) -> str:
     if isinstance(action, Discard):
         return "lay away " + " ".join(c.pretty for c in action.cards)
     if isinstance(action, Play):
-        return f"play {action.card.pretty}"
+        return f"play {action.card.pretty}" + ("" if action.claim is None else f" claiming {action.claim}")
     if isinstance(action, Go):
         return "say Go"
     if isinstance(action, Count):
@@ -57,9 +59,18 @@ def table_text(view: SeatView, names: tuple[str, ...]) -> str:
     return "\n".join(lines)
 
 
+def _menu(view: SeatView) -> list[Action]:
+    """The choices offered: the legal actions, one a card in the play (its claim is asked after),
+    without the call of muggins in the play (asked on its own, as soon as a card is claimed)."""
+    legal = [a for a in view.legal_actions if not (isinstance(a, Muggins) and view.claim_what == "play")]
+    if view.rules.play_muggins:
+        legal = list(dict.fromkeys(Play(a.seat, a.card) if isinstance(a, Play) else a for a in legal))
+    return legal
+
+
 def _read_choice(view: SeatView, answer: str) -> Action | None:
     """The legal action an answer names (a number, or cards), or None."""
-    legal = list(view.legal_actions)
+    legal = _menu(view)
     if answer.isdigit() and 1 <= int(answer) <= len(legal):
         return legal[int(answer) - 1]
     try:
@@ -85,6 +96,7 @@ def play(level: str, seed: int, stdin: TextIO, out: TextIO, *, rules: Rules = CL
     match = Match(seed, humans=(HUMAN,), names=names, options={"level": level}, rules=rules)
     bots = {seat: make_player(name, seed=seed + seat - 1) for seat, name in enumerate(computers, 1)}
     shown = 0
+    asked = -1  # the claim in the play the player was last asked about (claims so far)
     while not match.state.is_over:
         for event in match.state.events[shown:]:
             who = "" if event.seat is None else names[event.seat] + " "
@@ -92,13 +104,41 @@ def play(level: str, seed: int, stdin: TextIO, out: TextIO, *, rules: Rules = CL
             for item in event.items:
                 print(f"    {item.describe()}", file=out)
         shown = len(match.state.events)
+        state = match.state
+        if state.claim is not None and state.claim.what == "play" and state.callers_now():
+            # Muggins in the play: each seat of another side may call, clockwise, before the next card.
+            key = sum(1 for e in state.events if e.claim)
+            call: Action | None = None
+            for caller in state.callers_now():
+                if caller == HUMAN:
+                    if asked == key:
+                        continue
+                    asked = key
+                    print(f"{names[state.claim.seat]} claims {state.claim.claimed}: call muggins? "
+                          "(m to call, Enter to let it stand)", file=out)
+                    print("> ", end="", file=out, flush=True)
+                    line = stdin.readline()
+                    if not line:
+                        print("\nstopped (end of input)", file=out)
+                        return 0
+                    if line.strip().lower() in ("q", "quit"):
+                        return 0
+                    if line.strip().lower() in ("m", "muggins", "y", "yes"):
+                        call = Muggins(HUMAN)
+                else:
+                    call = bots[caller].call(match.view(caller))  # type: ignore[attr-defined]
+                if call is not None:
+                    break
+            if call is not None:
+                match.apply(call)
+                continue
         actors = match.state.actors()
         if HUMAN not in actors:
             seat = actors[0]
             match.apply(bots[seat].choose(match.view(seat)))
             continue
         view = match.view(HUMAN)
-        legal = list(view.legal_actions)
+        legal = _menu(view)
         if len(legal) == 1 and isinstance(legal[0], (Count, Go)):
             match.apply(legal[0])  # nothing to decide: count, or a forced Go
             continue
@@ -130,6 +170,18 @@ def play(level: str, seed: int, stdin: TextIO, out: TextIO, *, rules: Rules = CL
                 print(hint(view).text, file=out)
                 continue
             chosen = choices.get(answer) or (None if isinstance(first, Count) else _read_choice(view, answer))
+            if isinstance(chosen, Play) and view.rules.play_muggins:
+                print(f"muggins in the play: how many points does {chosen.card.pretty} score? (a number)", file=out)
+                print("> ", end="", file=out, flush=True)
+                claim = stdin.readline()
+                if not claim:
+                    print("\nstopped (end of input)", file=out)
+                    return 0
+                text = claim.strip()
+                if not (text.isascii() and text.isdigit() and len(text) <= 2):
+                    print("say a number of points (0 for none)", file=out)
+                    continue
+                chosen = Play(chosen.seat, chosen.card, int(text))
             if chosen is not None:
                 try:
                     match.apply(chosen)

@@ -9,8 +9,10 @@ in a repr. The rules of the table come with it, and per-seat tuples (``hand_coun
 meaning the seat on the left.
 
 With muggins a count's points are never in a view before its claim is settled: a counting seat is
-offered every claim from 0 to 29 (a claim above what it holds is refused: count again), and the
-events say only what was claimed until the claim stands or muggins is called.
+offered every claim from 0 to 29 (an over-claim is legal: if called, it is put back and the caller
+pegs the overage), and the events say only what was claimed until the claim stands or muggins is
+called. With muggins in the play a card is laid with a claim from 0 to 15 (``Play(seat, card, k)``),
+and every seat of another side may call muggins on it until the next card, Go or count (``callers``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from .actions import Action, Count, Play
 from .cards import Card
 from .rules import CLASSIC, Rules
 from .scoring import ScoreItem
-from .state import MAX_CLAIM, Event, GameState, Phase, _cut_depths
+from .state import MAX_CLAIM, Event, GameState, Phase, _cut_depths, play_points
 
 __all__ = ["SeatView", "view"]
 
@@ -103,7 +105,12 @@ class SeatView:
     show_seat: int | None = None
     """In the show: whose count is next (the dealer for the crib)."""
     claim: tuple[int, int] | None = None
-    """With muggins: the claim awaiting muggins or a pass, as (seat, points claimed)."""
+    """With muggins: the claim awaiting muggins or a pass, as (seat, points claimed); with muggins in
+    the play, a card's claim until the next card, Go or count."""
+    claim_what: str | None = None
+    """What the open claim counts: ``hand``, ``crib`` or ``play`` (None without one)."""
+    callers: tuple[int, ...] = ()
+    """The seats that may call muggins now (in the play: every seat of another side, in turn or not)."""
 
     @property
     def players(self) -> int:
@@ -123,6 +130,11 @@ class SeatView:
     def score_of(self, seat: int) -> int:
         """The score of ``seat``'s side."""
         return self.scores[self.rules.side_of(seat)]
+
+    def play_points(self, card: Card) -> int:
+        """What laying ``card`` now scores at once for the player to move (what a claim in the play
+        covers: fifteen, 31, pairs, runs, the last card; never the go). Public: the play is face up."""
+        return play_points([*(c for _, c in self.pile), card], last=sum(self.hand_counts) == 1)
 
     def outcome(self, card: Card) -> tuple[ScoreItem, ...] | None:
         """What laying ``card`` would score now (None if it cannot be laid)."""
@@ -207,8 +219,8 @@ def view(state: GameState, seat: int) -> SeatView:
         cut_depths=(depths.start, depths.stop - 1) if cutting else (0, 0),
         events=tuple(state.events),
         legal_actions=legal,
-        play_outcomes=tuple((a.card, state.play_outcome(seat, a.card)) for a in legal
-                            if isinstance(a, Play) and not state.unseen[seat]),
+        play_outcomes=tuple((c, state.play_outcome(seat, c)) for c in dict.fromkeys(
+            a.card for a in legal if isinstance(a, Play)) if not state.unseen[seat]),
         rules=rules,
         hand_counts=tuple(state.hand_size(s) for s in seats),
         discarded=tuple(state.discards[s] is not None for s in seats),
@@ -217,4 +229,6 @@ def view(state: GameState, seat: int) -> SeatView:
         to_play=state.to_play if state.phase is Phase.PLAY else None,
         show_seat=state.show_seat,
         claim=None if state.claim is None else (state.claim.seat, state.claim.claimed),
+        claim_what=None if state.claim is None else state.claim.what,
+        callers=tuple(state.callers_now()),
     )

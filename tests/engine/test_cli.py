@@ -103,3 +103,26 @@ def test_play_rejects_an_unknown_level():
 def test_play_at_a_three_player_table_to_61():
     status, out, _ = run(["play", "--players", "greedy,greedy", "--to", "61", "--seed", "4"], "1\n" * 3000)
     assert status == 0 and ("win" in out.splitlines()[-1])
+
+
+def test_play_with_muggins_in_the_play_asks_each_claim_and_offers_a_call():
+    # "1" everywhere: the first choice, a claim of 1 for each card and each count, never a call.
+    status, out, _ = run(["play", "--rules", "play-muggins", "--level", "expert", "--seed", "5"], "1\n" * 4000)
+    assert status == 0
+    assert "how many points does" in out and "Player plays" in out and ": claims 1" in out
+    assert "Computer put back" not in out and "Player put back" in out  # the expert calls the overmarks
+    assert "call muggins? (m to call" in out
+    last = out.strip().splitlines()[-1]
+    assert re.fullmatch(r"(Player|Computer) wins \d+ to \d+\.", last), last
+    # "m" at every question of muggins, "1" elsewhere: the player calls on each computer claim.
+    out_buf, err = io.StringIO(), io.StringIO()
+
+    class Answers(io.StringIO):
+        def readline(self, size: int = -1) -> str:
+            lines = out_buf.getvalue().rstrip("> ").splitlines()
+            return "m\n" if lines and "call muggins?" in lines[-1] else "1\n"
+
+    status = main(["play", "--play-muggins", "--seed", "5"], stdin=Answers(), stdout=out_buf, stderr=err)
+    out = out_buf.getvalue()
+    assert status == 0 and "Player calls muggins: nothing was missed" in out  # the expert claims exactly
+    assert "Player muggins" not in out and "Computer put back" not in out

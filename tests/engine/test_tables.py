@@ -208,15 +208,54 @@ def at_show(rules: Rules) -> GameState:
 PONE = score_hand(parse_cards("2D 3D 7H 9S"), parse_cards("6S")[0]).total
 
 
-def test_muggins_a_claim_above_the_hand_is_refused():
+def test_muggins_an_over_claim_is_legal_and_a_call_puts_it_back_and_pegs_the_overage():
+    """Hoyle: the overmarker is put back, and the other side scores the same extra for itself
+    (no more "count again" with unlimited retries: guessing down from 29 found every total)."""
     state = at_show(Rules(muggins=True))
     v = view(state, 1)
     assert [a.claim for a in v.legal_actions] == list(range(30))  # every number: nothing said
-    actual = max(a.claim for a in state.legal_actions())  # type: ignore[type-var]
-    with pytest.raises(IllegalActionError, match="count again"):
-        state.apply(Count(1, actual + 1))
     with pytest.raises(IllegalActionError, match="how many points"):
         state.apply(Count(1))
+    with pytest.raises(IllegalActionError, match="how many points"):
+        state.apply(Count(1, 30))
+    state.apply(Count(1, PONE + 3))  # an over-claim is pegged as said
+    assert state.scores == [0, PONE + 3] and state.claim is not None and state.claim.claimed == PONE + 3
+    assert str(PONE) not in " ".join(e.text for e in view(state, 0).events[-1:])
+    state.apply(Muggins(0))
+    back, taken, counted = state.events[-3:]
+    assert (back.kind, back.seat, back.points, back.source) == ("put back", 1, -3, "hand")
+    assert [i.kind.value for i in back.items] == ["put back"]
+    assert (taken.kind, taken.seat, taken.points) == ("muggins", 0, 3)
+    assert counted.text == f"the hand held {PONE}"
+    assert state.scores == [3, PONE] and back.scores == (0, PONE) and taken.scores == (3, PONE)
+    assert state.hand_scores[-1]["hand1"] == PONE and state.hand_scores[-1]["muggins0"] == 3
+
+
+def test_muggins_an_over_claim_nobody_calls_stands():
+    state = at_show(Rules(muggins=True))
+    state.apply(Count(1, PONE + 4))
+    state.apply(Pass(0))
+    assert state.scores == [0, PONE + 4] and state.events[-1].text == f"the hand held {PONE}"
+
+
+def test_muggins_a_false_claim_of_game_is_corrected_at_once():
+    """ACC Rule 8.4b: the offender is put to what was actually scored, the opponent pegs the overclaim."""
+    state = at_show(Rules(muggins=True))
+    state.scores = [100, 110]
+    state.apply(Count(1, 11 + PONE))  # 110 + claim reaches 121, the hand holds PONE < 11
+    assert not state.is_over and state.claim is None
+    assert state.scores == [111, 110 + PONE]
+    fixed, taken = state.events[-2:]
+    assert fixed.kind == "show hand" and not fixed.claim and fixed.points == PONE and "claims" in fixed.text
+    assert (taken.kind, taken.seat, taken.points) == ("muggins", 0, 11)
+    assert state.show_step == 1 and state.actors() == [0]  # the show goes on: the dealer counts
+
+
+def test_muggins_a_true_claim_of_game_wins_at_once():
+    state = at_show(Rules(muggins=True))
+    state.scores = [100, 121 - PONE]
+    state.apply(Count(1, PONE))
+    assert state.is_over and state.winner == 1
 
 
 def test_muggins_an_exact_claim_let_stand_and_a_call_that_finds_nothing():

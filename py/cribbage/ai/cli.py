@@ -19,7 +19,7 @@ import sys
 from typing import Any
 
 from ..cards import Card, CardError, parse_cards
-from ..rules import Rules, RulesError
+from ..rules import PRESETS, Rules, RulesError
 
 __all__ = ["add_subcommands", "cmd_analyze", "cmd_simulate", "add_rules_arguments", "rules_from_args"]
 
@@ -30,6 +30,10 @@ def add_rules_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--to", dest="target", type=int, default=121, choices=(121, 61), help="the game's target")
     p.add_argument("--muggins", action="store_true", help="players count their own hands; missed points "
                    "may be taken")
+    p.add_argument("--play-muggins", action="store_true", help="muggins in the play: players claim what "
+                   "each card they lay scores; missed or overmarked points may be taken")
+    p.add_argument("--rules", default=None, choices=sorted(PRESETS), help="a named table of the rule book "
+                   "(the options above add to it), e.g. play-muggins")
     p.add_argument("--crib-from-pack", action="store_true", help="two players: five cards each and two "
                    "from the pack to the crib")
     p.add_argument("--recut-tens", action="store_true", help="cut for deal again on two ten-cards")
@@ -39,8 +43,12 @@ def rules_from_args(args: argparse.Namespace, players: int) -> Rules:
     """The table the options name, for ``players`` players (a :class:`RulesError` if there is none)."""
     if args.partners and players != 4:
         raise RulesError("partnerships need four players")
-    return Rules(players=players, target=args.target, muggins=args.muggins, recut_tens=args.recut_tens,
-                 crib_from_pack=2 if args.crib_from_pack else -1)
+    base = PRESETS[args.rules] if getattr(args, "rules", None) else Rules()
+    return Rules(players=players, target=args.target if args.target != 121 else base.target,
+                 muggins=args.muggins or base.muggins,
+                 play_muggins=getattr(args, "play_muggins", False) or base.play_muggins,
+                 recut_tens=args.recut_tens or base.recut_tens,
+                 crib_from_pack=2 if args.crib_from_pack or base.crib_from_pack == 2 else -1)
 
 
 def add_subcommands(subparsers: Any) -> None:

@@ -254,7 +254,9 @@ def analyze_plays(view: SeatView, *, samples: int = 64, rng: random.Random | Non
 def analyze_plays_steps(view: SeatView, *, samples: int = 64, rng: random.Random | None = None,
                         opponent_model: float | None = None, endgame: bool = True) -> Steps[list[PlayChoice]]:
     """:func:`analyze_plays` in steps (see :mod:`cribbage.ai.steps`)."""
-    legal = [a for a in view.legal_actions if isinstance(a, (Play, Go))]
+    # One choice a card (with muggins in the play each card is listed with every claim).
+    legal = list({(a.card if isinstance(a, Play) else None): a
+                  for a in view.legal_actions if isinstance(a, (Play, Go))}.values())
     if not legal:
         return []
     if len(legal) == 1 and isinstance(legal[0], Go):
@@ -399,6 +401,11 @@ def hint(view: SeatView) -> Hint:
     best_play = plays[0]
     if best_play.card is None:
         return Hint(Go(view.seat), "Say Go: no card keeps the count to 31 or less.", plays)
+    if view.rules.play_muggins:
+        # The card to lay, claimed exactly; the sentence leaves the claim to the player.
+        action = Play(view.seat, best_play.card, view.play_points(best_play.card))
+        return Hint(action, _play_sentence(replace(best_play, points=0, note=""), plays)
+                    + " Claim what it scores yourself: with muggins in the play nobody counts for you.", plays)
     action = Play(view.seat, best_play.card)
     return Hint(action, _play_sentence(best_play, plays), plays)
 

@@ -11,15 +11,15 @@ import math
 import random
 from typing import Sequence
 
-from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
+from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Play
 from ..view import SeatView
 from .coach import analyze_plays_steps, discard_choices
 from .discards import hand_ev, keeps, starters_for
 from .pegging import peg_points
 from .steps import Steps, finish
-from .table import EXACT, Habits, crib_card_value, muggins_choice
+from .table import EXACT, Habits, call_in_play, crib_card_value, muggins_choice, play_claim_for
 
-__all__ = ["RandomPlayer", "GreedyPlayer", "TablePlayer", "ExpertPlayer"]
+__all__ = ["RandomPlayer", "GreedyPlayer", "TablePlayer", "ExpertPlayer", "call_in_play_for"]
 
 
 class _Base:
@@ -29,10 +29,24 @@ class _Base:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
+        self._decided: tuple[int, int] | None = None
+        """The claim in the play this player last decided on (hand, claims so far): one decision each."""
 
     def choose(self, view: SeatView) -> Action:
         """Pick a legal action for this view."""
         return finish(self.choose_steps(view))
+
+    def call(self, view: SeatView) -> Muggins | None:
+        """Muggins in the play: call muggins on the open claim now (in turn or not), or None to let
+        it stand until the next card. A player decides once a claim (asking again says None), so a
+        driver may ask every computer seat in ``view.callers`` after each claim, the one to play too."""
+        if view.claim_what != "play" or view.seat not in view.callers:
+            return None
+        key = (view.hand_number, sum(1 for e in view.events if e.claim))
+        if key == self._decided:
+            return None
+        self._decided = key
+        return call_in_play(view, self.rng, self.habits)
 
     def choose_steps(self, view: SeatView) -> Steps[Action]:
         """:meth:`choose` in steps: the play's search pauses between pieces (see :mod:`.steps`)."""
@@ -43,14 +57,24 @@ class _Base:
         if isinstance(first, (CutForDeal, CutPack, CutStarter)):
             lo, hi = view.cut_depths
             return type(first)(view.seat, self.rng.randint(lo, hi))
+        called = self.call(view)  # muggins in the play: a call on the card just laid
+        if called is not None:
+            return called
         special = muggins_choice(view, self.rng, self.habits)  # with muggins: claim, call or let stand
         if special is not None:
             return special
-        if isinstance(first, Count) or len(legal) == 1:
-            return first
+        own = [a for a in legal if not isinstance(a, Muggins)]  # a call in the play is not a move
+        if isinstance(first, Count) or len(own) == 1:
+            return own[0] if own else first
         if isinstance(first, Discard):
             return self.discard(view)
-        return (yield from self.play_steps(view))
+        if isinstance(first, Muggins):
+            raise ValueError("this seat may only call muggins now: ask call() whether it does")
+        action = yield from self.play_steps(view)
+        if isinstance(action, Play) and view.rules.play_muggins:
+            # Muggins in the play: the card is chosen as ever, then claimed (never over-claimed).
+            action = Play(view.seat, action.card, play_claim_for(view, action.card, self.rng, self.habits))
+        return action
 
     def discard(self, view: SeatView) -> Action:
         raise NotImplementedError
@@ -76,7 +100,11 @@ class RandomPlayer(_Base):
         return self.rng.choice(view.legal_actions)
 
     def play(self, view: SeatView) -> Action:
-        return self.rng.choice(view.legal_actions)
+        legal = view.legal_actions
+        if view.rules.play_muggins:  # one choice a card (the claim is added after), never a call here
+            legal = tuple(dict.fromkeys(a if isinstance(a, Go) else Play(a.seat, a.card)
+                                        for a in legal if isinstance(a, (Play, Go))))
+        return self.rng.choice(legal)
 
 
 class GreedyPlayer(_Base):
@@ -190,3 +218,14 @@ class ExpertPlayer(_Base):
         i = self._pick([p.ev * (0.01 if p.win_chance else 1.0) for p in distinct], temperature)
         card = distinct[i].card
         return Play(view.seat, card) if card is not None else Go(view.seat)
+
+
+def call_in_play_for(player: object, view: SeatView) -> Muggins | None:
+    """Whether a computer ``player`` (any of :func:`~cribbage.ai.make_player`'s) calls muggins on the open
+    claim in the play from ``view`` (its seat must be in ``view.callers``): its own habits decide."""
+    call = getattr(player, "call", None)
+    if call is not None:
+        result = call(view)
+        assert result is None or isinstance(result, Muggins)
+        return result
+    return call_in_play(view)

@@ -16,9 +16,9 @@ import math
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
-from ..actions import Action, CutForDeal, CutPack, CutStarter, Discard
+from ..actions import Action, CutForDeal, CutPack, CutStarter, Discard, Muggins
 from ..rng import Rng
 from ..rules import CLASSIC, Rules
 from ..state import GameState, Phase
@@ -184,12 +184,18 @@ def next_action(state: GameState, players: Sequence[Any], cuts: Rng,
     """The next action of a simulated game: a cut is drawn from ``cuts`` (the players are not
     asked), a lone legal action is taken, any other choice is the seat's player's from its view;
     ``timed(seat, first legal action, ms by clock)`` hears how long each choice took."""
+    if state.claim is not None and state.claim.what == "play":
+        # Muggins in the play: every seat of another side may call on the card just laid.
+        for caller in state.callers_now():
+            call = getattr(players[caller], "call", None)
+            if call is not None and (called := call(view(state, caller))) is not None:
+                return cast(Action, called)
     seat = state.actors()[0]
     legal = state.legal_actions(seat)
     first = legal[0]
     if isinstance(first, (CutForDeal, CutPack, CutStarter)):
         return legal[cuts.below(len(legal))]
-    if len(legal) == 1:
+    if len(legal) == 1 and not isinstance(first, Muggins):
         return first
     v = view(state, seat)
     t0 = clock()
