@@ -216,7 +216,7 @@ def call_in_play(callers: Sequence[tuple[int, str]]) -> list[Button]:
     out = []
     for i, (seat, name) in enumerate(callers):
         label = f"Muggins! ({name})" if name else "Muggins!"
-        out.append(Button("btn-muggins" if i == 0 else f"btn-muggins-{seat}", label, "muggins",
+        out.append(Button(f"btn-muggins-{seat}" if name else "btn-muggins", label, "muggins",
                           key="M" if i == 0 else "", data=(("seat", str(seat)),)))
     return out
 
