@@ -42,7 +42,7 @@ def counted_codes(match: Match) -> tuple[str, list[str]]:
     view = match.view(0)
     starter = view.starter
     assert starter is not None
-    if view.claim is not None:  # judging the other side's claim: its cards are the latest count's
+    if view.claim is not None and view.claim_what != "play":  # judging a claim: the latest count's cards
         e = next(x for x in reversed(view.events) if x.kind in ("show hand", "show crib"))
         return e.kind, [c.code for c in e.cards]
     crib = view.show_step >= view.rules.players
@@ -98,5 +98,95 @@ def test_the_cards_counted_are_seen_beside_the_pad(browser: Any, base_url: str, 
         # Hand 1: your hand; the computer's hand and crib judged. Hand 2: its hand judged; your hand
         # (as dealer) and your crib claimed.
         assert table.seen[:6] == ["hand", "show hand", "show crib", "show hand", "hand", "crib"], table.seen
+    finally:
+        context.close()
+
+
+# --- muggins in the play ---------------------------------------------------------------------------
+
+class PlayMuggins(Counting):
+    """Muggins in the play and in the show. In the play: under-claims (0) until the computer has called
+    one, then over-claims (2 more) until one is put back, then exact claims; calls *Muggins!* on every
+    wrong claim of the computer (the button, or M) and lets the right ones stand."""
+
+    under_called = 0
+    over_called = 0
+    i_called = 0
+    caught = 0
+    claims = 0
+
+    def step(self) -> bool:
+        self.settle()
+        page = self.page
+        if self.meta("covered") == "true":
+            return super().step()
+        if self.meta("call") == "true" and page.locator("#btn-muggins").count():
+            from cribbage.ai.table import claim_error
+
+            match = self.engine()
+            error = claim_error(match.view(0))
+            if error or not self.i_called:  # every wrong claim; a right one once (nothing was missed)
+                before = len(match.actions)
+                if self.i_called % 2:
+                    page.keyboard.press("m")
+                else:
+                    self.press("#btn-muggins")
+                self.settle()
+                after = self.engine()
+                assert len(after.actions) > before and str(after.actions[before]) == "muggins 0", after.actions[before:]
+                said = [e for e in after.state.events[len(match.state.events):] if e.kind == "muggins"]
+                assert said and said[0].points == abs(error), said  # a miss taken, an overage pegged, or nothing
+                self.i_called += 1
+                self.caught += bool(error)
+                return True
+        if self.meta("phase") == "play" and self.meta("turn") == "me" and page.locator("[data-action='play-claim']").count():
+            match = self.engine()
+            view = match.view(0)
+            from cribbage.actions import Play
+
+            cards = list(dict.fromkeys(a.card for a in view.legal_actions if isinstance(a, Play)))
+            card = max(cards, key=lambda c: view.play_points(c))
+            points = view.play_points(card)
+            self.press(f".hand-me [data-card='{card.code}']")
+            page.wait_for_selector(f"#claim-0:not([aria-disabled])")
+            codes = [c.code for _, c in view.pile] + [card.code]
+            w, h = page.viewport_size["width"], page.viewport_size["height"]
+            hidden = [(code, boxes) for code, ok, boxes in page.evaluate(SEEN, [codes, w, h]) if not ok]
+            assert not hidden, hidden  # the cards of the count stay in view beside the claim buttons
+            if points and not self.under_called:
+                claim = 0
+            elif points and not self.over_called:
+                claim = points + 2
+            else:
+                claim = points
+            before = len(match.actions)
+            self.press(f"#claim-{claim}")
+            self.settle()
+            after = self.engine()
+            assert str(after.actions[before]) == f"play 0 {card.code} {claim}", after.actions[before:]
+            self.claims += 1
+            kinds = [e.kind for e in after.state.events[len(match.state.events):] if e.points]
+            if claim < points and "muggins" in kinds:
+                self.under_called += 1
+            if claim > points and "put back" in kinds:
+                self.over_called += 1
+                assert page.locator(".pile-claim", has_text=f"claimed {claim}, put back 2").count() or \
+                    self.meta("phase") != "play"
+            return True
+        return super().step()
+
+
+def test_a_game_with_muggins_in_the_play_against_the_computer_on_a_phone(browser: Any, base_url: str) -> None:
+    query = "?rules=muggins,play-muggins&seats=you,easy&seed=4&delay=0&to=61"
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    table = PlayMuggins(context.new_page(), base_url, fast=True)
+    table.seen = []
+    try:
+        table.open(query)
+        match = table.play_out()
+        assert match.rules.play_muggins and match.state.is_over
+        assert table.claims >= 8 and table.under_called >= 1 and table.over_called >= 1, (
+            table.claims, table.under_called, table.over_called)
+        assert table.i_called >= 1, table.i_called
     finally:
         context.close()

@@ -182,7 +182,7 @@ def test_the_player_calls_the_computers_short_claim_with_m() -> None:
     missed = st.claim.actual - st.claim.claimed
     c, host = table(match)
     html = host.last.table
-    assert select(html, id="btn-muggins") and "Call muggins (M)" in text_of(html)
+    assert select(html, id="btn-muggins") and ": muggins (M) if it is wrong" in text_of(html)
     assert f"Computer claims {st.claim.claimed} for" in text_of(html)
     mine = c.match.state.scores[0]
     c.key("m")

@@ -745,8 +745,8 @@ def _with_call(scene: Scene, detail: str) -> str:
     """``detail``, then (muggins in the play) the open card claim this device may call."""
     if not (_play_calls(scene) and scene.private):
         return detail
-    said = claims.play_status(scene.view, scene.names, _you(scene))
-    return f"{detail} {said} Call muggins (M) if it is wrong.".strip()
+    said = claims.play_status(scene.view, scene.names, _you(scene)).rstrip(".")
+    return f"{detail} {said}: muggins (M) if it is wrong.".strip()
 
 
 def _play_muggins_status(scene: Scene, waiting: str) -> tuple[str, str]:
@@ -766,8 +766,7 @@ def _play_muggins_status(scene: Scene, waiting: str) -> tuple[str, str]:
     head = f"Play {card.pretty} (count {v.count + card.value}): what does it score?"
     if value is not None:
         return head, _with_call(scene, f"Claim {value}? Press Enter, or tap a number.")
-    return head, _with_call(scene, "Tap its points (fifteen, pairs, runs, 31, last card). Points you miss "
-                                   "can be taken: muggins.")
+    return head, _with_call(scene, "Tap its points (missed points can be taken).")
 
 
 def _recent(scene: Scene) -> str:
@@ -870,6 +869,8 @@ def _counted(scene: Scene) -> str:
     beside the pad, so no screen hides them behind it (issue 29: the crib's panel could scroll out of
     the middle on a phone while the page asked for its count)."""
     v = scene.view
+    if v.phase is Phase.PLAY and scene.private and v.rules.play_muggins:
+        return _count_strip(scene)
     shown = claims.counted_cards(v) if scene.private and v.phase is Phase.SHOW and scene.summary is None else None
     if shown is None:
         return ""
@@ -879,6 +880,28 @@ def _counted(scene: Scene) -> str:
     minis += f'<span class="plus" aria-hidden="true">+</span>{_mini(starter, "starter-mini")}'
     label = f"{_poss(scene, owner)} {what}, with the starter"
     return f'<div class="counted" role="group" aria-label="{esc(label)}">{minis}</div>'
+
+
+def _count_strip(scene: Scene) -> str:
+    """Muggins in the play: the cards of the count beside the claim buttons (the card chosen last), or
+    of the count a card claim to call was made in, so a phone never scrolls them away behind the pad."""
+    v = scene.view
+    chosen = next((c for c in v.hand if [c.code] == list(scene.selected)), None)
+    pile = [c for _, c in v.pile]
+    if chosen is not None and claims.play_claiming(v):
+        cards = [*pile, chosen]
+    elif _play_calls(scene):
+        open_claim = claims.open_play_claim(v)
+        counts = [pile, *([c for _, c in p] for p in reversed(v.played))]
+        cards = next((k for k in counts if open_claim is not None and open_claim[2] in k), pile)
+    else:
+        return ""
+    if not cards:
+        return ""
+    minis = "".join(_mini(c, "chosen" if c is chosen else "") for c in cards)
+    total = sum(c.value for c in cards)
+    return (f'<div class="counted count-strip" role="group" aria-label="The count: {total}">{minis}'
+            f'<span class="plus" aria-hidden="true">= {total}</span></div>')
 
 
 def _prompt(scene: Scene) -> str:
