@@ -11,6 +11,13 @@ one machine: per-seat lists have one entry a player, scores one a side (a seat, 
 and every "who is next" is ``rules.left_of``. With two players all of it reads exactly as the
 classic game did (the frozen corpus in ``tests/engine/corpus`` proves it).
 
+Muggins (:attr:`Rules.muggins`, the show; :attr:`Rules.play_muggins`, the play): a claim is pegged as
+said and stays open to a call (:attr:`GameState.claim`). In the show every other side calls or lets
+it stand; in the play it is open until the next card, Go or count, and any seat of another side may
+call, in turn or not (:meth:`GameState.callers_now`), while ``actors()`` stays the player to move.
+A called over-claim is put back (an event ``put back`` with negative points) and the caller pegs the
+overage; a false claim of game is corrected at once.
+
 The state is pure: it never asks anyone anything. ``legal_actions()`` lists exactly what may be done
 now; ``apply()`` refuses anything else with an :class:`IllegalActionError` a player can read.
 What one seat may know is :func:`cribbage.view.view`, never this object.

@@ -187,7 +187,8 @@ def view(state: GameState, seat: int) -> SeatView:
     legal = tuple(state.legal_actions(seat))
     if rules.muggins and any(isinstance(a, Count) for a in legal):
         # The true legal claims end at what the count holds: offering them would say it.
-        legal = tuple(Count(seat, k) for k in range(MAX_CLAIM + 1))
+        legal = (*(Count(seat, k) for k in range(MAX_CLAIM + 1)),
+                 *(a for a in legal if not isinstance(a, Count)))  # (a call on the play's last card)
     seats = range(rules.players)
     return SeatView(
         seat=seat,

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from cribbage.actions import Go, Muggins, Play
-from cribbage.ai import hint, make_player
+from cribbage.ai import call_for_level, hint, make_player
 from cribbage.ai.players import call_in_play_for
 from cribbage.ai.simulate import play_game
 from cribbage.ai.table import LEVEL_HABITS, claim_error
@@ -127,18 +127,30 @@ def test_the_hint_in_the_play_is_a_legal_exact_claim_without_saying_the_points()
     assert seen
 
 
-def test_a_player_decides_once_a_claim() -> None:
-    """Asked again about the same claim (the driver asks every caller, the one to play too) it says
-    None, so a weaker level's chance of calling is not drawn twice."""
-    state = GameState(3, rules=PM)
-    easy = make_player("easy", 1)
-    expert = make_player("expert", 2)
-    while not (state.claim is not None and state.claim.what == "play" and state.claim.seat == 1):
-        seat = state.actors()[0]
-        state.apply((expert if seat == 1 else easy).choose(view(state, seat)))
-    # Make the open claim wrong by replaying it over-claimed.
-    assert state.to_play == 0 or Go(0) in state.legal_actions(0) or state.callers_now() == [0]
-    v = view(state, 0)
-    first = easy.call(v)  # type: ignore[attr-defined]
-    assert easy.call(v) is None  # type: ignore[attr-defined]
-    assert first is None or first == Muggins(0)
+def test_a_call_is_the_same_however_often_it_is_asked() -> None:
+    """The driver asks every computer caller after each claim, and the seat to play decides again in
+    its own turn: one claim, one answer (a weaker level's chance is not drawn twice)."""
+    seen = {"easy": [0, 0], "expert": [0, 0]}
+    for seed in range(6):
+        state = GameState(seed, rules=PM)
+        rng = random.Random(seed)
+        while not state.is_over and state.hand_number < 4:
+            claim = state.claim
+            if claim is not None and claim.what == "play" and claim.claimed != claim.actual:
+                caller = state.callers_now()[0]
+                v = view(state, caller)
+                for level in seen:
+                    answers = {call_for_level(v, level) for _ in range(3)}
+                    assert len(answers) == 1
+                    called = answers.pop()
+                    assert called in (None, Muggins(caller))
+                    seen[level][called is not None] += 1
+                    if called is not None and caller == state.to_play:
+                        assert make_player(level, seed).choose(v) == called
+            legal = [a for a in state.legal_actions() if not isinstance(a, Muggins)]
+            action = rng.choice(legal)
+            if isinstance(action, Play):
+                action = Play(action.seat, action.card, state.play_points(action.card) + rng.choice((0, 1)))
+            state.apply(action)
+    assert seen["expert"][0] == 0 and seen["expert"][1] > 5  # the expert calls every wrong claim
+    assert seen["easy"][0] > 0 and seen["easy"][1] > 0  # easy lets some stand

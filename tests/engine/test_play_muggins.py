@@ -302,3 +302,49 @@ def test_scores_are_the_true_pegging_plus_muggins_transfers(seed: int, rules: Ru
         else:
             assert max(expected) >= rules.target
     assert steps > 20
+
+
+def over_claimed_game(seed: int) -> GameState:
+    """A game with muggins in the show and the play where every claim is one too many, every one called."""
+    state = GameState(seed, rules=PRESETS["play-muggins"])
+    rng = random.Random(seed)
+    while not state.is_over:
+        if state.claim is not None and state.callers_now():
+            state.apply(Muggins(state.callers_now()[0]))
+            continue
+        legal = state.legal_actions()
+        action = rng.choice([a for a in legal if not isinstance(a, Muggins)])
+        if isinstance(action, Play):
+            action = Play(action.seat, action.card, min(MAX_PLAY_CLAIM, state.play_points(action.card) + 1))
+        elif isinstance(action, Count):
+            from cribbage.ai.table import claim_for
+            action = Count(action.seat, min(29, claim_for(view(state, action.seat)) + 1))
+        state.apply(action)
+    return state
+
+
+def test_put_backs_keep_the_hand_totals_the_race_and_the_record_true() -> None:
+    from cribbage.record import race, record_state
+
+    state = over_claimed_game(3)
+    backs = [e for e in state.events if e.kind == "put back"]
+    assert backs and all(e.points < 0 for e in backs)
+    assert {e.source for e in backs} >= {"pegging", "hand"}
+    # Every point on the board is in the hand totals, put-backs included.
+    for side in range(state.rules.sides):
+        total = sum(v for h in state.hand_scores for k, v in h.items()
+                    if int(k[-1]) in state.rules.seats_of(side))
+        assert total == state.scores[side]
+    steps = race(state.events)
+    assert any(s.points < 0 and s.source in ("pegging", "hand", "crib") for s in steps)
+    assert steps[-1].scores == tuple(state.scores)
+    rec = record_state(state, names=("A", "B"), humans=(0,), seed=3, actions=(), played_at=0)
+    from cribbage.scoring import score_hand
+    for h in rec.hands:
+        for seat in range(2):
+            assert all(v >= 0 for v in h.points[seat].values())
+    shown = [e for e in state.events if e.kind == "show hand" and e.claim]
+    assert shown
+    for e in shown:  # the record keeps what the hand held, never the over-claim
+        held = score_hand(e.cards[:4], e.cards[4]).total
+        assert rec.hands[e.hand - 1].shows[e.seat] == held

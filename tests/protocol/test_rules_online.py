@@ -18,7 +18,7 @@ from cribbage.online.pack import RULES, MatchKeys, rules_statement
 from cribbage.rules import CLASSIC, Rules, RulesError
 from cribbage.state import Phase, other
 
-from peers import Table, feed, make_table, play_match
+from peers import Table, clone, drive, feed, make_table, play_match, run_until
 
 GROUPS = (MODP_TEST,)
 TENS_SEED = 30
@@ -50,7 +50,10 @@ def guard(table: Table) -> Any:
         if rec is None or "shares" not in message or message["t"] == "final":
             return
         hidden = set(st.hand_slots[them]) | set(st.crib_slots)
-        crib_open = st.phase is Phase.SHOW and st.show_step == 2 and bool(st.crib_unseen)
+        # (the sender's state: a count it sent just before may still wait in the receiver's queue, e.g.
+        # a false claim of game corrected at once goes straight on to the crib)
+        crib_open = any(s.phase is Phase.SHOW and s.show_step == 2 and bool(s.crib_unseen)
+                        for s in (st, table.peers[them].match.state))
         for slot, _ in message["shares"]:
             if slot not in hidden:
                 continue
@@ -126,7 +129,8 @@ def test_a_whole_match_with_two_cards_from_the_pack_to_121_with_reloads() -> Non
 
 
 def test_a_whole_match_with_muggins_claims_below_and_calls() -> None:
-    table = whole_match(Rules(muggins=True, target=61), 14)
+    # (random claims from 0 to 29: over-claims too, put back when called)
+    table = whole_match(Rules(muggins=True, target=61), 44)
     events = table.peers[0].match.state.events
     kinds = {m.message["t"] for m in table.log}
     assert {"crib", "muggins", "pass"} <= kinds
@@ -134,6 +138,72 @@ def test_a_whole_match_with_muggins_claims_below_and_calls() -> None:
     taken = [e for e in events if e.kind == "muggins" and e.points > 0]
     assert taken, "a claim below what the count held was called and its missed points taken"
     assert any(e.kind == "pass" for e in events)
+
+
+def test_a_whole_match_with_muggins_in_the_play() -> None:
+    """Every card travels with its claim; calls in the play travel as ``muggins`` actions (online on
+    the caller's own turn); over-claims are put back; both browsers agree and the match verifies."""
+    table = whole_match(Rules(muggins=True, play_muggins=True, target=61), 16)
+    a, b = table.peers
+    plays = [m.message for m in table.log if m.message["t"] == "play"]
+    assert plays and all(type(m["claim"]) is int and 0 <= m["claim"] <= 15 for m in plays)
+    events = a.match.state.events
+    assert any(e.kind == "put back" for e in events) or any(
+        e.kind == "muggins" and e.points and e.hand and len(e.cards) != 5 for e in events)
+    assert a.match.state.scores == b.match.state.scores
+
+
+def test_a_card_without_its_claim_or_with_a_bad_one_is_refused() -> None:
+    rules = Rules(play_muggins=True, target=61)
+    table = make_table(seed=17, rules=rules)
+    rng = random.Random(17)
+    receiver, message = drive(table, rng, lambda r, m: m["t"] == "play")
+    peer = table.peers[receiver]
+    assert "claim" in message
+    for bad in (16, -1, "2", True, 2.0, None):
+        with pytest.raises(ProtocolError):
+            clone(peer).receive({**message, "claim": bad})
+    with pytest.raises(ProtocolError, match="wrong fields"):
+        clone(peer).receive({k: v for k, v in message.items() if k != "claim"})
+    copy, _ = feed(peer, message)  # the true message is taken
+    assert copy.failure is None and copy.match.state.claim is not None
+
+
+def test_without_the_rule_a_card_carries_no_claim() -> None:
+    table = make_table(seed=18, rules=Rules(target=61))
+    receiver, message = drive(table, random.Random(18), lambda r, m: m["t"] == "play")
+    assert "claim" not in message
+    with pytest.raises(ProtocolError, match="wrong fields"):
+        clone(table.peers[receiver]).receive({**message, "claim": 0})
+
+
+def test_online_a_call_in_the_play_is_made_on_ones_turn() -> None:
+    """Out of turn a call and the other's next card could cross on the wire: online the call waits
+    for the caller's turn (the engine itself allows it out of turn, at one device)."""
+    from cribbage.actions import Go, Muggins, Play
+    from cribbage.online.game import _call_refusal
+    from cribbage.state import GameState
+
+    rules = Rules(play_muggins=True)
+    for seed in range(200):
+        rng = random.Random(seed)
+        st = GameState(seed, rules=rules, declare_go=True)
+        while not st.is_over and st.hand_number < 4:
+            claim = st.claim
+            if claim is not None and claim.what == "play" and st.phase is Phase.PLAY:
+                caller = other(claim.seat)
+                if caller not in st.actors():
+                    assert Muggins(caller) in st.legal_actions(caller)
+                    assert _call_refusal(st, Muggins(caller)) is not None
+                    assert "on your turn" in (_call_refusal(st, Muggins(caller)) or "")
+                    return
+                assert _call_refusal(st, Muggins(caller)) is None  # in turn: it travels
+            legal = [a for a in st.legal_actions() if not isinstance(a, Muggins)]
+            action = rng.choice(legal)
+            if isinstance(action, Play):
+                action = Play(action.seat, action.card, st.play_points(action.card))
+            st.apply(action)
+    pytest.fail("never a claim open while its caller was out of turn")
 
 
 def test_a_whole_match_with_every_option_and_reloads() -> None:

@@ -10,6 +10,9 @@
   near the target; at three or four a search over the hidden hands, :mod:`cribbage.ai.table_play`),
   :func:`hint` (a suggestion with a sentence, in any phase) and :func:`review_hand` (each decision
   of a hand against the best). :func:`supports` says which parts work at which table.
+- Muggins in the play: a computer seat of another side may call muggins on a card just laid, in turn
+  or not. A driver asks :func:`call_for_level` (``view`` of that seat, its level) for each computer
+  seat in ``view.callers`` after every claim; the answer is the same however often it is asked.
 - :mod:`cribbage.ai.simulate`: duplicate matches between two players, with statistics;
   :mod:`cribbage.ai.cli`: the ``analyze`` and ``simulate`` commands.
 
@@ -37,7 +40,7 @@ from .coach import (
     hint,
     review_hand,
 )
-from .players import ExpertPlayer, GreedyPlayer, RandomPlayer
+from .players import ExpertPlayer, GreedyPlayer, RandomPlayer, call_for_level
 from .players import TablePlayer
 from .table import LEVEL_HABITS
 
@@ -55,6 +58,7 @@ __all__ = [
     "review_hand",
     "supports",
     "PARTS",
+    "call_for_level",
 ]
 
 PARTS: dict[str, str] = {

@@ -17,9 +17,9 @@ from .coach import analyze_plays_steps, discard_choices
 from .discards import hand_ev, keeps, starters_for
 from .pegging import peg_points
 from .steps import Steps, finish
-from .table import EXACT, Habits, call_in_play, crib_card_value, muggins_choice, play_claim_for
+from .table import EXACT, LEVEL_HABITS, Habits, call_in_play, crib_card_value, muggins_choice, play_claim_for
 
-__all__ = ["RandomPlayer", "GreedyPlayer", "TablePlayer", "ExpertPlayer", "call_in_play_for"]
+__all__ = ["RandomPlayer", "GreedyPlayer", "TablePlayer", "ExpertPlayer", "call_in_play_for", "call_for_level"]
 
 
 class _Base:
@@ -29,8 +29,6 @@ class _Base:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
-        self._decided: tuple[int, int] | None = None
-        """The claim in the play this player last decided on (hand, claims so far): one decision each."""
 
     def choose(self, view: SeatView) -> Action:
         """Pick a legal action for this view."""
@@ -38,15 +36,8 @@ class _Base:
 
     def call(self, view: SeatView) -> Muggins | None:
         """Muggins in the play: call muggins on the open claim now (in turn or not), or None to let
-        it stand until the next card. A player decides once a claim (asking again says None), so a
-        driver may ask every computer seat in ``view.callers`` after each claim, the one to play too."""
-        if view.claim_what != "play" or view.seat not in view.callers:
-            return None
-        key = (view.hand_number, sum(1 for e in view.events if e.claim))
-        if key == self._decided:
-            return None
-        self._decided = key
-        return call_in_play(view, self.rng, self.habits)
+        it stand until the next card. The same answer however often it is asked about one claim."""
+        return call_in_play(view, self.habits)
 
     def choose_steps(self, view: SeatView) -> Steps[Action]:
         """:meth:`choose` in steps: the play's search pauses between pieces (see :mod:`.steps`)."""
@@ -229,3 +220,10 @@ def call_in_play_for(player: object, view: SeatView) -> Muggins | None:
         assert result is None or isinstance(result, Muggins)
         return result
     return call_in_play(view)
+
+
+def call_for_level(view: SeatView, level: str) -> Muggins | None:
+    """Muggins in the play, for a driver: whether the computer at ``level`` (a name of
+    :func:`~cribbage.ai.make_player`) in ``view.seat`` calls muggins on the open claim now. The same
+    answer however often it is asked about one claim (no seed needed)."""
+    return call_in_play(view, LEVEL_HABITS.get(level.strip().lower(), EXACT))

@@ -122,15 +122,22 @@ def play_claim_for(view: SeatView, card: Card, rng: random.Random | None = None,
     return due
 
 
-def call_in_play(view: SeatView, rng: random.Random | None = None, habits: Habits = EXACT) -> Muggins | None:
+def call_in_play(view: SeatView, habits: Habits = EXACT) -> Muggins | None:
     """Muggins in the play: whether this seat calls muggins on the open claim (a card just laid), in
-    turn or not. Exact habits call every miss and every over-claim; weaker ones let some stand."""
-    if view.claim_what != "play" or view.seat not in view.callers:
+    turn or not. Exact habits call every miss and every over-claim; weaker ones let some stand.
+
+    The decision is a function of the view (its draw is seeded by the claim itself), so asking again
+    about the same claim — from the driver's call round or the seat's own turn — gives the same answer
+    and a weaker level's chance of calling is never drawn twice."""
+    if view.claim_what != "play" or view.claim is None or view.seat not in view.callers:
         return None
     if not claim_error(view):
         return None
-    if rng is not None and habits.call < 1 and rng.random() >= habits.call:
-        return None
+    if habits.call < 1:
+        claims = sum(1 for e in view.events if e.claim)
+        key = f"call {view.seat} {view.hand_number} {claims} {view.claim} {view.scores} {view.pile} {view.played}"
+        if random.Random(key).random() >= habits.call:
+            return None
     return Muggins(view.seat)
 
 

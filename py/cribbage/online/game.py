@@ -66,7 +66,7 @@ from ..cards import DECK, Card, parse_card
 from ..deal import OpenedPacks
 from ..match import Match, SaveError
 from ..rules import CLASSIC, Rules, RulesError
-from ..state import MAX_CLAIM, GameState, IllegalActionError, Phase, other
+from ..state import MAX_CLAIM, MAX_PLAY_CLAIM, GameState, IllegalActionError, Phase, other
 from ..view import SeatView
 from . import elgamal
 from .elgamal import Ciphertext
@@ -112,9 +112,11 @@ _FIELDS: dict[str, frozenset[str]] = {
 }
 MESSAGE_KINDS = frozenset(_FIELDS)
 """Every payload kind this module sends and accepts."""
-_OPTIONAL: dict[str, frozenset[str]] = {"key": frozenset({"rules"}), "count": frozenset({"claim"})}
+_OPTIONAL: dict[str, frozenset[str]] = {"key": frozenset({"rules"}), "count": frozenset({"claim"}),
+                                        "play": frozenset({"claim"})}
 """Fields a payload carries only at some tables: the rules in a ``key`` (any table but the classic
-one, whose payloads are as before the rule book), the claim of a ``count`` (muggins)."""
+one, whose payloads are as before the rule book), the claim of a ``count`` (muggins), the claim of a
+``play`` (muggins in the play)."""
 
 
 def online_rules(data: object) -> Rules:
@@ -375,10 +377,12 @@ class OnlineGame:
         return None
 
     def legal_actions(self) -> list[Action]:
-        """The local player's legal actions now (none while waiting)."""
+        """The local player's legal actions now (none while waiting). Online a call of muggins in the
+        play is made on one's turn only (:func:`_call_refusal`)."""
         if self.waiting_for() is not None:
             return []
-        return self.match.state.legal_actions(self.seat)
+        st = self.match.state
+        return [a for a in st.legal_actions(self.seat) if _call_refusal(st, a) is None]
 
     def can_accept_next_hand(self) -> bool:
         """True when the next hand waits for this player's acceptance."""
@@ -598,7 +602,7 @@ class OnlineGame:
         if waiting is not None:
             raise IllegalActionError(f"waiting for {waiting}")
         st = self.match.state
-        reason = _refusal(st, action)
+        reason = _refusal(st, action) or _call_refusal(st, action)
         if reason is not None and not (isinstance(action, Count) and st.show_step == 2 and st.crib_unseen
                                        and st.phase is Phase.SHOW and self.seat in st.actors()):
             raise IllegalActionError(reason)
@@ -625,7 +629,8 @@ class OnlineGame:
             slot = self._own_slot(action.card)
             self._apply(action)
             rec.laid[self.seat].append(slot)
-            self._queue_send({**base, "t": "play", "slot": slot}, [slot])
+            claim = {} if action.claim is None else {"claim": action.claim}
+            self._queue_send({**base, "t": "play", "slot": slot, **claim}, [slot])
             self._after_apply(k)
         elif isinstance(action, Go):
             self._apply(action)
@@ -970,6 +975,8 @@ class OnlineGame:
         expected = _FIELDS[kind] | {"t", "m", "n"}
         if kind == "count" and self.rules.muggins:
             expected |= {"claim"}  # with muggins every count says what it claims
+        elif kind == "play" and self.rules.play_muggins:
+            expected |= {"claim"}  # with muggins in the play every card says what it scores
         elif kind == "key" and "rules" in message:
             expected |= {"rules"}  # checked when the key is taken: a peer at another table is refused
         if set(message) != expected:
@@ -1044,7 +1051,7 @@ class OnlineGame:
     def _check_turn(self, action: Action) -> None:
         if self.pending is not None:
             raise ProtocolError("an action while this browser's own action waits for its reply")
-        reason = _refusal(self.match.state, action)
+        reason = _refusal(self.match.state, action) or _call_refusal(self.match.state, action)
         if reason is not None:
             raise ProtocolError(f"the other player's '{action}' is not legal now: {reason}")
 
@@ -1209,7 +1216,7 @@ class OnlineGame:
         if st.phase is not Phase.PLAY or st.to_play != them:
             raise ProtocolError("the other player lays a card out of turn")
         opened = yield from self._open(rec, k, self._read(message, [slot]), [slot])
-        action = Play(them, opened[slot][0])
+        action = Play(them, opened[slot][0], message.get("claim"))
         self._check_turn(action)
         self._learn(rec, opened)
         self._apply(action)
@@ -1465,6 +1472,17 @@ def _refusal(state: Any, action: Action) -> str | None:
     return None
 
 
+def _call_refusal(state: GameState, action: Action) -> str | None:
+    """Online, muggins in the play is called on one's own turn, before laying a card or saying Go:
+    out of turn, the call and the other's next card could cross on the wire and the two browsers'
+    action lists would differ. None if ``action`` is not refused for that."""
+    claim = state.claim
+    if (isinstance(action, Muggins) and claim is not None and claim.what == "play"
+            and action.seat not in state.actors()):
+        return "online, muggins in the play is called on your turn, before you lay a card or say Go"
+    return None
+
+
 def _int(value: object, what: str, limit: int = 1 << 20) -> int:
     if type(value) is not int or not 0 <= value < limit:
         raise ProtocolError(f"{what} must be a small non-negative integer")
@@ -1482,7 +1500,7 @@ def _shape(kind: str, message: dict[str, Any]) -> None:
     if "hand" in message:
         _int(message["hand"], "the hand number", 1 << 12)
     if "claim" in message:
-        _int(message["claim"], "the claim", MAX_CLAIM + 1)
+        _int(message["claim"], "the claim", (MAX_PLAY_CLAIM if kind == "play" else MAX_CLAIM) + 1)
     if "step" in message and message["step"] not in (1, 2) or type(message.get("step", 1)) is not int:
         raise ProtocolError("a shuffle's step is 1 or 2")
     if "slots" in message:
