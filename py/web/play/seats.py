@@ -305,9 +305,8 @@ class Computer:
         if ai is None:
             return None
         try:
-            from cribbage.ai.players import call_in_play_for
-
-            return call_in_play_for(ai.make_player(self.level(), seed=self.seed()), view)
+            call: Action | None = ai.call_for_level(view, self.level())
+            return call
         except Exception:  # noqa: BLE001 - a call is never worth stalling the table
             return None
 
