@@ -1008,6 +1008,8 @@ class Controller:
                 return True
             if self.ui.selected or self.ui.hint or self.ui.cut_pick is not None:
                 self.ui.selected, self.ui.hint, self.ui.cut_pick = [], None, None
+                if self.match.state.phase is Phase.PLAY:
+                    self.ui.claim = ""  # muggins in the play: the claim typed went with the card
                 self.refresh()
                 return True
             return False
