@@ -1,5 +1,5 @@
 """The New game dialog's tables played whole in the page (issue 19): muggins against the computer (an
-under-claim called by the computer, one called by the player, an over-claim refused), a best-of-three
+under-claim called by the computer, one called by the player, an over-claim taken: issue 29), a best-of-three
 series to its summary, two cards to the crib from the pack on a phone, two partnerships on one device,
 and an axe audit of the tables for three and four.
 
@@ -85,7 +85,7 @@ def due(view: SeatView) -> int:
 
 
 class Muggins(Table):
-    """Counts through the pad: one over-claim first (refused), then under-claims (0) until the computer
+    """Counts through the pad: one over-claim first (legal: it may be called), then under-claims (0) until the computer
     has called muggins on one, then exact claims; calls *Muggins!* on every short claim of the computer
     and lets the others stand. Before every claim, checks that nothing in the page gives the count away."""
 
@@ -138,11 +138,18 @@ class Muggins(Table):
                 page.wait_for_function(f"() => document.getElementById('btn-claim').textContent === 'Claim {over}'")
                 assert f"Claim {over} for the" in page.inner_text("#table")
                 self.press("#btn-claim")
-                page.wait_for_function("() => /Count again/.test(document.getElementById('table').innerText)")
-                assert "Count again" in page.inner_text("#live")
-                assert len(self.engine().actions) == before  # refused: nothing was played
-                self.claim_is_secret(count)
+                self.settle()
+                # Issue 29: an over-claim is legal (no "Count again" to guess by); if the computer calls
+                # it, it is put back and the computer pegs the overage.
+                after = self.engine()
+                assert len(after.actions) > before and str(after.actions[before]) == f"count 0 {over}"
+                assert "Count again" not in page.inner_text("#table")
+                new = after.state.events[len(match.state.events):]
+                if any(e.kind == "put back" for e in new):
+                    line = page.locator(".show-panel .claim-line").all_inner_texts()
+                    assert any(f"Put back {over - count}: claimed {over}" in t for t in line), line
                 self.overclaimed = True
+                return True
             claim = 0 if count > 0 and not self.called_on_me else count
             self.type_claim(claim)
             self.press("#btn-claim")

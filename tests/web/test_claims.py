@@ -1,5 +1,6 @@
-"""Counting your own hand with muggins, on the page: the pad, a refused over-claim, the truth beside
-the claim, calling muggins on the computer — and no count given away before its claim."""
+"""Counting your own hand with muggins, on the page: the pad, an over-claim put back when the computer
+calls it (issue 29: no more "Count again" to guess the count by), the truth beside the claim, calling
+muggins on the computer — and no count given away before its claim."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from web.table.claims import claim_problem
 from web.app.controller import SAVE_KEYS, Controller, MemoryStorage
 
 RULES = Rules(muggins=True)
+NUMBER = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen".split()
 
 
 def at_my_count(seed: int = 7, level: str = "expert") -> tuple[Controller, FakeHost]:
@@ -40,7 +42,7 @@ def truth(c: Controller) -> int:
     return score_hand(v.kept, v.starter).total
 
 
-def test_the_pad_says_nothing_of_the_count_and_takes_an_over_claim() -> None:
+def test_the_pad_says_nothing_of_the_count_and_an_over_claim_called_is_put_back() -> None:
     c, host = at_my_count()
     html = host.last.table
     actual = truth(c)
@@ -49,16 +51,27 @@ def test_the_pad_says_nothing_of_the_count_and_takes_an_over_claim() -> None:
     # Nothing gives the count away: no itemised panel for my hand, no total, nothing said.
     assert "Not counted yet" in text_of(html) or "items" not in html.split("show-panel")[-1]
     assert not any(str(actual) in s and "held" in s for s in host.said)
-    # Claim more than it holds: legal now (issue 29: no "count again" retries), pegged as said and
-    # open to a call that would put it back.
-    before = list(c.match.actions)
+    # Claim more than it holds: the engine takes it (it is legal), the expert calls muggins: I am put
+    # back by the overage and the computer pegs it.
+    before = len(c.match.actions)
+    mine, theirs = c.match.state.scores
     over = next(n for n in range(actual + 1, 30) if claim_problem(str(n), c.match.view(0)) is None)
     for d in str(over):
         c.click("claim-digit", {"digit": d})
     assert f"Claim {over} for the hand?" in text_of(host.last.table)
     c.click("claim", {})
-    assert c.match.actions[:len(before)] == before and str(c.match.actions[len(before)]).endswith(f" {over}")
-    assert "Count again" not in text_of(host.last.table)
+    host.run_timers()
+    assert len(c.match.actions) >= before + 2  # the claim, then the computer's call
+    assert "Count again" not in text_of(host.last.table) and not any("Count again" in s for s in host.said)
+    assert c.match.state.scores[0] == mine + actual and c.match.state.scores[1] >= theirs + over - actual
+    text = text_of(host.last.table)
+    assert f"Put back {over - actual}: claimed {over}, the hand held {actual}; muggins pegged {over - actual}" in text
+    said = " ".join(host.said)
+    assert f"You are put back {over - actual}: claimed {over}, the hand held {actual} (" in said
+    assert f"Muggins! Computer pegs the {NUMBER[over - actual]} the claim overmarked." in said
+    # The board: my front peg went back; the back peg stays behind it (where it stood before the claim).
+    pegs = {p.key: p.hole for p in host.last.pegs}
+    assert pegs["0-front"] == mine + actual and pegs["0-back"] <= mine
 
 
 def test_an_impossible_number_is_refused_before_the_engine() -> None:

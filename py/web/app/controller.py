@@ -117,7 +117,7 @@ class Controller:
         self._mode_kept = False
         """The mode on the table is remembered (:meth:`_keep_mode`)."""
         self._claimed: int | None = None
-        """Muggins: the claim just proposed (a refusal of it means: count again)."""
+        """Muggins: the claim just proposed (until the session answers)."""
         from web.app.newgame_screen import NewGameScreen
 
         self.newgame = NewGameScreen(self)
@@ -331,14 +331,7 @@ class Controller:
         kind = change.kind
         self.comforts.on_change(change)
         if kind == "refused":
-            if self._claimed is not None:  # muggins: a claim above the count: count again
-                self.ui.claim_note = claims.refusal(self._view(), self._claimed)
-                self.ui.claim = ""
-                self._claimed = None
-                self.ui.focus = "pad-1"
-                self.refresh()
-                self.host.announce(self.ui.claim_note)
-                return
+            self._claimed = None
             self.host.announce(change.message)
             return
         if kind == "applied":
@@ -459,6 +452,7 @@ class Controller:
             record=self._records.scene() if self._records is not None else None,
             claim_entry=self.ui.claim if private else "",
             claim_note=self.ui.claim_note if private else None,
+            play_callers=self.play_callers(view) if private else (),
             newgame=self.newgame.scene(),
             room_rules=self.newgame.room_scene(),
             series=self.newgame.series(),
@@ -587,9 +581,13 @@ class Controller:
                     self.host.announce(f"{hand[index].pretty} would take the count past 31.")
                 return
             if self.ui.selected == [code]:
+                if claims.play_claiming(view):  # muggins in the play: the card waits for its claim
+                    self.host.announce(f"Say what {hand[index].pretty} scores: tap its points.")
+                    return
                 self._play_selected()
                 return
             self.ui.selected = [code]
+            self.ui.claim = ""
             self.refresh()
 
     def _play_selected(self) -> None:
@@ -663,7 +661,39 @@ class Controller:
         self.ui.focus = "primary"
         self.act(Count(view.seat, value))
 
+    def _on_play_claim(self, data: dict[str, str]) -> None:
+        """Muggins in the play: lay the chosen card with the points claimed for it (a tap on a number,
+        or Enter on the number typed)."""
+        value = claims.play_claim_value(data.get("claim", ""))
+        view = self._view()
+        if value is None or not self._can_act_privately() or not claims.play_claiming(view) or len(self.ui.selected) != 1:
+            return
+        code = self.ui.selected[0]
+        index = next((i for i, c in enumerate(view.hand) if c.code == code), 0)
+        for a in view.legal_actions:
+            if isinstance(a, Play) and a.card.code == code and a.claim == value:
+                self.ui.focus = f"hand-{max(0, min(index, len(view.hand) - 2))}"
+                self._claimed = value
+                self.act(a)
+                return
+
+    def play_callers(self, view: SeatView) -> tuple[int, ...]:
+        """Hot-seat, muggins in the play: the other seats of this device that may call the open card
+        claim now (each player at the table may call it, whoever holds the device)."""
+        if self.perspective is not None or view.claim_what != "play":
+            return ()
+        seats = self.session.seats
+        return tuple(s for s in view.callers if s != view.seat and 0 <= s < len(seats)
+                     and seats[s].kind == "human" and seats[s].local)
+
     def _on_muggins(self, data: dict[str, str]) -> None:
+        seat = data.get("seat", "")
+        view = self._view()
+        if seat.isdigit() and int(seat) != view.seat:  # hot-seat: another player at the table calls
+            if self._can_act_privately() and int(seat) in self.play_callers(view):
+                self.ui.focus = "primary"
+                self.act(Muggins(int(seat)))
+            return
         self._call(Muggins)
 
     def _on_let_stand(self, data: dict[str, str]) -> None:
@@ -1023,6 +1053,8 @@ class Controller:
                 return True
             if self.ui.selected or self.ui.hint or self.ui.cut_pick is not None:
                 self.ui.selected, self.ui.hint, self.ui.cut_pick = [], None, None
+                if self.match.state.phase is Phase.PLAY:
+                    self.ui.claim = ""  # muggins in the play: the claim typed went with the card
                 self.refresh()
                 return True
             return False
@@ -1036,12 +1068,25 @@ class Controller:
         if key == "Enter":
             if target_action and target_action not in ("card", "cut-pick"):
                 return False  # Enter on an ordinary button presses that button
+            if self.ui.claim and claims.play_claiming(self._view()) and len(self.ui.selected) == 1:
+                self._on_play_claim({"claim": self.ui.claim})  # muggins in the play: the number typed
+                return True
             button = primary_button(self.scene())
             if button is not None:
                 self.click(button.action, dict(button.data))
                 return True
             return False  # e.g. Enter on a hand card selects it
         view = self._view()
+        if (claims.play_claiming(view) and len(self.ui.selected) == 1 and self._can_act_privately()
+                and len(key) == 1 and key.isdigit()):  # muggins in the play: a card chosen, its claim typed
+            entry = (self.ui.claim + key).lstrip("0") or "0"
+            self.ui.claim = entry if claims.play_claim_value(entry) is not None else key
+            self.refresh()
+            return True
+        if (lower == "m" and view.claim_what == "play" and self._can_act_privately()
+                and (any(isinstance(a, Muggins) for a in view.legal_actions) or self.play_callers(view))):
+            self._on_muggins({})  # muggins in the play: M calls it (the menu has its button)
+            return True
         if claims.claiming(view) and self._can_act_privately():  # muggins: the pad's keys
             if len(key) == 1 and key.isdigit():
                 self._on_claim_digit({"digit": key})

@@ -100,7 +100,9 @@ def _sheet(scene: Scene) -> str:
             continue
         if e.seat is None:
             continue
-        what = {"show hand": "hand", "show crib": "crib", "heels": "his heels"}.get(e.kind, "pegging")
+        what = {"show hand": "hand", "show crib": "crib", "heels": "his heels", "put back": "put back"}.get(e.kind, "pegging")
+        if e.claim:  # muggins: what was claimed, not yet what it held
+            what += " (claimed)"
         items = "".join(f"<li>{esc(i.describe())}</li>" for i in e.items)
         cards = " ".join(c.pretty for c in e.cards)
         rows.append(

@@ -32,6 +32,7 @@ __all__ = [
     "board_label",
     "Peg",
     "pegs_of",
+    "back_pegs",
 ]
 
 HOLES = 120
@@ -398,3 +399,27 @@ def board_svg(
         + _lines_svg(lines, orientation, layout)
         + '<g class="pegs">' + pegs + "</g></svg>"
     )
+
+
+def back_pegs(scores: Sequence[int], previous: Sequence[int], history: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """Where the back pegs stand: the total before the latest score, except after a put back (muggins:
+    an over-claim called, a score that went down). A player put back moves the front peg back and
+    leaves the back peg where it was, so it stays behind the front: where it stood before the claim.
+    ``history``: each side's total after every event, in order.
+
+    >>> back_pegs((28, 5), (30, 0), [(0, 0), (22, 0), (30, 0), (28, 0), (28, 5)])
+    (22, 0)
+    """
+    out = list(previous)
+    for side in range(len(scores)):
+        if previous[side] <= scores[side]:
+            continue
+        front = back = 0
+        for totals in history:
+            now = totals[side] if side < len(totals) else front
+            if now > front:
+                back, front = front, now
+            elif now < front:
+                front = now
+        out[side] = min(back, scores[side])
+    return tuple(out)

@@ -7,8 +7,9 @@ engine's score items and events.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from cribbage.cards import Card
 from cribbage.scoring import ScoreItem, ScoreKind
@@ -152,6 +153,22 @@ def _card(card: Card) -> str:
     return card_name(card)
 
 
+def _put_back(event: object, who_is: str, show: Callable[[Card], str]) -> str:
+    """An over-claim called (muggins): ``"You are put back 2: claimed 8, the hand held 6 (3♣ 5♦ 9♥ 9♣,
+    starter K♣)."``; in the play ``"Computer is put back 2: claimed 4, 5♥ scored 2."``."""
+    over = -int(getattr(event, "points", 0))
+    text = str(getattr(event, "text", ""))
+    found = re.search(r"the (hand|crib|card) held (\d+), not (\d+)", text)
+    cards: tuple[Card, ...] = getattr(event, "cards", ())
+    if found is None or not cards:
+        return f"{who_is} put back {number_words(over)}."
+    what, actual, claimed = found.group(1), found.group(2), found.group(3)
+    if what == "card":
+        return f"{who_is} put back {over}: claimed {claimed}, {show(cards[-1])} scored {actual}."
+    named = " ".join(show(c) for c in cards[:-1]) + f", starter {show(cards[-1])}"
+    return f"{who_is} put back {over}: claimed {claimed}, the {what} held {actual} ({named})."
+
+
 def event_sentence(event: object, names: Sequence[str], spoken: bool = True, me: int | None = None) -> str:
     """One sentence for an engine event (``state.Event``), naming the seat.
 
@@ -175,6 +192,8 @@ def event_sentence(event: object, names: Sequence[str], spoken: bool = True, me:
         card = cards[0]
         count = getattr(event, "count", 0)
         base = f"{who('play')} {show(card)}, count {count}"
+        if getattr(event, "claim", False):  # muggins in the play: only the claim, until it is settled
+            return f"{base}, and {'claim' if you else 'claims'} {number_words(points)}."
         if points:
             return f"{base}: {call_play(items)}."
         return base + "."
@@ -193,6 +212,12 @@ def event_sentence(event: object, names: Sequence[str], spoken: bool = True, me:
         if getattr(event, "claim", False):  # muggins: only the claim, until it stands
             return f"{who('claim')} {number_words(points)} for {what}."
         return f"{who('count')} {what}: {call_show(items)}."
+    if kind == "put back":
+        return _put_back(event, "You are" if you else f"{name} is", show)
+    if kind == "muggins" and points and "overmarked" in str(getattr(event, "text", "")):
+        return f"Muggins! {who('peg')} the {number_words(points)} the claim overmarked."
+    if kind == "muggins" and points and "false claim of game" in str(getattr(event, "text", "")):
+        return f"Muggins! {who('peg')} the {number_words(points)} of a false claim of game."
     if kind == "muggins":
         if points:
             return f"Muggins! {who('take')} the {number_words(points)} the count missed."

@@ -11,7 +11,7 @@ at a time by :func:`edit`, which never raises (a value it cannot use leaves the 
 
 The URL options (docs/playing.md documents them)::
 
-    ?players=3&seats=you,expert,medium&to=61&rules=pack2,muggins,recut&series=3
+    ?players=3&seats=you,expert,medium&to=61&rules=pack2,muggins,play-muggins,recut&series=3
 
 ``seats`` lists every seat clockwise from yours: ``you`` (first, the bottom of the table),
 ``player`` (another player on this device) or a computer's level (``easy``, ``medium``,
@@ -51,6 +51,7 @@ SERIES_LENGTHS = (1, 3, 5, 7)
 QUERY_KEYS = ("players", "seats", "to", "rules", "series")
 """The URL options that choose a table."""
 RULE_WORDS: dict[str, dict[str, Any]] = {"pack2": {"crib_from_pack": 2}, "muggins": {"muggins": True},
+                                         "play-muggins": {"play_muggins": True},
                                          "recut": {"recut_tens": True}, "to61": {"target": 61}}
 """``rules=`` words, the one list (the online room's words too, :mod:`web.modes.online`; the link's
 check, :mod:`web.app.link_options`): ``to61`` is also ``to=61``. Adding a word is one line here."""
@@ -218,6 +219,8 @@ class NewGame:
             words.append("two cards dealt to the crib")
         if self.rules.muggins:
             words.append("muggins")
+        if self.rules.play_muggins:
+            words.append("muggins in the play")
         if self.rules.recut_tens:
             words.append("cut again on tens")
         parts = [f"{table}, {', '.join(words)}",
@@ -372,9 +375,10 @@ def _edit(game: NewGame, field: str, choice: str) -> NewGame:
         return replace(game, seats=tuple(changed))
     if field == "to":
         return replace(game, rules=game.rules.with_(target=int(choice)))
-    if field in ("pack2", "muggins", "recut"):
+    if field in ("pack2", "muggins", "play-muggins", "recut"):
         on = choice == "on"
         changes: dict[str, dict[str, Any]] = {"pack2": {"crib_from_pack": 2 if on else 0}, "muggins": {"muggins": on},
+                  "play-muggins": {"play_muggins": on},
                   "recut": {"recut_tens": on}}
         return replace(game, rules=game.rules.with_(**changes[field]))
     if field == "series":

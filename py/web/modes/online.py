@@ -239,6 +239,9 @@ def parse_rules_query(text: str) -> Rules:
     for word in (w.strip() for w in text.split(",")):
         if not word or word == "classic":
             continue
+        if word == "play-muggins":  # its calls come out of turn: played at one device for now
+            raise RulesError("muggins in the play is played at one device (against the computer or passing "
+                             "it round), not online yet")
         if word not in _RULE_WORDS:
             raise RulesError(f"unknown rule {clean_peer_text(word, 20)!r} (online: {', '.join(_RULE_WORDS)})")
         data.update(_RULE_WORDS[word])

@@ -267,6 +267,8 @@ class Computer:
         """The seed of its next choice (deterministic: the session derives it from the match)."""
         self._handle: object | None = None
         self._turn: tuple[SeatView, Propose] | None = None
+        self._called: tuple[int, int] | None = None
+        """Muggins in the play: the claim last decided on out of turn (hand, claims so far): once each."""
 
     def on_turn(self, view: SeatView, propose: Propose) -> None:
         """Keep the freshest view; start the clock unless it is already running."""
@@ -279,6 +281,34 @@ class Computer:
             self.timer.cancel(self._handle)
         self._handle = None
         self._turn = None
+
+    def on_call(self, view: SeatView, propose: Propose) -> None:
+        """Muggins in the play, out of turn: decide once, after the usual delay, whether to call muggins
+        on the card claim open in ``view`` (its own habits, seeded from the match); propose the call or
+        nothing. The next card, Go or count closes the claim (and cancels this)."""
+        key = (view.hand_number, sum(1 for e in view.events if e.claim))
+        if self._handle is not None or key == self._called:
+            return
+        self._called = key
+
+        def decide() -> None:
+            self._handle = None
+            call = self.call(view)
+            if call is not None:
+                propose(call)
+
+        self._handle = self.timer.later(self.delay(), decide)
+
+    def call(self, view: SeatView) -> Action | None:
+        """Whether this computer calls muggins on the open card claim of ``view`` (None: let it stand)."""
+        ai = ai_module()
+        if ai is None:
+            return None
+        try:
+            call: Action | None = ai.call_for_level(view, self.level())
+            return call
+        except Exception:  # noqa: BLE001 - a call is never worth stalling the table
+            return None
 
     @property
     def pending(self) -> bool:

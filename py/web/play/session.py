@@ -310,11 +310,18 @@ class LocalSession:
                 or summary_hand(self._match, self.acked_hand) is not None
                 or deal_cut_held(self._match, self.acked_hand, self._seats))
         actors = set() if held else set(st.actors())
+        # Muggins in the play: a claim on a card is open to every seat of another side until the next
+        # card, Go or count, in turn or not; a driver that can call (the computer) is asked once a claim.
+        callers = set() if held else {s for s in st.callers_now() if s not in actors
+                                      and hasattr(self._seats[s], "on_call")} if (
+            st.claim is not None and st.claim.what == "play") else set()
         for i, seat in enumerate(self._seats):
-            if i not in actors:
+            if i not in actors and i not in callers:
                 seat.cancel()
         for i in sorted(actors):
             self._seats[i].on_turn(self._match.view(i), self._proposer(i))
+        for i in sorted(callers):
+            getattr(self._seats[i], "on_call")(self._match.view(i), self._proposer(i))
 
     def _emit(self, change: Change) -> None:
         for listener in list(self._listeners):

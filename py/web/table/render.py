@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Play
+from cribbage.actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Play
 from cribbage.cards import Card, parse_card, parse_cards
 from cribbage.scoring import PLAY_LIMIT, ScoreItem, score_hand
 from cribbage.rules import Rules
@@ -23,7 +23,7 @@ from cribbage.view import SeatView
 
 from web.kit import rules
 from web.table import claims
-from web.kit.board import Layout, board_label, board_svg, layout_for, pegs_of
+from web.kit.board import Layout, back_pegs, board_label, board_svg, layout_for, pegs_of
 from web.kit.cards import back_html, card_html, card_name
 from web.kit.html import attrs as _attrs
 from web.kit.html import esc
@@ -122,6 +122,9 @@ def buttons_for(scene: Scene) -> list[Button]:
                           disabled=len(scene.selected) != discard_size(v), key="Enter"))
     elif v.phase is Phase.PLAY and _has(v, Go):
         out.append(Button("btn-go", "Go", "go", primary=True, key="G"))
+    elif v.phase is Phase.PLAY and claims.play_claiming(v):  # muggins in the play: the card's claim
+        chosen = len(scene.selected) == 1 and scene.selected[0] in _playable_codes(v)
+        out.extend(claims.play_claim_buttons(chosen, scene.claim_entry))
     elif v.phase is Phase.PLAY and _has(v, Play):
         ok = len(scene.selected) == 1 and scene.selected[0] in _playable_codes(v)
         out.append(Button("btn-play", "Play", "play", primary=True, disabled=not ok, key="Enter"))
@@ -131,7 +134,25 @@ def buttons_for(scene: Scene) -> list[Button]:
     elif v.phase is Phase.SHOW and _has(v, Count):
         label = "Count crib" if v.show_step == v.players else "Count hand"
         out.append(Button("btn-count", label, "count", primary=True, key="Enter"))
+    out.extend(_play_calls(scene))
     return out
+
+
+def _play_calls(scene: Scene) -> list[Button]:
+    """Muggins in the play: *Muggins!* while another side's card claim is open, for the seat shown and
+    (hot-seat) the other seats of this device that may call it."""
+    v = scene.view
+    if v.claim_what != "play":
+        return []
+    seats = [(v.seat, "")] if _has(v, Muggins) else []
+    seats += [(s, scene.names[s]) for s in scene.play_callers if s != v.seat]
+    return claims.call_in_play(seats)
+
+
+def my_move(view: SeatView) -> bool:
+    """This seat has a move to make now (a call of muggins in the play is optional, not a move)."""
+    return any(not isinstance(a, Muggins) for a in view.legal_actions) or (
+        view.claim_what != "play" and bool(view.legal_actions))
 
 
 def primary_button(scene: Scene) -> Button | None:
@@ -144,11 +165,16 @@ def primary_button(scene: Scene) -> Button | None:
 
 def _button_html(b: Button) -> str:
     cls = "btn" + (" btn-primary" if b.primary else "") + (" btn-step" if b.action == "cut-step" else "")
-    if b.action in ("claim-digit", "claim-back"):
+    if b.action in ("claim-digit", "claim-back", "play-claim"):
         cls += " btn-pad"
     attrs: dict[str, object] = {"type": "button", "id": b.id, "class": cls, "data-action": b.action}
     for k, val in b.data:
+        if k == "pressed":  # the claim typed on the keyboard (Enter confirms it)
+            attrs["aria-pressed"] = val
+            continue
         attrs[f"data-{k}"] = val
+    if b.action == "play-claim":
+        attrs["aria-label"] = f"Claim {b.label}"
     if b.action == "cut-step":
         attrs["aria-label"] = "Move the cut one card " + ("left" if b.data[0][1] == "-1" else "right")
     if b.action == "claim-back":
@@ -389,10 +415,11 @@ def _pile(scene: Scene) -> str:
         name = back_name(v, seat, cards_of(v, seat)) if last_theirs else f"c-{card.code}"
         # More than two at the table: a small name tag under each card says who laid it.
         tag = "" if v.players == 2 else f'<span class="pile-who" aria-hidden="true">{esc(scene.names[seat])}</span>'
+        tag += _pile_claim(v, card)
         cards.append(f'<li class="pile-slot {who} seat-{seat} side-{v.rules.side_of(seat)}">'
                      f'{card_html(card, classes="pile-card", attrs={"data-vt": name})}{tag}</li>')
     ghost = ""
-    if scene.private and scene.play_preview is not None and len(scene.selected) == 1:
+    if scene.private and scene.play_preview is not None and len(scene.selected) == 1 and not v.rules.play_muggins:
         code = scene.selected[0]
         match = [c for c in v.hand if c.code == code]
         if match:
@@ -419,6 +446,31 @@ def _pile(scene: Scene) -> str:
         f'<ol class="pile" aria-label="Cards of this count">{"".join(cards)}{empty}{ghost}</ol>'
         f"{earlier}</div>"
     )
+
+
+def _pile_claim(v: SeatView, card: Card) -> str:
+    """Muggins in the play: what was claimed for a card of the count ("claims 2" while open to a call;
+    once settled, what it scored, and what was put back or taken)."""
+    if not v.rules.play_muggins:
+        return ""
+    events = v.events
+    i = next((i for i in range(len(events) - 1, -1, -1) if events[i].kind == "play" and events[i].claim
+              and events[i].cards[:1] == (card,) and events[i].hand == v.hand_number), None)
+    if i is None:
+        return ""
+    claimed = events[i].points
+    open_claim = claims.open_play_claim(v)
+    if open_claim is not None and open_claim[2] == card:
+        return f'<span class="pile-claim open">claims {claimed}</span>'
+    line = f"claimed {claimed}"
+    for e in events[i + 1:]:
+        if e.kind == "counted":
+            break
+        if e.kind == "put back":
+            line += f", put back {-e.points}"
+        elif e.kind == "muggins" and e.points and "overmarked" not in e.text:
+            line += f", muggins took {e.points}"
+    return f'<span class="pile-claim">{esc(line)}</span>'
 
 
 def _items_html(items: Sequence[ScoreItem]) -> str:
@@ -665,6 +717,8 @@ def _status_text(scene: Scene) -> tuple[str, str]:
     if phase is Phase.CUT_STARTER:
         return ("Cut the pack for the starter" if mine else waiting), \
             "A jack turned up is his heels: two for the dealer."
+    if phase is Phase.PLAY and v.rules.play_muggins:
+        return _play_muggins_status(scene, waiting)
     if phase is Phase.PLAY:
         if mine and _has(v, Go):
             return "No card fits: say Go", f"The count is {v.count}; nothing you hold keeps it at 31 or less."
@@ -680,16 +734,45 @@ def _status_text(scene: Scene) -> tuple[str, str]:
             return "Your turn: play a card", f"The count is {v.count}."
         return waiting, ""
     if phase is Phase.SHOW and mine and (claims.claiming(v) or claims.calling(v)):
-        return claims.status(v, scene.claim_entry, scene.claim_note, names, you=scene.me == me)
+        head, detail = claims.status(v, scene.claim_entry, scene.claim_note, names, you=scene.me == me)
+        return head, _with_call(scene, detail)
     if phase is Phase.SHOW:
         seat = actor
         crib = v.show_step == v.players
         what = "the crib" if crib else "the hand"
         if mine:
             return (f"Count {_poss(scene, me).lower()} "
-                    f"{'crib' if crib else 'hand'}"), "Pone first, then the dealer, then the crib."
-        return (f"{names[seat]} counts {what}\u2026" if seat is not None else ""), ""
+                    f"{'crib' if crib else 'hand'}"), _with_call(scene, "Pone first, then the dealer, then the crib.")
+        return (f"{names[seat]} counts {what}\u2026" if seat is not None else ""), _with_call(scene, "")
     return "", ""
+
+
+def _with_call(scene: Scene, detail: str) -> str:
+    """``detail``, then (muggins in the play) the open card claim this device may call."""
+    if not (_play_calls(scene) and scene.private):
+        return detail
+    said = claims.play_status(scene.view, scene.names, _you(scene)).rstrip(".")
+    return f"{detail} {said}: muggins (M) if it is wrong.".strip()
+
+
+def _play_muggins_status(scene: Scene, waiting: str) -> tuple[str, str]:
+    """The play with muggins in the play: the card's claim asked for (never what it scores), and the
+    open claim of another side to call."""
+    v = scene.view
+    if not scene.private or not my_move(v):
+        return waiting, _with_call(scene, "")
+    if _has(v, Go):
+        return ("No card fits: say Go",
+                _with_call(scene, f"The count is {v.count}; nothing you hold keeps it at 31 or less."))
+    card = next((c for c in v.hand if [c.code] == list(scene.selected)), None)
+    if card is None:
+        return ("Your turn: play a card and claim its points",
+                _with_call(scene, f"The count is {v.count}. Choose a card, then what it scores."))
+    value = claims.play_claim_value(scene.claim_entry)
+    head = f"Play {card.pretty} (count {v.count + card.value}): what does it score?"
+    if value is not None:
+        return head, _with_call(scene, f"Claim {value}? Press Enter, or tap a number.")
+    return head, _with_call(scene, "Tap its points (missed points can be taken).")
 
 
 def _recent(scene: Scene) -> str:
@@ -787,6 +870,46 @@ def _header(scene: Scene, scores: bool = True) -> str:
     )
 
 
+def _counted(scene: Scene) -> str:
+    """Muggins in the show: the cards being counted (or whose claim waits for a call) in the prompt,
+    beside the pad, so no screen hides them behind it (issue 29: the crib's panel could scroll out of
+    the middle on a phone while the page asked for its count)."""
+    v = scene.view
+    if v.phase is Phase.PLAY and scene.private and v.rules.play_muggins:
+        return _count_strip(scene)
+    shown = claims.counted_cards(v) if scene.private and v.phase is Phase.SHOW and scene.summary is None else None
+    if shown is None:
+        return ""
+    what, cards, starter = shown
+    owner = v.seat if claims.claiming(v) else v.claim[0] if v.claim is not None else v.seat
+    minis = "".join(_mini(c) for c in cards)
+    minis += f'<span class="plus" aria-hidden="true">+</span>{_mini(starter, "starter-mini")}'
+    label = f"{_poss(scene, owner)} {what}, with the starter"
+    return f'<div class="counted" role="group" aria-label="{esc(label)}">{minis}</div>'
+
+
+def _count_strip(scene: Scene) -> str:
+    """Muggins in the play: the cards of the count beside the claim buttons (the card chosen last), or
+    of the count a card claim to call was made in, so a phone never scrolls them away behind the pad."""
+    v = scene.view
+    chosen = next((c for c in v.hand if [c.code] == list(scene.selected)), None)
+    pile = [c for _, c in v.pile]
+    if chosen is not None and claims.play_claiming(v):
+        cards = [*pile, chosen]
+    elif _play_calls(scene):
+        open_claim = claims.open_play_claim(v)
+        counts = [pile, *([c for _, c in p] for p in reversed(v.played))]
+        cards = next((k for k in counts if open_claim is not None and open_claim[2] in k), pile)
+    else:
+        return ""
+    if not cards:
+        return ""
+    minis = "".join(_mini(c, "chosen" if c is chosen else "") for c in cards)
+    total = sum(c.value for c in cards)
+    return (f'<div class="counted count-strip" role="group" aria-label="The count: {total}">{minis}'
+            f'<span class="plus" aria-hidden="true">= {total}</span></div>')
+
+
 def _prompt(scene: Scene) -> str:
     head, detail = _status(scene)
     buttons = "".join(_button_html(b) for b in buttons_for(scene))
@@ -796,7 +919,7 @@ def _prompt(scene: Scene) -> str:
                 f"{esc(scene.hint[0])}</p>")
     return (
         '<section class="prompt" aria-label="What to do">'
-        f'<div class="prompt-text"><p class="headline" id="headline">{esc(head)}</p>'
+        f'<div class="prompt-text"><p class="headline" id="headline">{esc(head)}</p>{_counted(scene)}'
         f'<p class="detail">{esc(detail)}</p>{hint}</div>'
         f'<div class="actions">{buttons}</div>'
         "</section>"
@@ -881,7 +1004,7 @@ def _table(scene: Scene) -> tuple[str, tuple[tuple[str, str], ...]]:
     v = scene.view
     me = v.seat
     sides = side_names(scene.names, v.rules)
-    board = board_svg(v.scores, v.previous_scores, sides, scene.orientation, scene.moved, _board_layout(v.rules))
+    board = board_svg(v.scores, _back(v), sides, scene.orientation, scene.moved, _board_layout(v.rules))
     hand_zone = ""
     if v.phase in (Phase.DISCARD, Phase.CUT_STARTER, Phase.PLAY, Phase.SHOW) or (
             v.phase is Phase.GAME_OVER and (v.hand or v.kept)):
@@ -958,20 +1081,28 @@ def render(scene: Scene) -> Rendered:
         "mode": scene.mode,
         "covered": "true" if scene.cover_for is not None else "false",
         "busy": "true" if scene.busy else "false",
-        "turn": "me" if ((v.legal_actions and scene.private and scene.summary is None)
+        "turn": "me" if ((my_move(v) and scene.private and scene.summary is None)
                          or scene.deal_cut_shown) else "other",
+        "call": "true" if scene.private and scene.summary is None and bool(_play_calls(scene)) else "false",
         "seat": str(v.seat),
         "dialog": scene.dialog or "",
     }
     table, regions = _table(scene)
     v = scene.view
-    scores, previous = v.scores, v.previous_scores
+    scores, previous = v.scores, _back(v)
     sides, layout = side_names(scene.names, v.rules), _board_layout(v.rules)
     shown = _shown_dealer(scene)
     crib_side = "" if shown is None else "mine" if shown == v.seat else "theirs"
     return Rendered(table, overlay, meta, regions, board_frame=scene.orientation,
                     pegs=pegs_of(scores, previous, sides, scene.orientation, scene.moved, layout),
                     board_label=board_label(scores, sides, layout), crib_side=crib_side)
+
+
+def _back(v: SeatView) -> tuple[int, ...]:
+    """The back pegs (a put back leaves the back peg behind the front: :func:`back_pegs`)."""
+    if all(p <= s for p, s in zip(v.previous_scores, v.scores)):
+        return v.previous_scores
+    return back_pegs(v.scores, v.previous_scores, [e.scores for e in v.events])
 
 
 def _board_layout(rules: Rules) -> Layout:

@@ -96,7 +96,10 @@ class Scene:
     claim_entry: str = ""
     """Muggins: the digits of the claim typed so far on the pad."""
     claim_note: str | None = None
-    """Muggins: why the last claim was refused ("Count again: ...")."""
+    play_callers: tuple[int, ...] = ()
+    """Muggins in the play, hot-seat: the other seats of this device that may call the open card claim
+    now (the seat shown calls with its own legal action)."""
+    """Muggins: a note about the claim being typed (none is refused by the engine: over-claims are legal)."""
     newgame: NewGameScene | None = None
     """The New game dialog's content (when ``dialog`` is ``newgame``)."""
     series: SeriesScene | None = None
