@@ -65,11 +65,9 @@ class SilentCues:
 
 
 def play_muggins(rules: Rules) -> bool:
-    """Does this table play muggins in the play (each player claims their card's points)?
-
-    ``Rules.play_muggins`` comes with the engine's muggins in the play (issue 29, branch
-    engine-muggins); until it is merged no table has it, hence ``getattr``."""
-    return bool(getattr(rules, "play_muggins", False))
+    """Does this table play muggins in the play (each player claims their card's points)? Then
+    nothing is ever laid or said for the player: a forced card still needs its claim."""
+    return rules.play_muggins
 
 
 def cues_of(change: Change, match: Match, me: int | None, was_my_turn: bool) -> list[str]:
