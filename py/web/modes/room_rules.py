@@ -3,7 +3,8 @@
 The menu offers them when *Play online* is chosen (the New game dialog's controls,
 :func:`web.modes.newgame_view.room_rules_html`): a game to 121 or 61, two cards to the crib from the
 pack, muggins, muggins in the play, cutting again on tens. The choice is remembered
-(:data:`ROOM_RULES_KEY`) and preselected next time; *Start* opens the room at it (:attr:`web.modes.base.OpenContext.rules`).
+(:data:`ROOM_RULES_KEY`) and preselected next time; *Start* opens the room at it
+(:attr:`web.modes.base.OpenContext.rules`).
 Both pages, and the friend asked to join, read the same sentence (:func:`room_sentence`).
 """
 
