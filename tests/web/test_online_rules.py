@@ -4,14 +4,17 @@ before anything is sent, and a browser at another table is refused."""
 
 from __future__ import annotations
 
+import json
 import random
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from online_fakes import Browser, Clock, Hub, pass_time, settle
+from online_fakes import Browser, Clock, Hub, pass_time, settle, turn
 from table_fakes import select, text_of
 from test_online import play
 
+from cribbage.actions import Muggins, Play
 from cribbage.rules import Rules
 from web.app.controller import MODE_KEY, Controller
 from web.modes import online
@@ -221,3 +224,122 @@ def test_a_remembered_room_choice_is_read_or_forgotten(raw: str) -> None:
     ann.c.click("new-mode", {"mode": "online"})
     expected = "to 61" if raw == '{"target": 61}' else "the classic game"
     assert f"This room plays: {expected}" in text_of(ann.html())
+
+
+# --- muggins in the play, online (issue 29) ----------------------------------------------------------
+
+
+def test_play_muggins_is_a_room_rule_in_the_link_and_old_links_are_unchanged() -> None:
+    assert online.parse_rules_query("play-muggins") == Rules(play_muggins=True)
+    assert online.parse_rules_query("to61,muggins,play-muggins") == Rules(target=61, muggins=True, play_muggins=True)
+    assert online.rules_query(Rules(play_muggins=True)) == "play-muggins"
+    assert online.rules_query(Rules(target=61, muggins=True, play_muggins=True, recut_tens=True)) == \
+        "to61,muggins,play-muggins,recut"
+    for old in ("to61", "pack2,recut", "to61,pack2,muggins,recut", "muggins", ""):  # links made before
+        assert online.rules_query(online.parse_rules_query(old)) == old
+    env = online.configure(rules_text="to61,play-muggins")
+    assert env.bad_rules is None and env.rules == Rules(target=61, play_muggins=True)
+    # The menu offers it for a new room, as the New game dialog does.
+    ann = Browser("Ann", Clock(), Hub())
+    ann.load()
+    ann.c.click("menu")
+    ann.c.click("new-mode", {"mode": "online"})
+    assert select(ann.html(), tag="input", id="room-play-muggins-on", data_action="newgame-room")
+    choose_rules(ann.c, "play-muggins")
+    assert "This room plays: muggins in the play." in text_of(ann.html())
+    assert select(ann.html(), tag="input", id="room-play-muggins-off")[0].attrs.get("checked") is not None
+
+
+def _called_on_turn(b: Browser) -> bool:
+    """This browser calls muggins in the play (the button) if the open card claim missed points."""
+    st = b.c.match.state
+    claim = st.claim
+    if claim is None or claim.what != "play" or claim.actual <= claim.claimed:
+        return False
+    assert b.session.perspective in st.actors()  # online: on the caller's own turn only
+    b.c.click("muggins")
+    return True
+
+
+def _lay(b: Browser, view: Any, under: bool) -> None:
+    """Lay the highest card that fits (so a Go comes early, and the other then lays card after card,
+    its claims open out of the caller's turn) with a claim of what it scores (nothing at all if
+    ``under``)."""
+    play = max((a for a in view.legal_actions if isinstance(a, Play)), key=lambda a: a.card.value)
+    items = view.outcome(play.card) or ()
+    claim = 0 if under else sum(i.points for i in items)
+    index = next(i for i, c in enumerate(view.hand) if c == play.card)
+    b.c.click("card", {"index": str(index)})
+    assert select(b.html(), id=f"claim-{claim}"), "the claim buttons are shown"
+    b.c.click("play-claim", {"claim": str(claim)})
+
+
+def test_two_browsers_play_muggins_in_the_play_online() -> None:
+    ann, bob, link = open_room("play-muggins")
+    assert parse_qs(urlsplit(link).query)["rules"] == ["play-muggins"]
+    for b in (ann, bob):
+        assert b.session.game.rules == Rules(play_muggins=True)
+        assert "This room plays: muggins in the play." in text_of(b.html())
+    rng = random.Random(3)
+    calls = out_of_turn = 0
+    for _ in range(4000):
+        settle(ann, bob)
+        if (ann.c.match.state.hand_number > 2 and calls and out_of_turn) or ann.c.match.state.is_over:
+            break
+        for b in (ann, bob):
+            b.c.refresh()
+            seat = b.session.perspective
+            engine = b.c.match.view(seat)  # the engine's own view: a call out of turn is listed there
+            if engine.claim_what == "play" and any(isinstance(a, Muggins) for a in engine.legal_actions) \
+                    and seat not in b.c.match.state.actors():
+                out_of_turn += 1
+                page = b.html()
+                assert not select(page, id="btn-muggins") and 'data-action="muggins"' not in page
+                said = len(b.host.said)
+                b.c.click("muggins")  # a stale tap does nothing, and says no error
+                b.c.key("m")  # nor M: it opens the menu, as whenever no call is open to this player
+                assert b.c.ui.dialog == "menu"
+                b.c.click("close")
+                settle(ann, bob)
+                assert b.c.match.state.claim is not None and b.host.said[said:] == []
+        moved = False
+        for b in rng.sample([ann, bob], 2):
+            view = b.c.scene().view  # the dressed view: what the page offers
+            if b.c.summary_hand() is not None:
+                b.c.click("next-hand")
+            elif any(isinstance(a, Muggins) for a in view.legal_actions):
+                assert select(b.html(), id="btn-muggins")
+                if not _called_on_turn(b):
+                    continue_play = [a for a in view.legal_actions if not isinstance(a, Muggins)]
+                    assert continue_play, "a call is never the only move"
+                    if isinstance(continue_play[0], Play):
+                        _lay(b, view, under=b is ann)
+                    else:
+                        assert turn(b.c)
+                else:
+                    calls += 1
+            elif view.legal_actions and isinstance(view.legal_actions[0], Play):
+                _lay(b, view, under=b is ann)
+            elif not turn(b.c):
+                continue
+            moved = True
+            break
+        if not moved:
+            pass_time(ann.clock, 1.0, ann, bob)
+    else:
+        raise AssertionError("the hands did not finish")
+    for b in (ann, bob):
+        assert b.session.game.failure is None, b.session.game.failure
+        assert not [t for t in b.host.said if "muggins in the play is called on your turn" in t]
+    # Every card travelled with its claim, and both browsers hold the same pegging.
+    sent = [json.loads(text) for _, text in ann.hub.log]
+    plays = [m["p"] for m in sent if m.get("k") == "data" and m["p"].get("t") == "play"]
+    assert plays and all("claim" in p for p in plays)
+    a_log = [(e.kind, e.seat, e.points, e.claim) for e in ann.c.match.state.events if e.kind in ("play", "muggins")]
+    b_log = [(e.kind, e.seat, e.points, e.claim) for e in bob.c.match.state.events if e.kind in ("play", "muggins")]
+    assert a_log == b_log and all(claim for kind, _, _, claim in a_log if kind == "play")
+    assert ann.c.match.state.scores == bob.c.match.state.scores
+    # Ann's under-claims were called by Bob on his turn, and he pegged what she missed.
+    taken = [e for e in bob.c.match.state.events if e.kind == "muggins" and e.points > 0]
+    assert calls > 0 and len(taken) == calls and all(e.seat == bob.session.perspective for e in taken)
+    assert out_of_turn > 0, "no claim was ever open out of the caller's turn"

@@ -519,7 +519,9 @@ class Controller:
     # --- input ---------------------------------------------------------------------------------
 
     def _view(self) -> SeatView:
-        return self.match.view(self.active_seat())
+        view = self.match.view(self.active_seat())
+        dress = getattr(self.session, "dress_view", None)  # online: only the calls it allows now
+        return dress(view) if dress is not None else view
 
     def _can_act_privately(self) -> bool:
         return self.cover_for() is None and self.summary_hand() is None and not self.ui.dialog

@@ -159,11 +159,10 @@ def rule_controls(rules: Rules, action: str = "newgame-set", prefix: str = "ng")
     on = rules.muggins
     house += _input("checkbox", "muggins", "off" if on else "on", "Muggins (count your own hand; missed points can be taken)",
                     on, _soon("muggins"), name=f"{prefix}-muggins", action=action, prefix=prefix)
-    if prefix == "ng":  # played at one device for now: an online room does not offer it
-        on = rules.play_muggins
-        house += _input("checkbox", "play-muggins", "off" if on else "on",
-                        "Muggins in the play (claim each card\u2019s points; missed points can be taken)",
-                        on, name=f"{prefix}-play-muggins", action=action, prefix=prefix)
+    on = rules.play_muggins
+    house += _input("checkbox", "play-muggins", "off" if on else "on",
+                    "Muggins in the play (claim each card\u2019s points; missed points can be taken)",
+                    on, name=f"{prefix}-play-muggins", action=action, prefix=prefix)
     on = rules.recut_tens
     house += _input("checkbox", "recut", "off" if on else "on", "Cut again on two ten-cards at the cut for deal", on,
                     name=f"{prefix}-recut", action=action, prefix=prefix)

@@ -30,7 +30,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-from cribbage.actions import Action
+from cribbage.actions import Action, Muggins
 from cribbage.match import Match, SaveError
 from cribbage.online.group import Group
 from cribbage.online.errors import ProtocolError
@@ -40,6 +40,7 @@ from cribbage.online.link import (LOSS_TIMEOUT, Binding, Delivered, HangUp, Link
                                   StateChanged, is_room_id, is_room_secret, new_room_id, new_room_secret,
                                   new_seat_key)
 from cribbage.state import Event, IllegalActionError, Phase
+from cribbage.view import SeatView
 
 from web.modes.base import ONLINE_SAVE_KEY, Mode, OpenContext
 from web.modes.newgame import RULE_WORDS
@@ -239,9 +240,6 @@ def parse_rules_query(text: str) -> Rules:
     for word in (w.strip() for w in text.split(",")):
         if not word or word == "classic":
             continue
-        if word == "play-muggins":  # its calls come out of turn: played at one device for now
-            raise RulesError("muggins in the play is played at one device (against the computer or passing "
-                             "it round), not online yet")
         if word not in _RULE_WORDS:
             raise RulesError(f"unknown rule {clean_peer_text(word, 20)!r} (online: {', '.join(_RULE_WORDS)})")
         data.update(_RULE_WORDS[word])
@@ -602,10 +600,23 @@ class PeerSession:
 
     def dress(self, scene: Any) -> Any:
         """The controller's scene, with no action offered while we cannot act, and the online panel."""
-        view = scene.view
+        view = self.dress_view(scene.view)
         if self.can_act() is not None and view.legal_actions:
             view = dataclasses.replace(view, legal_actions=())
         return dataclasses.replace(scene, view=view, online=self.panel(), busy=self.busy)
+
+    def dress_view(self, view: SeatView) -> SeatView:
+        """The engine's view of this seat with only the calls online play allows: muggins in the play
+        is called on one's own turn (:meth:`OnlineGame.legal_actions`), so the *Muggins!* button and
+        its key are not offered out of turn (a tap would only be refused)."""
+        calls = [a for a in view.legal_actions if isinstance(a, Muggins)]
+        if not calls or view.claim_what != "play":
+            return view
+        allowed = [a for a in self.game.legal_actions() if isinstance(a, Muggins)]
+        if all(a in allowed for a in calls):
+            return view
+        return dataclasses.replace(view, legal_actions=tuple(
+            a for a in view.legal_actions if not isinstance(a, Muggins) or a in allowed))
 
     def panel(self) -> OnlinePanel:
         """What the table shows of the room, the link and the connection: each fact once, in our

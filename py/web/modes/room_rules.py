@@ -2,8 +2,9 @@
 
 The menu offers them when *Play online* is chosen (the New game dialog's controls,
 :func:`web.modes.newgame_view.room_rules_html`): a game to 121 or 61, two cards to the crib from the
-pack, muggins, cutting again on tens. The choice is remembered (:data:`ROOM_RULES_KEY`) and
-preselected next time; *Start* opens the room at it (:attr:`web.modes.base.OpenContext.rules`).
+pack, muggins, muggins in the play, cutting again on tens. The choice is remembered
+(:data:`ROOM_RULES_KEY`) and preselected next time; *Start* opens the room at it
+(:attr:`web.modes.base.OpenContext.rules`).
 Both pages, and the friend asked to join, read the same sentence (:func:`room_sentence`).
 """
 
@@ -20,7 +21,7 @@ __all__ = ["ROOM_RULES_KEY", "ROOM_FIELDS", "rules_sentence", "room_sentence", "
 
 ROOM_RULES_KEY = "cribbage.online.newroom"
 """The rules last chosen for a new online room (JSON of ``Rules.to_json``)."""
-ROOM_FIELDS = ("to", "pack2", "muggins", "recut")
+ROOM_FIELDS = ("to", "pack2", "muggins", "play-muggins", "recut")
 """The controls of a room's rules (the New game dialog's fields of the same names)."""
 
 
