@@ -197,7 +197,7 @@ async function startFromSnapshot(options, snapshot) {
 }
 
 // The page holds its background jobs while it works hard on its main thread: online play's channel
-// opening, key set-up and deal (py/web/modes/online.py, PeerSession.working) set
+// opening, key set-up and deal (py/web/sessions/online/peer.py, PeerSession.working) set
 // body[data-hold-background]. On a 2-core device the snapshot's worker (seconds of CPU) would take a
 // core from the deal's slices: it starts only once the page has been free for FREE_MS, and one
 // making a snapshot when the page starts working is stopped, to start again once it is free (at most

@@ -5,7 +5,7 @@
 // Why not localStorage: Chromium writes it to disk lazily, so a browser killed as a phone kills a
 // background app came back with a room record older than what the page had already sent and
 // acknowledged (issue 16). Online play now sends nothing before the write that produced it is
-// durable (py/web/modes/online.py asks `whenDurable`).
+// durable (py/web/sessions/online/peer.py asks `whenDurable`).
 //
 // Layout: database "cribbage", object store "kv" (key -> string, the same keys and values as
 // localStorage held) and "meta" (bookkeeping: when localStorage was migrated). One value per key

@@ -58,7 +58,7 @@
   }
 
   // Online play holds the page's background jobs while it works (<body data-hold-background>: the
-  // channel opening, the key set-up, the deal; py/web/modes/online.py, PeerSession.working). A friend
+  // channel opening, the key set-up, the deal; py/web/sessions/online/peer.py, PeerSession.working). A friend
   // opening a room link is in that work half a second after the table is drawn, and the worker's
   // install (its precache: the network service and this worker's thread) took a core from the
   // deal's slices: it is registered once the page has been free for FREE_MS.

@@ -5,7 +5,7 @@ the pieces the page runs it in.
 Run: ``python py/tools/bench_puzzle.py [--days N]`` in CPython, or inside Pyodide (the browser's
 Python) with ``node py/tools/bench_puzzle_pyodide.mjs [days]``. Prints figures; asserts nothing.
 The page works the answer out in slices of at most ~12 ms while the player thinks
-(``web.modes.puzzle.SLICE_MS``), so these are totals of work spread over idle moments, not a freeze.
+(``web.screens.puzzle.screen.SLICE_MS``), so these are totals of work spread over idle moments, not a freeze.
 """
 
 from __future__ import annotations

@@ -71,7 +71,7 @@ def test_a_reload_starts_from_the_snapshot_and_plays_a_hand(page, base_url):
     assert page.evaluate("() => [cribbageStart.jspi, 'Suspending' in WebAssembly]") == [False, False]
     made = snapshot_made(page)
     assert made["jspi"] is False
-    assert made["bytes"] > 10_000_000 and "web.app.controller" in made["modules"]
+    assert made["bytes"] > 10_000_000 and "web.shell.controller" in made["modules"]
     assert 0 < made["stored"] < made["bytes"]  # stored without its all-zero pages
     assert len(stored(page)) == 1
     draws = []

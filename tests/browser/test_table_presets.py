@@ -28,7 +28,7 @@ from cribbage.match import Match
 from cribbage.scoring import score_hand
 from cribbage.state import Phase
 from cribbage.view import SeatView
-from web.modes.series import SeriesPlay, series_key
+from web.sessions.series import SeriesPlay, series_key
 
 NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
                 "sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three twenty-four "
@@ -283,8 +283,8 @@ def test_the_end_of_a_best_of_three_series_to_its_summary(browser: Any, base_url
     sys.path.insert(0, str(ROOT / "tests" / "web"))
     from table_fakes import FakeHost, play_human_turn
 
-    from web.app.controller import Controller
-    from web.play.storage import MemoryStorage
+    from web.shell.controller import Controller
+    from web.sessions.storage import MemoryStorage
 
     storage = MemoryStorage()
     params = dict(p.split("=") for p in SERIES[1:].split("&"))

@@ -62,7 +62,7 @@ def test_every_python_and_data_file_of_the_packages_ships(built):
     # every module the page can import as sourceless bytecode in its place (unchecked hash:
     # used as is), the data files as they are; not the command lines or maintainers' notes
     assert ours == {p + "c" for p in reachable} | data
-    assert {"web/app/controller.py", "cribbage/ai/coach.py", "cribbage/online/pack.py"} <= reachable
+    assert {"web/shell/controller.py", "cribbage/ai/coach.py", "cribbage/online/pack.py"} <= reachable
     assert not {"cribbage/__main__.py", "cribbage/terminal.py", "cribbage/ai/cli.py"} & reachable
     assert data and any(p.endswith(".md") for p in shipped_python())
     with unpacked(built.out / archive) as z:

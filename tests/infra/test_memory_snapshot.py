@@ -16,7 +16,7 @@ import memory_snapshot  # noqa: E402
 def test_the_snapshot_imports_the_start_modules_but_nothing_that_needs_the_page():
     browser = [(name, (ROOT / "py" / name).read_bytes()) for name in memory_snapshot.BROWSER]
     modules = memory_snapshot.preimports(browser, build_site.pyscript_python(ROOT))
-    assert {"web.app.controller", "web.table.patch", "web.modes.registry", "json"} <= set(modules)
+    assert {"web.shell.controller", "web.table.patch", "web.sessions.registry", "json"} <= set(modules)
     needs_page = [m for m in modules if m.split(".")[0] in ("js", "pyscript", "polyscript", "_pyscript")]
     assert needs_page == [] and not [m for m in modules if m.startswith("web.page")]
 

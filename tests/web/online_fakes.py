@@ -13,12 +13,12 @@ from cribbage.cards import Card
 from cribbage.online.group import MODP_TEST
 from cribbage.online.link import PROTOCOL, Binding
 from cribbage.state import Phase
-from web.modes import online
+from web.sessions.online import peer as online
 from web.kit.cards import card_name
 from web.table.render import deal_cuts
-from web.app.controller import Controller, MemoryStorage
+from web.shell.controller import Controller, MemoryStorage
 from web.kit.qr_svg import qr_svg
-from web.modes.online import ChannelEvents, PeerSession
+from web.sessions.online.peer import ChannelEvents, PeerSession
 
 BUSY = json.dumps({"v": PROTOCOL, "k": "refuse", "reason": "full"}, separators=(",", ":"))
 _FP = random.Random(7)

@@ -12,10 +12,10 @@ import sys
 import types
 from typing import Any, Callable
 
-LAZY = ("cribbage.online", "cribbage.online.pack", "cribbage.online.game", "web.modes.online", "web.modes.online_panel",
+LAZY = ("cribbage.online", "cribbage.online.pack", "cribbage.online.game", "web.sessions.online.peer", "web.sessions.online.panel",
         "web.page.net", "web.kit.qr_svg",
-        "cribbage.record", "web.record.screens", "web.record.render", "web.record.store", "web.kit.charts",
-        "cribbage.challenge", "web.modes.challenge", "web.modes.challenge_view")
+        "cribbage.record", "web.screens.record.screen", "web.screens.record.view", "web.screens.record.store", "web.kit.charts",
+        "cribbage.challenge", "web.screens.challenge.screen", "web.screens.challenge.view")
 """Modules a start of the page must leave for later."""
 
 
@@ -48,7 +48,7 @@ def start() -> list[str]:
     """Import the start modules (as the page does: web.main imports web.page.start)."""
     _stub_pyscript()
     import web.page.start  # noqa: F401
-    import web.app.controller  # noqa: F401
+    import web.shell.controller  # noqa: F401
     import web.table.render  # noqa: F401
 
     return loaded()
@@ -58,7 +58,7 @@ def table(storage: dict[str, str] | None = None, params: dict[str, str] | None =
     """A controller on a fake page (booted)."""
     from table_fakes import FakeHost
 
-    from web.app.controller import Controller, MemoryStorage
+    from web.shell.controller import Controller, MemoryStorage
 
     host = FakeHost()
     controller = Controller(host, MemoryStorage(dict(storage or {})), {"delay": "0", **(params or {})},
@@ -78,10 +78,10 @@ ROOM_SECRET = "A" * 43
 
 def before_online(page_url: str, room: str | None, calls: list[str]) -> None:
     """What page/start.py does at start: configure online play once it is first opened."""
-    from web.modes import registry as modes
+    from web.sessions import registry as modes
 
     def configure() -> None:
-        from web.modes import online
+        from web.sessions.online import peer as online
 
         calls.append("configured; loaded: " + ",".join(loaded()))
         online.configure(room=room, secret=ROOM_SECRET if room else None, page_url=page_url)
@@ -163,7 +163,7 @@ def scenario_game_over(report: dict[str, Any], storage_json: str) -> None:
     c = table(storage=json.loads(storage_json))
     report["after_boot"] = loaded()
     report["html"] = html(c)
-    from web.record.render import game_over_html
+    from web.screens.record.view import game_over_html
 
     report["chart"] = game_over_html(c.match.state.events, c.names, c.scene().chances)  # its chance band: later
     report["history"] = c.storage.get("cribbage.history")

@@ -13,7 +13,7 @@ PY = Path(__file__).resolve().parents[2] / "py"
 
 STEPS = """
 import sys
-from web.play import seats
+from web.sessions import seats
 steps = seats.warm_steps()
 names = []
 for name in steps:
@@ -29,7 +29,7 @@ print(" ".join(names))
 
 MIDWAY = """
 import sys
-from web.play import seats
+from web.sessions import seats
 steps = seats.warm_steps()
 for name in steps:
     if name == "cribbage.ai.pegging":

@@ -12,8 +12,8 @@ from cribbage.ai import make_player
 from cribbage.challenge import Challenge
 from cribbage.match import Match
 from cribbage.rules import Rules
-from web.app.controller import MODE_KEY, Controller, MemoryStorage
-from web.modes.registry import MODES
+from web.shell.controller import MODE_KEY, Controller, MemoryStorage
+from web.sessions.registry import MODES
 
 PAGE = "https://cribbage.example/play/"
 COMPUTER_SAVE = "cribbage.save.computer"

@@ -220,7 +220,7 @@ def test_a_three_player_race_draws_three_lines_in_the_boards_track_colours() -> 
 
 def test_a_partnership_race_draws_the_two_partnerships_and_the_record_page_names_them() -> None:
     from cribbage.record import record_match
-    from web.record.render import RecordScene, record_dialog, side_names
+    from web.screens.record.view import RecordScene, record_dialog, side_names
 
     m = _table_match(37, 4)
     sides = side_names(m.names, m.rules)

@@ -12,7 +12,7 @@ from cribbage.match import Match
 from cribbage.rules import Rules
 from cribbage.scoring import score_hand
 from web.table.claims import claim_problem
-from web.app.controller import SAVE_KEYS, Controller, MemoryStorage
+from web.shell.controller import SAVE_KEYS, Controller, MemoryStorage
 
 RULES = Rules(muggins=True)
 NUMBER = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen".split()

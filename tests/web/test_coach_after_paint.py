@@ -10,9 +10,9 @@ import pytest
 from table_fakes import FakeHost, play_human_turn
 
 from cribbage.state import Phase
-from web.app import controller as controller_module
-from web.app.controller import Controller, MemoryStorage
-from web.play import seats
+from web.shell import controller as controller_module
+from web.shell.controller import Controller, MemoryStorage
+from web.sessions import seats
 
 
 def test_two_cards_picked_before_the_coach_is_loaded_show_its_line_a_frame_later(

@@ -1,5 +1,5 @@
 """Sound, vibration and auto-play (issue 29's small comforts) under CPython: the cues the controller
-names through a fake :class:`~web.app.ports.Cues`, the switches and where they are kept, and the
+names through a fake :class:`~web.shell.ports.Cues`, the switches and where they are kept, and the
 forced moves auto-play makes (never with muggins in the play)."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from table_fakes import FakeHost, play_human_turn, select
 from cribbage.actions import Go, Play
 from cribbage.rules import Rules
 from cribbage.state import Phase
-from web.app.comforts import AUTO_MS, play_muggins
-from web.app.controller import SETTINGS_KEY, Controller, MemoryStorage
+from web.shell.comforts import AUTO_MS, play_muggins
+from web.shell.controller import SETTINGS_KEY, Controller, MemoryStorage
 from web.kit.comfort_view import CUES, TONES, TURN_VIBRATION_MS
-from web.modes.registry import MODES
+from web.sessions.registry import MODES
 
 
 class FakeCues:
@@ -346,8 +346,8 @@ def _muggins_in_the_play(monkeypatch: pytest.MonkeyPatch) -> Rules:
 
 def test_auto_play_never_acts_with_muggins_in_the_play(monkeypatch: pytest.MonkeyPatch) -> None:
     from cribbage.match import Match
-    from web.modes.local import seats_of
-    from web.play.session import LocalSession
+    from web.sessions.local import seats_of
+    from web.sessions.session import LocalSession
 
     rules = _muggins_in_the_play(monkeypatch)
     controller, host, storage, _ = make()

@@ -1,4 +1,4 @@
-"""The computer's search in slices (web/play/seats.py, cribbage/ai/steps.py): the same choices, never
+"""The computer's search in slices (web/sessions/seats.py, cribbage/ai/steps.py): the same choices, never
 one long piece, and nothing of the computer imported for a cut."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from table_fakes import FakeHost, play_human_turn
 
 from cribbage.match import Match
-from web.play import seats
-from web.app.controller import SETTINGS_KEY, Controller, MemoryStorage
+from web.sessions import seats
+from web.shell.controller import SETTINGS_KEY, Controller, MemoryStorage
 
 
 def _play(seed: int, monkeypatch: pytest.MonkeyPatch, slice_ms: float) -> tuple[Match, int]:

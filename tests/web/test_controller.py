@@ -12,7 +12,7 @@ from cribbage.match import Match
 from cribbage.state import Phase
 from cribbage.view import SeatView
 from web.kit.cards import card_name
-from web.app.controller import MODE_KEY, SAVE_KEYS, SETTINGS_KEY, Controller, MemoryStorage
+from web.shell.controller import MODE_KEY, SAVE_KEYS, SETTINGS_KEY, Controller, MemoryStorage
 
 
 def make(params: dict[str, str] | None = None, storage: MemoryStorage | None = None, embedded: bool = False,

@@ -14,9 +14,9 @@ from online_fakes import Browser, Clock, Hub, pass_time, settle, turn
 from table_fakes import text_of
 
 from cribbage.state import Phase
-from web.modes import online
-from web.modes.online import PeerSession, room_key
-from web.play.storage import DurableStorage, MemoryStorage
+from web.sessions.online import peer as online
+from web.sessions.online.peer import PeerSession, room_key
+from web.sessions.storage import DurableStorage, MemoryStorage
 
 
 class SlowStore:

@@ -8,7 +8,7 @@ from cribbage.actions import Discard
 from cribbage.match import Match
 from cribbage.rules import Rules
 from cribbage.state import Phase
-from web.app.controller import SAVE_KEYS, Controller, MemoryStorage
+from web.shell.controller import SAVE_KEYS, Controller, MemoryStorage
 
 
 def test_a_five_card_hand_lays_one_card_away() -> None:

@@ -16,14 +16,14 @@ from typing import Any
 from table_fakes import select, text_of
 
 from cribbage.match import Match
-from web.app.controller import MODE_KEY, SAVE_KEYS, MemoryStorage
-from web.modes.registry import MODES, OpenContext
-from web.play.seats import fallback_choose
+from web.shell.controller import MODE_KEY, SAVE_KEYS, MemoryStorage
+from web.sessions.registry import MODES, OpenContext
+from web.sessions.seats import fallback_choose
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-ONLINE = {"cribbage.online", "cribbage.online.pack", "cribbage.online.game", "web.modes.online"}
-RECORD = {"cribbage.record", "web.record.screens", "web.record.render", "web.record.store", "web.kit.charts"}
+ONLINE = {"cribbage.online", "cribbage.online.pack", "cribbage.online.game", "web.sessions.online.peer"}
+RECORD = {"cribbage.record", "web.screens.record.screen", "web.screens.record.view", "web.screens.record.store", "web.kit.charts"}
 
 
 def probe(*args: str) -> dict[str, Any]:
@@ -45,7 +45,7 @@ def test_choosing_play_online_imports_online_play_then_and_the_page_configures_i
     assert not ONLINE & set(r["after_menu"]) and not RECORD & set(r["after_menu"])
     # Starting it imports it, runs the page's configuration once (after the import), opens a room.
     assert ONLINE <= set(r["after_start"])
-    assert len(r["calls"]) == 1 and "web.modes.online" in r["calls"][0]
+    assert len(r["calls"]) == 1 and "web.sessions.online.peer" in r["calls"][0]
     assert r["session"] == "PeerSession" and r["mode"] == "online"
     link = select(r["html"], tag="input", id="room-link")[0].attrs["value"]
     assert link.startswith(f"http://127.0.0.1/lazy/?room={r['room']}#k=")
@@ -65,7 +65,7 @@ def test_a_room_link_imports_online_play_when_the_page_opens_it() -> None:
 
 
 def test_a_saved_online_match_is_reopened_through_the_registry() -> None:
-    from web.modes import online  # here (not in the probe): make a room as a first visit would
+    from web.sessions.online import peer as online  # here (not in the probe): make a room as a first visit would
 
     storage = MemoryStorage()
     ctx = OpenContext(storage=storage, timer=_NoTimer(), delay=lambda: 0, now_ms=lambda: 0)

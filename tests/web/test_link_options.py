@@ -1,5 +1,5 @@
 """The page address's options are checked in one place: a bad one starts the usual game, and a notice
-names what was ignored and why (:mod:`web.app.link_options`); a seed too big for the engine, in a
+names what was ignored and why (:mod:`web.shell.link_options`); a seed too big for the engine, in a
 link, a save, a challenge or a kept record, never stops the page."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from table_fakes import FakeHost, select, text_of
 from cribbage.challenge import Challenge, ChallengeError
 from cribbage.match import MAX_SEED, Match, _checksum
 from cribbage.record import RecordError, record_match, replay
-from web.app.controller import SAVE_KEYS, Controller, MemoryStorage
-from web.app.link_options import CHECKS, read_link
-from web.modes import online
-from web.modes.newgame import RULE_WORDS
+from web.shell.controller import SAVE_KEYS, Controller, MemoryStorage
+from web.shell.link_options import CHECKS, read_link
+from web.sessions.online import peer as online
+from web.sessions.newgame import RULE_WORDS
 
 HUGE = str(MAX_SEED + 1)
 LONG = "5" * 5000
@@ -95,7 +95,7 @@ def test_good_options_pass_without_a_word() -> None:
 def test_every_option_the_page_reads_is_checked() -> None:
     from pathlib import Path
 
-    from web.app.link_options import LINK_NAMES
+    from web.shell.link_options import LINK_NAMES
 
     source = (Path(__file__).parents[2] / "py/web/page/host.py").read_text().split("def _params", 1)[1].split("\ndef ", 1)[0]
     assert "for name in LINK_NAMES:" in source and set(CHECKS) <= set(LINK_NAMES)

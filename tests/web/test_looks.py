@@ -7,8 +7,8 @@ import json
 
 from table_fakes import FakeHost
 
-from web.app.controller import SETTINGS_KEY, Controller, MemoryStorage
-from web.app.looks import Looks
+from web.shell.controller import SETTINGS_KEY, Controller, MemoryStorage
+from web.shell.looks import Looks
 from web.kit.looks import BACKS, FELTS, LookChoice, looks_menu
 
 

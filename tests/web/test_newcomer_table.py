@@ -8,7 +8,7 @@ from table_fakes import FakeHost, play_human_turn, select, text_of
 
 from cribbage.actions import Discard, Play
 from cribbage.state import Phase
-from web.app.controller import Controller, MemoryStorage
+from web.shell.controller import Controller, MemoryStorage
 
 
 def make(params: dict[str, str] | None = None, seed: int = 99) -> tuple[Controller, FakeHost]:

@@ -18,8 +18,8 @@ from cribbage.scorekeeper import Scorekeeper
 from cribbage.state import Phase
 from web.kit.charts import race_chart
 from web.kit.speech import whose
-from web.modes.puzzle_render import verdict
-from web.record.render import race_figure
+from web.screens.puzzle.view import verdict
+from web.screens.record.view import race_figure
 from web.table.render import final_line, render
 from web.table.scene import Scene
 

@@ -16,11 +16,11 @@ from table_fakes import FakeHost, play_human_turn, select, text_of
 from cribbage.match import Match
 from cribbage.rules import Rules
 from cribbage.series import SeriesRules
-from web.modes import series as series_play
-from web.app.controller import SAVE_KEYS, Controller
-from web.modes.local import seats_of as _seats
-from web.modes.registry import TABLE_MODE, OpenContext
-from web.modes.newgame import (
+from web.sessions import series as series_play
+from web.shell.controller import SAVE_KEYS, Controller
+from web.sessions.local import seats_of as _seats
+from web.sessions.registry import TABLE_MODE, OpenContext
+from web.sessions.newgame import (
     CHOICE_KEY,
     COMING_SOON,
     DEFAULT,
@@ -35,8 +35,8 @@ from web.modes.newgame import (
     remember,
     remembered,
 )
-from web.play.session import LocalSession, Offer
-from web.play.storage import MemoryStorage
+from web.sessions.session import LocalSession, Offer
+from web.sessions.storage import MemoryStorage
 
 CPU = SeatChoice("computer", "expert")
 
@@ -371,7 +371,7 @@ def test_a_save_from_before_series_loads_unchanged_and_shows_no_series() -> None
 
 def test_the_record_has_a_heading_per_table_and_the_published_figures_for_the_classic_game_only() -> None:
     from cribbage.record import History, record_match, statistics
-    from web.record.render import RecordScene, record_dialog
+    from web.screens.record.view import RecordScene, record_dialog
 
     records = []
     for seed, rules in ((3, Rules()), (4, Rules(target=61))):

@@ -8,9 +8,9 @@ from online_fakes import Browser, Clock, Hub, MemChannel, NetHost, pass_time, se
 from table_fakes import text_of
 
 from cribbage.online.group import MODP_TEST
-from web.modes import online
-from web.app.controller import Controller
-from web.modes.online import PeerSession
+from web.sessions.online import peer as online
+from web.shell.controller import Controller
+from web.sessions.online.peer import PeerSession
 
 
 class BlockedChannel(MemChannel):

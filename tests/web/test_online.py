@@ -15,8 +15,8 @@ from table_fakes import select, text_of
 from cribbage.actions import Play
 from cribbage.cards import parse_card
 from cribbage.state import Phase
-from web.modes import online
-from web.modes.online import PeerSession, room_key
+from web.sessions.online import peer as online
+from web.sessions.online.peer import PeerSession, room_key
 
 
 def open_room(clock: Clock, hub: Hub) -> tuple[Browser, Browser]:
@@ -754,7 +754,7 @@ def test_a_slice_of_the_deals_work_and_a_table_redraw_never_share_a_task(monkeyp
     tap's task (a frame showing the move still to make would take a second tap), and its slice comes
     after (with it, a tap's task reached 67 ms)."""
     import online_fakes
-    from web.app.controller import Controller
+    from web.shell.controller import Controller
 
     log: list[str] = []
 

@@ -16,9 +16,9 @@ from test_online import play
 
 from cribbage.actions import Muggins, Play
 from cribbage.rules import Rules
-from web.app.controller import MODE_KEY, Controller
-from web.modes import online
-from web.modes.online import CURRENT_KEY, PeerSession, room_key
+from web.shell.controller import MODE_KEY, Controller
+from web.sessions.online import peer as online
+from web.sessions.online.peer import CURRENT_KEY, PeerSession, room_key
 
 
 def choose_rules(c: Controller, words: str) -> None:

@@ -11,7 +11,7 @@ import re
 from table_fakes import FakeHost, play_human_turn
 
 from cribbage.state import Phase
-from web.app.controller import Controller, MemoryStorage
+from web.shell.controller import Controller, MemoryStorage
 from web.table.patch import moves, moving, plan, vt_names
 from web.kit.frame import Rendered
 

@@ -19,8 +19,8 @@ from cribbage.match import Match
 from cribbage.rules import Rules
 from cribbage.state import Phase
 from web.kit.cards import card_name
-from web.app.controller import SAVE_KEYS, Controller, MemoryStorage
-from web.modes.newgame import edit, from_json, from_query
+from web.shell.controller import SAVE_KEYS, Controller, MemoryStorage
+from web.sessions.newgame import edit, from_json, from_query
 from web.table.claims import PLAY_CLAIMS
 
 RULES = Rules(muggins=True, play_muggins=True)

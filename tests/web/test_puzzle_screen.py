@@ -15,9 +15,9 @@ import pytest
 from cribbage.cards import DECK
 from cribbage.puzzle import History, puzzle_for, solve
 from web.kit.cards import card_name
-from web.modes.puzzle import HISTORY_KEY, PuzzleController, utc_day
+from web.screens.puzzle.screen import HISTORY_KEY, PuzzleController, utc_day
 from web.kit.frame import Rendered
-from web.play.storage import MemoryStorage
+from web.sessions.storage import MemoryStorage
 
 DAY = date(2026, 12, 2)
 

@@ -27,7 +27,7 @@ from typing import Any, Iterator
 import pytest
 
 from web.kit.qr_svg import QUIET_ZONE, parse_modules, qr_svg
-from web.modes import online
+from web.sessions.online import peer as online
 
 ROOT = Path(__file__).resolve().parents[2]
 NET_JS = ROOT / "static" / "net.js"

@@ -12,8 +12,8 @@ from table_fakes import FakeHost, play_human_turn, select, text_of
 
 from cribbage.match import Match
 from cribbage.record import HISTORY_KEY, History, make_bundle, race, record_match
-from web.app.controller import SAVE_KEYS, Controller, MemoryStorage
-from web.record.store import read_history
+from web.shell.controller import SAVE_KEYS, Controller, MemoryStorage
+from web.screens.record.store import read_history
 
 
 class Host(FakeHost):

@@ -10,8 +10,8 @@ import pytest
 
 from cribbage.match import Match
 from cribbage.record import HISTORY_KEY, CoachTotals, History, MatchRecord, RecordError, record_match, statistics
-from web.app.controller import MemoryStorage
-from web.record.store import (
+from web.shell.controller import MemoryStorage
+from web.screens.record.store import (
     HISTORY_ASIDE_KEY,
     append_record,
     export_all,
@@ -192,6 +192,6 @@ def test_the_coachs_view_is_filled_in_later(records: list[MatchRecord]) -> None:
 
 
 def test_the_export_file_is_named_by_its_day() -> None:
-    from web.record.store import export_filename
+    from web.screens.record.store import export_filename
 
     assert export_filename(T0) == "cribbage-2025-11-24.json"

@@ -19,7 +19,7 @@ from cribbage.cards import Card
 from cribbage.match import Match
 from cribbage.state import Phase
 from web.kit.cards import card_name
-from web.app.dialogs import frame as render
+from web.shell.dialogs import frame as render
 from web.table.render import buttons_for, deal_cuts, primary_button
 from web.table.scene import Scene
 

@@ -7,8 +7,8 @@ import json
 
 from cribbage.scorekeeper import Scorekeeper
 from web.kit.frame import Rendered
-from web.modes.scorekeeper import SAVE_KEY, ScoreController
-from web.play.storage import MemoryStorage
+from web.screens.scorekeeper.screen import SAVE_KEY, ScoreController
+from web.sessions.storage import MemoryStorage
 
 
 class FakeHost:

@@ -15,13 +15,13 @@ from cribbage.cards import parse_card
 from cribbage.match import Match
 from cribbage.state import Phase
 from cribbage.view import SeatView
-from web.modes import registry as modes
-from web.app.controller import Controller, MemoryStorage
-from web.modes.registry import MODES, Mode, OpenContext
-from web.app.dialogs import frame as render
+from web.sessions import registry as modes
+from web.shell.controller import Controller, MemoryStorage
+from web.sessions.registry import MODES, Mode, OpenContext
+from web.shell.dialogs import frame as render
 from web.table.scene import Scene
-from web.play.seats import Computer, LocalHuman, RemoteSeat, fallback_choose
-from web.play.session import Change, LocalSession, Offer
+from web.sessions.seats import Computer, LocalHuman, RemoteSeat, fallback_choose
+from web.sessions.session import Change, LocalSession, Offer
 
 WEB = Path(__file__).resolve().parents[2] / "py" / "web"
 
@@ -207,7 +207,7 @@ def test_a_remote_seats_moves_are_applied_when_they_arrive_and_checked() -> None
 
 @pytest.fixture
 def remote_mode(monkeypatch: pytest.MonkeyPatch) -> list[RemoteSeat]:
-    """A mode whose seat 1 is a remote seat fed by the test (what ``web/modes/online.py`` will register)."""
+    """A mode whose seat 1 is a remote seat fed by the test (what ``web/sessions/online/peer.py`` will register)."""
     made: list[RemoteSeat] = []
 
     def new(mode: Mode, ctx: OpenContext, seed: int, level: str) -> LocalSession:
@@ -315,8 +315,8 @@ def test_the_perspective_is_a_value_not_a_name() -> None:
 
 
 def test_no_mode_names_or_you_comparisons_are_left_in_the_table_code() -> None:
-    controller = (WEB / "app" / "controller.py").read_text().split("class Controller", 1)[1]
+    controller = (WEB / "shell" / "controller.py").read_text().split("class Controller", 1)[1]
     assert not re.search(r'["\']hotseat["\']', controller)
     assert not re.search(r'mode\w*\s*(==|!=)\s*["\']', controller)
-    for path in [*(WEB / "app").glob("*.py"), *(WEB / "table").glob("*.py"), WEB / "kit" / "speech.py"]:
+    for path in [*(WEB / "shell").glob("*.py"), *(WEB / "table").glob("*.py"), WEB / "kit" / "speech.py"]:
         assert not re.search(r'== ["\']You["\']', path.read_text()), path.name

@@ -13,13 +13,13 @@ from table_fakes import FakeHost, play_human_turn, select
 from cribbage.match import Match
 from cribbage.rules import Rules
 from cribbage.state import Phase
-from web.app.controller import Controller, MemoryStorage
-from web.app.dialogs import frame
+from web.shell.controller import Controller, MemoryStorage
+from web.shell.dialogs import frame
 from web.kit.cards import card_name
-from web.modes import local
-from web.modes.base import Mode
-from web.modes.registry import MODES, register
-from web.play.seats import fallback_choose
+from web.sessions import local
+from web.sessions.base import Mode
+from web.sessions.registry import MODES, register
+from web.sessions.seats import fallback_choose
 from web.table.layout import PLACES, name_list, seat_places, side_names
 from web.table.scene import Scene
 
@@ -105,7 +105,7 @@ def test_hot_seat_covers_go_round_the_seats_in_turn_order(players: int) -> None:
 
     def new(mode: Mode, ctx: object, seed: int, level: str) -> object:
         match = Match(seed, humans=mode.humans, names=mode.names, rules=rules)
-        from web.play.session import LocalSession
+        from web.sessions.session import LocalSession
 
         return LocalSession(match, local.seats_of(mode, match, ctx), acked_hand=-1)  # type: ignore[arg-type]
 

@@ -19,7 +19,7 @@ from cribbage.record import race
 from cribbage.rules import Rules
 from cribbage.state import Phase
 from cribbage.view import view as view_of
-from web.app.controller import SAVE_KEYS, SETTINGS_KEY, Controller, MemoryStorage
+from web.shell.controller import SAVE_KEYS, SETTINGS_KEY, Controller, MemoryStorage
 from web.kit.charts import race_chart
 from web.kit.winchance import WinBar, bar_html, cost_text, percents, review_line
 
@@ -195,7 +195,7 @@ def test_the_menu_switch_turns_the_bar_off_and_it_is_remembered() -> None:
 
 
 def test_online_is_off_by_default_and_says_it_shows_only_your_view() -> None:
-    from web.app.dialogs import _chance_switch
+    from web.shell.dialogs import _chance_switch
     from web.kit.winchance import ChanceScene
     from web.table.scene import Scene
 
@@ -203,7 +203,7 @@ def test_online_is_off_by_default_and_says_it_shows_only_your_view() -> None:
     scene = Scene(view=controller.match.view(0), chances=ChanceScene(setting=False, online=True))
     html = _chance_switch(scene)
     assert 'aria-pressed="false"' in html and "only your own view" in html
-    from web.modes.registry import MODES
+    from web.sessions.registry import MODES
 
     controller.mode_def = MODES["online"]  # the setting's default, without opening a room
     assert controller.chances.enabled() is False

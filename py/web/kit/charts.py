@@ -8,7 +8,7 @@ through its ``viewBox`` and has no fixed pixel width, so it reads at 360 px):
   ``cribbage.record.race(events)`` (every scoring event with every side's score after it; ``names``
   one a side: two players, three, or two partnerships); the scores step up event by event (the pegging inside each hand), a dot marks each seat's score after each hand, a
   ring each lead change; with ``chances`` a band below gives seat ``you``'s chance of winning after
-  each hand (``web.app.chances`` works it out from the replayed match).
+  each hand (``web.shell.chances`` works it out from the replayed match).
   ``hand_ends(steps)`` and ``lead_changes(steps)`` give the same numbers as data.
 - ``sources_chart(rows)``: points a hand by source (pegging, hand, crib, heels) as stacked bars;
   ``source_rows(group, player, opponent)`` builds the rows from a ``cribbage.record.GroupStats``:

@@ -1,5 +1,5 @@
 """The small comforts as values and markup: the sound cues' tones, the menu's switches (sound,
-vibration, auto-play). Pure data and strings, no browser imports: :mod:`web.app.comforts` decides
+vibration, auto-play). Pure data and strings, no browser imports: :mod:`web.shell.comforts` decides
 when a cue sounds and when a move is made for the player; :mod:`web.page.cues` plays the tones.
 """
 

@@ -1,5 +1,5 @@
 """Looks: the felt's colour and the card backs' design (pure: the choices, their value type and the
-menu's block). :mod:`web.app.looks` keeps the player's choice with the other settings.
+menu's block). :mod:`web.shell.looks` keeps the player's choice with the other settings.
 
 The frame carries the choice to the page as ``look-felt`` and ``look-back`` (the page sets them on
 ``<body>`` as ``data-look-felt`` and ``data-look-back``, and the stylesheet draws the felt and the

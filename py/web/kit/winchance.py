@@ -2,7 +2,7 @@
 words, the game-over list of the match's costliest decisions. Pure strings, no browser imports.
 
 The figures come from :func:`cribbage.ai.winchance.seat_chances` (worked out by
-:mod:`web.app.chances` from the viewing seat's view only); this module only draws them. The bar is
+:mod:`web.shell.chances` from the viewing seat's view only); this module only draws them. The bar is
 an SVG of two rectangles (their widths are attributes: the page's strict CSP allows no inline style)
 in the board's colours, with the figures in words beside it for everyone and in its label for a
 screen reader.

@@ -1,4 +1,4 @@
-"""The device's sound and vibration for the table (:class:`~web.app.ports.Cues`): Web Audio and
+"""The device's sound and vibration for the table (:class:`~web.shell.ports.Cues`): Web Audio and
 ``navigator.vibrate``, driven from Python through the page's FFI.
 
 No JavaScript file and no audio file: each cue is a few oscillator (or noise) notes from

@@ -23,9 +23,9 @@ except ImportError:  # pragma: no cover - older Pyodide
     _JSNULL = None
     create_once_callable = create_proxy
 
-from web.play.storage import DurableStorage, Storage
+from web.sessions.storage import DurableStorage, Storage
 from web.table.patch import moving, plan
-from web.app.link_options import LINK_NAMES
+from web.shell.link_options import LINK_NAMES
 from web.kit.frame import Rendered
 
 TRAVEL_MS = 220.0
@@ -371,7 +371,7 @@ class BrowserHost:
         self._drawn = rendered
         for key, value in rendered.meta.items():
             if self._meta.get(key) != value:  # (each call crosses into JavaScript: only what changed)
-                # The player's looks (web.app.looks) dress the whole page: the body carries them.
+                # The player's looks (web.shell.looks) dress the whole page: the body carries them.
                 (document.body if key.startswith("look-") else self.app).setAttribute(f"data-{key}", value)
                 self._meta[key] = value
         covered = bool(rendered.overlay)
@@ -568,7 +568,7 @@ class BrowserHost:
 
 
 def _params() -> dict[str, str]:
-    """The address's options as given (the controller checks them: :mod:`web.app.link_options`)."""
+    """The address's options as given (the controller checks them: :mod:`web.shell.link_options`)."""
     search = window.URLSearchParams.new(window.location.search)
     out: dict[str, str] = {}
     for name in LINK_NAMES:

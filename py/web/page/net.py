@@ -16,7 +16,7 @@ from web.kit.qr_svg import parse_modules, qr_svg
 from web.page.host import BrowserHost, _nn, _text
 
 if TYPE_CHECKING:  # imported on first use: online play is not needed at start
-    from web.modes import online
+    from web.sessions.online import peer as online
 
 __all__ = ["PeerJSChannel", "RoomQr", "configure_online", "BUSY"]
 
@@ -108,7 +108,7 @@ class PeerJSChannel:
 
 
 class RoomQr:
-    """The room link's QR code as SVG (:attr:`web.modes.online.OnlineEnv.qr`): the vendored encoder
+    """The room link's QR code as SVG (:attr:`web.sessions.online.peer.OnlineEnv.qr`): the vendored encoder
     (net.js ``qr()``) gives the symbol's rows, :func:`web.kit.qr_svg.qr_svg` draws them. The encoder
     is imported on the first call, so that call (and any until it is there) gives ``""``; once the
     import is done the latest ``ready`` runs (the session then draws the code)."""
@@ -193,9 +193,9 @@ def _page_trace() -> Callable[[str], None]:
 def configure_online(host: BrowserHost, params: dict[str, str]) -> None:
     """Tell online play the room of the URL, the room link's address, and how to reach the peer.
 
-    Run when online play is first opened (:func:`web.modes.registry.before_online`), not at start."""
+    Run when online play is first opened (:func:`web.sessions.registry.before_online`), not at start."""
     from cribbage.online.group import MODP_TEST, Group
-    from web.modes import online
+    from web.sessions.online import peer as online
 
     search = window.URLSearchParams.new(window.location.search)
     net = _nn(getattr(window, "cribbageNet", None))
@@ -213,7 +213,7 @@ def configure_online(host: BrowserHost, params: dict[str, str]) -> None:
         # link with it from elsewhere must not weaken a real match), so a browser test is quick.
         group = MODP_TEST
         query += "&group=test"
-    delay = params.get("delay")  # checked (web.app.link_options)
+    delay = params.get("delay")  # checked (web.shell.link_options)
     if delay:
         query += f"&delay={delay}"
 

@@ -1,5 +1,5 @@
 """The daily puzzle's page glue (``?mode=puzzle``): the page's host, storage and event handlers from
-:mod:`web.page.host` around :class:`web.modes.puzzle.PuzzleController`, the clipboard for the share text,
+:mod:`web.page.host` around :class:`web.screens.puzzle.screen.PuzzleController`, the clipboard for the share text,
 and the date picker.
 
 Imported by :func:`web.page.host.start` only when the page is opened as the puzzle.
@@ -21,7 +21,7 @@ except ImportError:  # pragma: no cover - older Pyodide
 
 from web.page.host import BrowserHost, _nn, _on_click, _on_key, _text, page_storage
 from web.kit.cards import sprite_svg
-from web.modes.puzzle import PuzzleController
+from web.screens.puzzle.screen import PuzzleController
 
 __all__ = ["start_puzzle"]
 

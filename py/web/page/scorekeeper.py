@@ -1,5 +1,5 @@
 """The scorekeeper's page glue (``?mode=score``): the page's host, storage and event handlers from
-:mod:`web.page.host` around :class:`web.modes.scorekeeper.ScoreController`, and the screen wake lock.
+:mod:`web.page.host` around :class:`web.screens.scorekeeper.screen.ScoreController`, and the screen wake lock.
 
 Imported by :func:`web.page.start.start` only when the page is opened as the scorekeeper.
 """
@@ -17,7 +17,7 @@ except ImportError:  # pragma: no cover - older Pyodide
     create_once_callable = create_proxy
 
 from web.page.host import BrowserHost, _nn, _on_click, _on_key, page_storage
-from web.modes.scorekeeper import ScoreController
+from web.screens.scorekeeper.screen import ScoreController
 
 __all__ = ["start_scorekeeper", "WakeLock"]
 

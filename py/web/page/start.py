@@ -18,10 +18,10 @@ try:
 except ImportError:  # pragma: no cover - older Pyodide
     create_once_callable = create_proxy
 
-from web.app.controller import Controller
-from web.app.link_options import read_link
+from web.shell.controller import Controller
+from web.shell.link_options import read_link
 from web.kit.cards import sprite_svg
-from web.modes import registry as modes
+from web.sessions import registry as modes
 from web.page.cues import BrowserCues
 from web.page.host import (BrowserHost, Routed, _embedded, _nn, _on_click, _on_key, _on_root_click, _params,
                            _text, page_storage)
@@ -50,7 +50,7 @@ def _on_change(controller: Controller, host: BrowserHost, event: Any) -> None:
     file = files.item(0)
     target.value = ""  # choosing the same file again fires another change
     size = int(file.size)
-    from web.record.screens import IMPORT_LIMIT  # loaded already: the record dialog is open
+    from web.screens.record.screen import IMPORT_LIMIT  # loaded already: the record dialog is open
 
     if size > IMPORT_LIMIT:
         host.timed(lambda: controller.records.import_text(None, size))
@@ -66,7 +66,7 @@ def _on_change(controller: Controller, host: BrowserHost, event: Any) -> None:
 
 
 def start() -> Routed:
-    """Wire the page and draw the table (or a page of its own: :data:`web.modes.registry.PAGES`)."""
+    """Wire the page and draw the table (or a page of its own: :data:`web.sessions.registry.PAGES`)."""
     if _params().get("mode") == "score":
         from web.page.scorekeeper import start_scorekeeper  # only the scorekeeper's page needs it
 
@@ -134,8 +134,8 @@ def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
     configure_online(host, params)
 
 
-LATER_MODULES = ("datetime", "cribbage.record", "web.record.store", "web.kit.charts", "web.record.render",
-                 "web.record.screens")
+LATER_MODULES = ("datetime", "cribbage.record", "web.screens.record.store", "web.kit.charts", "web.screens.record.view",
+                 "web.screens.record.screen")
 """Imported in idle time after the computer: what the game-over screen draws with (importing them
 when the match ended made that frame's task 0.1 s longer)."""
 
@@ -152,8 +152,8 @@ def _import_steps(names: tuple[str, ...]) -> Iterator[str]:
 
 def _warm_in_idle(host: BrowserHost) -> None:
     """Import the computer and the coach in the page's idle moments after the table is drawn, one
-    small step per idle callback (:func:`web.play.seats.warming`): the first hint no longer freezes."""
-    from web.play.seats import warming
+    small step per idle callback (:func:`web.sessions.seats.warming`): the first hint no longer freezes."""
+    from web.sessions.seats import warming
 
     steps = itertools.chain(warming(), _import_steps(LATER_MODULES))
     idle = _nn(getattr(window, "requestIdleCallback", None))

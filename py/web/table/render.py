@@ -27,7 +27,7 @@ from web.kit.board import Layout, back_pegs, board_label, board_svg, layout_for,
 from web.kit.cards import back_html, card_html, card_name
 from web.kit.html import attrs as _attrs
 from web.kit.html import esc
-from web.modes.registry import MODES, mode_of
+from web.sessions.registry import MODES, mode_of
 from web.kit.speech import event_sentence
 
 from web.kit.frame import Rendered
@@ -599,7 +599,7 @@ def _center(scene: Scene) -> str:
         shows = _show(scene, v.hand_number, live=False) if last else ""
         you = scene.me is not None and v.rules.side_of(scene.me) == winner
         verb = "win" if you or len(v.rules.seats_of(winner)) > 1 else "wins"  # "Ann & Cid win"
-        from web.record.render import game_over_html  # the race chart: only a finished match has one
+        from web.screens.record.view import game_over_html  # the race chart: only a finished match has one
 
         chart = game_over_html(v.events, sides, scene.chances, target=v.rules.target)  # a line a side
         return (
@@ -946,7 +946,7 @@ def _notice(scene: Scene) -> str:
 def _online(scene: Scene) -> str:
     if scene.online is None:
         return ""
-    from web.modes.online_panel import online_html  # online play draws its own panel
+    from web.sessions.online.panel import online_html  # online play draws its own panel
 
     return online_html(scene.online)
 
@@ -1072,7 +1072,7 @@ def _cover_undo(scene: Scene) -> str:
 
 def render(scene: Scene) -> Rendered:
     """Draw one frame of the table: the table, the hot-seat cover (the overlay) and the attributes of
-    ``#app``. The dialogs are the app's (:func:`web.app.dialogs.frame` adds the open one)."""
+    ``#app``. The dialogs are the app's (:func:`web.shell.dialogs.frame` adds the open one)."""
     v = scene.view
     overlay = _cover(scene) if scene.cover_for is not None else ""  # the app draws its dialogs over the table
     meta = {

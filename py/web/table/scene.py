@@ -11,11 +11,11 @@ from cribbage.scoring import ScoreItem
 from cribbage.view import SeatView
 
 if TYPE_CHECKING:  # the record's drawing is imported when it is first drawn (a match over, its dialog)
-    from web.modes.newgame_view import NewGameScene
+    from web.screens.newgame.view import NewGameScene
     from web.kit.winchance import ChanceScene
     from web.kit.comfort_view import ComfortScene
-    from web.modes.challenge_view import ChallengeScene
-    from web.record.render import RecordScene
+    from web.screens.challenge.view import ChallengeScene
+    from web.screens.record.view import RecordScene
     from web.table.series_view import SeriesScene
     from web.kit.looks import LookChoice
 
@@ -39,7 +39,7 @@ class Scene:
     me: int | None = 0
     """The seat this device speaks to as "you" (the mode's perspective; None in hot-seat)."""
     mode: str = "computer"
-    """The key of the mode in :data:`web.modes.registry.MODES` (``computer``, ``hotseat``)."""
+    """The key of the mode in :data:`web.sessions.registry.MODES` (``computer``, ``hotseat``)."""
     computer_seats: frozenset[int] = frozenset({1})
     private: bool = True
     """False while the hot-seat cover is up: draw public information only."""
@@ -89,7 +89,7 @@ class Scene:
     coach_ready: bool = False
     sheet_hand: int | None = None
     online: Any = None
-    """Online play: the panel of the room and the connection (``web.modes.online.OnlinePanel``)."""
+    """Online play: the panel of the room and the connection (``web.sessions.online.peer.OnlinePanel``)."""
     """Hand the score sheet scrolls to (its review open)."""
     record: RecordScene | None = None
     """The record dialog's content (when ``dialog`` is ``record``)."""
@@ -105,14 +105,14 @@ class Scene:
     series: SeriesScene | None = None
     """The series the match on the table belongs to (the header's games score, the summary)."""
     challenge: ChallengeScene | None = None
-    """A friend's challenge: its match's header and game-over buttons, its dialog (``web.modes.challenge``)."""
+    """A friend's challenge: its match's header and game-over buttons, its dialog (``web.screens.challenge.screen``)."""
     chances: ChanceScene | None = None
     looks: LookChoice | None = None
-    """The felt and the card backs chosen (web.app.looks): the frame's ``look-*`` attributes, the menu's choice."""
+    """The felt and the card backs chosen (web.shell.looks): the frame's ``look-*`` attributes, the menu's choice."""
     """The chance of winning: the bar by the board, the menu's switch, the game-over figures
-    (``web.app.chances``; None at a table the model does not cover)."""
+    (``web.shell.chances``; None at a table the model does not cover)."""
     comforts: ComfortScene | None = None
-    """The menu's switches of sound, vibration and auto-play (``web.app.comforts``)."""
+    """The menu's switches of sound, vibration and auto-play (``web.shell.comforts``)."""
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import Sequence
 from cribbage.match import Match
 from cribbage.state import Event
 
-from web.modes.series import SeriesPlay
+from web.sessions.series import SeriesPlay
 
 __all__ = ["SeriesScene", "SummaryLine", "series_scene", "series_badge", "series_summary", "side_names"]
 
@@ -122,7 +122,7 @@ def series_summary(scene: SeriesScene | None) -> str:
     """The series summary on the game-over screen of its deciding game (empty before)."""
     if scene is None or scene.winner is None:
         return ""
-    from web.record.render import race_figure  # the charts: only a finished game has one
+    from web.screens.record.view import race_figure  # the charts: only a finished game has one
 
     dash = "\u2013"
     rows = []

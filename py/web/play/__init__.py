@@ -1,1 +1,0 @@
-"""Who moves and how a move is agreed: seat drivers, the session, the storage port."""

@@ -1,0 +1,1 @@
+"""The challenge screen: its state, clicks and keys (``screen``) and its markup (``view``)."""

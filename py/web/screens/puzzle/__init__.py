@@ -1,0 +1,1 @@
+"""The puzzle screen: its state, clicks and keys (``screen``) and its markup (``view``)."""
