@@ -30,6 +30,7 @@ from typing import Any, Generator, Sequence
 from .actions import Action, CutForDeal, CutPack, CutStarter, Discard, Play
 from .cards import Card
 from .match import Match, SaveError
+from .savefile import Envelope, Fields
 from .view import SeatView, view
 
 __all__ = ["Challenge", "ChallengeError", "HandLine", "Comparison", "compare", "compare_steps", "CHALLENGE_FORMAT",
@@ -48,6 +49,13 @@ _CUTS = (CutForDeal, CutPack, CutStarter)
 
 class ChallengeError(ValueError):
     """A challenge text that cannot be used; the message says why."""
+
+
+ENVELOPE = Envelope(CHALLENGE_FORMAT, CHALLENGE_VERSION, ChallengeError, what="this challenge",
+                    foreign="this is not a challenge",
+                    no_version="this challenge was made by another version of the game",
+                    newer="this challenge was made by another version of the game", checksum=False)
+"""A challenge's body: no checksum of its own (each match inside carries one)."""
 
 
 def _cuts(actions: Sequence[Action]) -> list[Action]:
@@ -154,27 +162,20 @@ class Challenge:
             raise
         except (binascii.Error, zlib.error, UnicodeDecodeError, ValueError) as exc:
             raise ChallengeError("this challenge link is damaged (part of it may be missing)") from exc
-        if not isinstance(body, dict) or body.get("format") != CHALLENGE_FORMAT:
-            raise ChallengeError("this is not a challenge")
-        if body.get("version") != CHALLENGE_VERSION:
-            raise ChallengeError("this challenge was made by another version of the game")
+        f = Fields(ENVELOPE.check(body), "this challenge", ChallengeError)
+        name = f.str("name", what="this challenge's name")
+        seat = f.int("seat", what="this challenge's seat")
         try:
-            original = Match.from_dict(body.get("match"))
-            reply = Match.from_dict(body["reply"]) if "reply" in body else None
+            original = Match.from_dict(f.raw("match", None))
+            reply = Match.from_dict(f.raw("reply")) if f.has("reply") else None
         except SaveError as exc:
             raise ChallengeError(f"this challenge's match cannot be used: {exc}") from exc
-        name, seat = body.get("name"), body.get("seat")
-        if not isinstance(name, str) or type(seat) is not int:
-            raise ChallengeError("this challenge's name or seat is invalid")
-        try:
-            challenge = cls.from_match(original, name)
-        except ChallengeError:
-            raise
+        challenge = cls.from_match(original, name)
         if challenge.seat != seat:
             raise ChallengeError("this challenge's seat does not match its match")
         if reply is not None:
-            reply_name = body.get("reply_name", "")
-            if not isinstance(reply_name, str) or sorted(reply.humans) != [seat]:
+            reply_name = f.str("reply_name", default="", what="this challenge's answer's name")
+            if sorted(reply.humans) != [seat]:
                 raise ChallengeError("this challenge's answer is invalid")
             challenge = challenge.answer(reply, reply_name)
         return challenge

@@ -13,13 +13,13 @@ is corrupt, truncated, tampered with or from a future version is refused with a 
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any, Iterable, Sequence
 
 from .actions import Action, ActionError, parse_action
 from .deal import PackSource
 from .rules import CLASSIC, Rules, RulesError
+from .savefile import Envelope, Fields
 from .state import GameState, IllegalActionError
 from .view import SeatView, view
 
@@ -34,6 +34,13 @@ MAX_SEED = 2**64 - 1
 
 class SaveError(ValueError):
     """A save that cannot be loaded; the message says why."""
+
+
+ENVELOPE = Envelope(
+    SAVE_FORMAT, SAVE_VERSION, SaveError, what="this save", foreign="this is not a cribbage save",
+    newer="this save was made by a newer version of the game (save version {version}, this game reads up "
+          "to {latest})")
+"""A match's save: canonical UTF-8 JSON with a checksum (:mod:`cribbage.savefile`)."""
 
 
 class Match:
@@ -170,7 +177,7 @@ class Match:
     def to_dict(self) -> dict[str, Any]:
         """The save as plain data (a local match only: an online match saves through its protocol)."""
         self._need_seed("be saved as a local match")
-        body = {
+        body: dict[str, Any] = {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
             "seed": self.seed,
@@ -187,8 +194,7 @@ class Match:
             body["declare_go"] = True
         if self.first_dealer is not None:
             body["first_dealer"] = self.first_dealer
-        body["checksum"] = _checksum(body)
-        return body
+        return ENVELOPE.seal(body)
 
     def to_json(self) -> str:
         """The save as a JSON string."""
@@ -197,53 +203,29 @@ class Match:
     @classmethod
     def from_json(cls, text: str | bytes) -> "Match":
         """Load a save, replaying every action; refuse anything doubtful with :class:`SaveError`."""
-        try:
-            data = json.loads(text)
-        except (ValueError, TypeError) as exc:
-            raise SaveError("this save cannot be read: it is not valid JSON (it may be truncated)") from exc
-        return cls.from_dict(data)
+        return cls.from_dict(ENVELOPE.loads(text))
 
     @classmethod
     def from_dict(cls, data: Any) -> "Match":
         """Load a save from plain data (see :meth:`from_json`)."""
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise SaveError("this is not a cribbage save")
-        version = data.get("version")
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise SaveError("this save has no valid version number")
-        if version > SAVE_VERSION:
-            raise SaveError(f"this save was made by a newer version of the game (save version {version}, "
-                            f"this game reads up to {SAVE_VERSION})")
-        if version < 1:
-            raise SaveError(f"unknown save version {version}")
-        if data.get("checksum") != _checksum(data):
-            raise SaveError("this save has been altered or damaged (its checksum does not match)")
+        f = Fields(ENVELOPE.check(data), "this save", SaveError)
         try:
-            seed = data["seed"]
-            humans = data["humans"]
-            names = data["names"]
-            options = data.get("options", {})
-            texts = data["actions"]
-            undone_texts = data.get("undone", [])
-            try:
-                rules = Rules.from_json(data.get("rules"))
-            except RulesError as exc:
-                raise SaveError(f"this save's rules cannot be used: {exc}") from exc
-            declare_go = data.get("declare_go", False)
-            if type(declare_go) is not bool:
-                raise SaveError("the save's said-aloud Go setting is invalid")
-            first_dealer = data.get("first_dealer")
-            if first_dealer is not None and (type(first_dealer) is not int or not 0 <= first_dealer < rules.players):
-                raise SaveError("the save's first dealer is not a seat")
-            if not (isinstance(humans, list) and all(type(h) is int and 0 <= h < rules.players for h in humans)):
-                raise SaveError("the save's list of human seats is invalid")
-            if not (isinstance(names, list) and len(names) == rules.players
-                    and all(isinstance(n, str) for n in names)):
-                raise SaveError("the save's player names are invalid")
-            if not isinstance(options, dict):
-                raise SaveError("the save's options are invalid")
-            if not isinstance(texts, list) or not isinstance(undone_texts, list):
-                raise SaveError("the save's action list is invalid")
+            rules = Rules.from_json(f.raw("rules", None))
+        except RulesError as exc:
+            raise SaveError(f"this save's rules cannot be used: {exc}") from exc
+        n = rules.players
+        seed = f.int("seed", min=0, max=MAX_SEED)
+        humans = f.list_of("humans", int, what="the save's list of human seats")
+        if not all(0 <= h < n for h in humans):
+            raise SaveError("the save's list of human seats is invalid")
+        names = f.list_of("names", str, length=n, what="the save's player names")
+        options = f.object("options", default={}, what="the save's options")
+        texts = f.list_of("actions", str, what="the save's action list")
+        undone_texts = f.list_of("undone", str, default=[], what="the save's action list")
+        declare_go = f.bool("declare_go", default=False, what="the save's said-aloud Go setting")
+        first_dealer = f.optional("first_dealer", lambda k: f.int(k, min=0, max=n - 1,
+                                                                  what="the save's first dealer"))
+        try:
             match = cls(seed, humans, names, options, declare_go=declare_go, rules=rules, first_dealer=first_dealer)
             for text in texts:
                 action = parse_action(text)
@@ -256,10 +238,6 @@ class Match:
                 probe.apply(action)
             for action in reversed(match.undone):
                 probe.apply(action)
-        except SaveError:
-            raise
-        except KeyError as exc:
-            raise SaveError(f"this save is missing its {exc.args[0]!r} field") from exc
         except (ActionError, IllegalActionError) as exc:
             raise SaveError(f"this save holds an action that cannot be replayed: {exc}") from exc
         except (ValueError, TypeError) as exc:
@@ -270,11 +248,7 @@ class Match:
         return f"<Match seed {self.seed} after {len(self.actions)} actions: {self.state!r}>"
 
 
-def _checksum(body: dict[str, Any]) -> str:
-    """SHA-256 of the canonical JSON of the save without its checksum (catches edits and damage).
 
-    ``surrogatepass``: a lone surrogate in a name (a browser can give one) has a checksum too;
-    every other text hashes exactly as before."""
-    payload = {k: v for k, v in body.items() if k != "checksum"}
-    canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+def _checksum(body: dict[str, Any]) -> str:
+    """The save's checksum (:meth:`Envelope.checksum_of <cribbage.savefile.Envelope.checksum_of>`)."""
+    return ENVELOPE.checksum_of(body)
