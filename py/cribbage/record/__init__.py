@@ -21,6 +21,13 @@ with a sentence for the player):
 - :func:`make_bundle` / :func:`read_bundle`: the export file (format ``cribbage-export``, a version,
   a checksum; ``data`` maps storage keys to their stored strings), refusing foreign, damaged or newer
   files.
+
+The modules, one concern each: :mod:`~cribbage.record.base` (the words, numbers and
+:class:`RecordError`), :mod:`~cribbage.record.hands` (a deal, a best count, the coach's totals),
+:mod:`~cribbage.record.match_record` (a finished match), :mod:`~cribbage.record.coach_run` (the coach's
+review), :mod:`~cribbage.record.race`, :mod:`~cribbage.record.stats` (and the ``cribbage stats`` text),
+:mod:`~cribbage.record.history`, :mod:`~cribbage.record.bundle` (the export file). Every file reads
+through :mod:`cribbage.savefile`.
 """
 
 from __future__ import annotations

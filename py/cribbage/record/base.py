@@ -4,9 +4,9 @@ small readers the record's types share."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any, Mapping
+
+from ..savefile import Fields
 
 SOURCES = ("pegging", "hand", "crib", "heels")
 """Where points come from, in the order of the score sheet."""
@@ -41,60 +41,24 @@ class RecordError(ValueError):
 # --- small helpers ------------------------------------------------------------------------------
 
 
-def _canonical(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+def fields(data: Any, where: str) -> Fields:
+    """A typed reader of one of the record's objects (:class:`cribbage.savefile.Fields`), refusing with
+    :class:`RecordError`."""
+    return Fields(data, where, RecordError)
 
 
-def _digest(data: Any, n: int = 32) -> str:
-    return hashlib.sha256(_canonical(data).encode("utf-8", "surrogatepass")).hexdigest()[:n]  # any text
-
-
-def _int(data: Mapping[str, Any], key: str, lo: int = 0) -> int:
-    value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < lo:
-        raise RecordError(f"the field {key!r} is not a whole number of at least {lo}")
-    return value
-
-
-def _opt_int(value: Any, what: str) -> int | None:
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise RecordError(f"{what} is not a whole number")
-    return value
-
-
-def _str(data: Mapping[str, Any], key: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str):
-        raise RecordError(f"the field {key!r} is not text")
-    return value
-
-
-def _dict(value: Any, what: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise RecordError(f"{what} is not an object")
-    return value
-
-
-def _list(value: Any, what: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise RecordError(f"{what} is not a list")
-    return value
-
-
-def _pair(value: Any, what: str, n: int = 2) -> list[Any]:
-    """A list with one entry a seat (or a side): ``n`` of them (2 to 4 when ``n`` is 0: any table)."""
-    items = _list(value, what)
-    if len(items) != n and not (n == 0 and 2 <= len(items) <= 4):
-        raise RecordError(f"{what} does not have one entry for each seat")
-    return items
-
-
-def _counts(value: Any, what: str) -> dict[int, int]:
+def _counts(f: Fields, key: str, what: str) -> dict[int, int]:
+    """A histogram: ``{"29": 1, ...}`` (points as text) to ``{29: 1}``."""
     out: dict[int, int] = {}
-    for k, v in _dict(value, what).items():
-        if not k.isdigit() or not isinstance(v, int) or isinstance(v, bool) or v < 0:
+    for k, v in f.object(key, what=what).items():
+        if not k.isdigit() or type(v) is not int or v < 0:
             raise RecordError(f"{what} holds an invalid count")
         out[int(k)] = v
     return out
+
+
+def _seat_count(items: list[Any], n: int, what: str) -> list[Any]:
+    """``items`` if it has one entry a seat (or a side): ``n`` of them."""
+    if len(items) != n:
+        raise RecordError(f"{what} does not have one entry for each seat")
+    return items

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .base import SOURCES, RecordError, _dict, _int, _list, _opt_int, _pair
+from .base import SOURCES, RecordError, fields
 
 # --- one match ----------------------------------------------------------------------------------
 
@@ -28,11 +28,9 @@ class Best:
         """Read one (None stays None)."""
         if data is None:
             return None
-        d = _dict(data, "a best count")
-        cards = _list(d.get("cards"), "a best count's cards")
-        if len(cards) != 5 or not all(isinstance(c, str) for c in cards):
-            raise RecordError("a best count does not hold five cards")
-        return cls(_int(d, "points"), tuple(cards))
+        f = fields(data, "a best count")
+        cards = f.list_of("cards", str, length=5, what="a best count's cards")
+        return cls(f.int("points", min=0), tuple(cards))
 
 
 def _better(a: Best | None, b: Best | None) -> Best | None:
@@ -77,20 +75,19 @@ class HandRecord:
     @classmethod
     def from_json(cls, data: Any) -> HandRecord:
         """Read one, checking every field."""
-        d = _dict(data, "a hand")
-        raw_points = _pair(d.get("points"), "a hand's points", 0)
-        dealer = _int(d, "dealer")
-        if dealer >= len(raw_points):
-            raise RecordError("a hand's dealer is not a seat")
+        f = fields(data, "a hand")
+        raw_points = f.list("points", length=(2, 4), what="a hand's points")
+        dealer = f.int("dealer", min=0, max=len(raw_points) - 1, what="a hand's dealer")
         points = []
         for p in raw_points:
-            values = _list(p, "a hand's points")
-            if len(values) != len(SOURCES):
-                raise RecordError("a hand's points do not give every source")
-            points.append({s: _int({s: v}, s) for s, v in zip(SOURCES, values)})
-        shows = _pair(d.get("shows"), "a hand's shows", len(points))
-        return cls(_int(d, "number", 1), dealer, tuple(points),
-                   tuple(_opt_int(sh, "a show") for sh in shows), _opt_int(d.get("crib"), "a crib"))
+            if not (isinstance(p, list) and len(p) == len(SOURCES) and all(type(v) is int and v >= 0 for v in p)):
+                raise RecordError("a hand's points do not give every source as a whole number")
+            points.append(dict(zip(SOURCES, p)))
+        shows = f.list("shows", length=len(points), what="a hand's shows")
+        if not all(sh is None or (type(sh) is int and sh >= 0) for sh in shows):
+            raise RecordError("a hand's show is not a whole number")
+        return cls(f.int("number", min=1), dealer, tuple(points), tuple(shows),
+                   f.optional("crib", lambda k: f.int(k, min=0, what="a hand's crib")))
 
 
 @dataclass(frozen=True)
@@ -129,5 +126,5 @@ class CoachTotals:
         """Read one (None stays None)."""
         if data is None:
             return None
-        d = _dict(data, "the coach's totals")
-        return cls(_int(d, "discards"), _int(d, "discard_loss"), _int(d, "plays"), _int(d, "play_loss"))
+        f = fields(data, "the coach's totals")
+        return cls(*(f.int(k, min=0) for k in ("discards", "discard_loss", "plays", "play_loss")))

@@ -3,12 +3,19 @@ older one, stored as canonical JSON."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
-from .base import HISTORY_FORMAT, HISTORY_LIMIT, HISTORY_VERSION, RecordError, _canonical, _dict, _int, _list
+from ..savefile import Envelope, canonical
+from .base import HISTORY_FORMAT, HISTORY_LIMIT, HISTORY_VERSION, RecordError, fields
 from .match_record import MatchRecord
 from .stats import Stats, statistics
+
+ENVELOPE = Envelope(
+    HISTORY_FORMAT, HISTORY_VERSION, RecordError, what="the match history",
+    foreign="this is not a cribbage match history", checksum=False,
+    unreadable="the match history cannot be read: it is not valid JSON",
+    newer="the match history was made by a newer version of the game (version {version})")
+"""The stored history: canonical JSON, no checksum (each record's id is a digest of its match)."""
 
 # --- the history --------------------------------------------------------------------------------
 
@@ -84,25 +91,14 @@ class History:
         body = {"format": HISTORY_FORMAT, "version": HISTORY_VERSION, "limit": self.limit,
                 "records": [r.to_json() for r in self.records], "summary": self.summary.to_json(),
                 "folded": list(self.folded)}
-        return _canonical(body)
+        return canonical(body)
 
     @classmethod
     def from_json(cls, text: str) -> History:
         """Read a stored history; refuse anything doubtful with :class:`RecordError`."""
-        try:
-            data = json.loads(text)
-        except (ValueError, TypeError) as exc:
-            raise RecordError("the match history cannot be read: it is not valid JSON") from exc
-        d = _dict(data, "the match history")
-        if d.get("format") != HISTORY_FORMAT:
-            raise RecordError("this is not a cribbage match history")
-        version = _int(d, "version", 1)
-        if version > HISTORY_VERSION:
-            raise RecordError(f"the match history was made by a newer version of the game (version {version})")
-        folded = _list(d.get("folded"), "the history's folded matches")
-        if not all(isinstance(i, str) for i in folded):
-            raise RecordError("the history's folded matches are not ids")
-        records = [MatchRecord.from_json(r) for r in _list(d.get("records"), "the history's records")]
+        f = fields(ENVELOPE.check(ENVELOPE.loads(text)), "the match history")
+        folded = f.list_of("folded", str, what="the history's folded matches")
+        records = [MatchRecord.from_json(r) for r in f.list("records", what="the history's records")]
         if len({r.id for r in records} | set(folded)) != len(records) + len(folded):
             raise RecordError("the match history lists a match twice")
-        return cls(records, Stats.from_json(d.get("summary")), folded, _int(d, "limit", 1))
+        return cls(records, Stats.from_json(f.raw("summary", None)), folded, f.int("limit", min=1))

@@ -10,7 +10,8 @@ from ..actions import Action, parse_action
 from ..rules import CLASSIC, Rules, RulesError
 from ..scoring import score_hand
 from ..state import GameState, other
-from .base import RECORD_VERSION, SOURCES, RecordError, _digest, _dict, _int, _list, _pair, _str
+from ..savefile import digest
+from .base import RECORD_VERSION, SOURCES, RecordError, fields
 from .hands import Best, CoachTotals, HandRecord, _better
 
 if TYPE_CHECKING:
@@ -108,52 +109,37 @@ class MatchRecord:
     @classmethod
     def from_json(cls, data: Any) -> MatchRecord:
         """Read a record, checking every field and its id."""
-        d = _dict(data, "a match record")
-        version = _int(d, "version")
+        f = fields(data, "a match record")
+        version = f.int("version", min=0)
         if version > RECORD_VERSION:
             raise RecordError(f"a match record was made by a newer version of the game (version {version})")
         try:
-            rules = Rules.from_json(d.get("rules"))
+            rules = Rules.from_json(f.raw("rules", None))
         except RulesError as exc:
             raise RecordError(f"a match record's rules cannot be used: {exc}") from exc
         n = rules.players
-        mode = _str(d, "mode")
-        if mode not in ("computer", "hotseat"):
-            raise RecordError(f"unknown mode {mode!r} in a match record")
-        level = d.get("level")
-        if level is not None and not isinstance(level, str):
-            raise RecordError("a match record's level is not text")
-        names = _pair(d.get("names"), "a match record's names", n)
-        if not all(isinstance(n, str) for n in names):
-            raise RecordError("a match record's names are not text")
-        humans = _list(d.get("humans"), "a match record's human seats")
-        if any(h not in range(n) or isinstance(h, bool) for h in humans) or len(set(humans)) != len(humans):
+        mode = f.str("mode", choices=("computer", "hotseat"), what="a match record's mode")
+        level = f.optional("level", lambda k: f.str(k, what="a match record's level"))
+        names = f.list_of("names", str, length=n, what="a match record's names")
+        humans = f.list_of("humans", int, what="a match record's human seats")
+        if any(h not in range(n) for h in humans) or len(set(humans)) != len(humans):
             raise RecordError("a match record's human seats are invalid")
-        scores = _pair(d.get("scores"), "a match record's scores", rules.sides)
-        if not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in scores):
+        scores = f.list_of("scores", int, length=rules.sides, what="a match record's scores")
+        if any(s < 0 for s in scores):
             raise RecordError("a match record's scores are invalid")
-        winner = _int(d, "winner")
-        if winner not in range(rules.sides):
-            raise RecordError("a match record's winner is not a seat")
-        actions = _list(d.get("actions"), "a match record's actions")
-        if not all(isinstance(a, str) for a in actions):
-            raise RecordError("a match record's actions are not text")
-        coach_raw = d.get("coach")
-        coach = None
-        if coach_raw is not None:
-            pair = _pair(coach_raw, "a match record's coach totals", n)
-            coach = tuple(CoachTotals.from_json(c) for c in pair)
-        bh = _pair(d.get("best_hand"), "a match record's best hands", n)
-        bc = _pair(d.get("best_crib"), "a match record's best cribs", n)
-        hands = tuple(HandRecord.from_json(h) for h in _list(d.get("hands"), "a match record's hands"))
-        first = d.get("first_dealer")
-        if first is not None and (type(first) is not int or first not in range(n)):
-            raise RecordError("a match record's first dealer is not a seat")
+        winner = f.int("winner", min=0, max=rules.sides - 1, what="a match record's winner")
+        actions = f.list_of("actions", str, what="a match record's actions")
+        coach_raw = f.optional("coach", lambda k: f.list(k, length=n, what="a match record's coach totals"))
+        coach = None if coach_raw is None else tuple(CoachTotals.from_json(c) for c in coach_raw)
+        bh = f.list("best_hand", length=n, what="a match record's best hands")
+        bc = f.list("best_crib", length=n, what="a match record's best cribs")
+        hands = tuple(HandRecord.from_json(h) for h in f.list("hands", what="a match record's hands"))
+        first = f.optional("first_dealer", lambda k: f.int(k, min=0, max=n - 1, what="a match record's first dealer"))
         if any(len(h.points) != n for h in hands):
             raise RecordError("a match record's hands do not have one entry for each seat")
         record = cls(
-            _str(d, "id"), _int(d, "played_at"), mode, level, tuple(names), tuple(humans), winner,
-            tuple(scores), _int(d, "seed"), tuple(actions), hands,
+            f.str("id"), f.int("played_at", min=0), mode, level, tuple(names), tuple(humans), winner,
+            tuple(scores), f.int("seed", min=0), tuple(actions), hands,
             tuple(Best.from_json(b) for b in bh), tuple(Best.from_json(b) for b in bc), coach, rules, first)
         if record.id != _record_id(record.seed, record.names, record.humans, record.actions, record.rules,
                                    record.first_dealer):
@@ -168,7 +154,7 @@ def _record_id(seed: int, names: Sequence[str], humans: Sequence[int], actions: 
         body["rules"] = rules.to_json()
     if first_dealer is not None:  # a series game dealt by its rule, not cut for
         body["first_dealer"] = first_dealer
-    return _digest(body, 16)
+    return digest(body, 16)
 
 
 def record_match(match: Match, played_at: int) -> MatchRecord:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from .base import (DOUBLE_SKUNK_LINE, EXPERT_DEALER, EXPERT_PONE, SKUNK_LINE, SOURCES, RecordError, _counts, _dict,
-                   _int, _list, _str)
+from .base import (DOUBLE_SKUNK_LINE, EXPERT_DEALER, EXPERT_PONE, SKUNK_LINE, SOURCES, RecordError, _counts,
+                   fields)
 from .hands import Best, CoachTotals, _better
 from .match_record import MatchRecord
 
@@ -111,18 +111,18 @@ class SideTotals:
     @classmethod
     def from_json(cls, data: Any) -> SideTotals:
         """Read one, checking every field."""
-        d = _dict(data, "a side's totals")
+        f = fields(data, "a side's totals")
         sums = []
         for role in ("dealer", "pone"):
-            r = _dict(d.get(role), f"the {role}'s totals")
-            if set(r) != set(SOURCES):
+            r = f.fields(role, f"the {role}'s totals")
+            if set(r.data) != set(SOURCES):
                 raise RecordError("a side's totals do not name every source")
-            sums.append({s: _int(r, s) for s in SOURCES})
-        return cls(_int(d, "dealer_hands"), _int(d, "pone_hands"), sums[0], sums[1],
-                   _counts(d.get("shows"), "the hand counts"), _counts(d.get("cribs"), "the crib counts"),
-                   Best.from_json(d.get("best_hand")), Best.from_json(d.get("best_crib")),
-                   _int(d, "skunked"), _int(d, "double_skunked"), _int(d, "coached"),
-                   CoachTotals.from_json(d.get("coach")) or CoachTotals())
+            sums.append({s: r.int(s, min=0) for s in SOURCES})
+        return cls(f.int("dealer_hands", min=0), f.int("pone_hands", min=0), sums[0], sums[1],
+                   _counts(f, "shows", "the hand counts"), _counts(f, "cribs", "the crib counts"),
+                   Best.from_json(f.raw("best_hand", None)), Best.from_json(f.raw("best_crib", None)),
+                   f.int("skunked", min=0), f.int("double_skunked", min=0), f.int("coached", min=0),
+                   CoachTotals.from_json(f.raw("coach", None)) or CoachTotals())
 
 
 @dataclass
@@ -192,12 +192,10 @@ class GroupStats:
     @classmethod
     def from_json(cls, data: Any) -> GroupStats:
         """Read one."""
-        d = _dict(data, "a group's statistics")
-        rules = d.get("rules", "")
-        if not isinstance(rules, str):
-            raise RecordError("a group's rules are not text")
-        g = cls(_str(d, "key"), _int(d, "matches"), _int(d, "wins"), SideTotals.from_json(d.get("player")),
-                SideTotals.from_json(d.get("opponent")), rules=rules)
+        f = fields(data, "a group's statistics")
+        rules = f.str("rules", default="", what="a group's rules")
+        g = cls(f.str("key"), f.int("matches", min=0), f.int("wins", min=0),
+                SideTotals.from_json(f.raw("player", None)), SideTotals.from_json(f.raw("opponent", None)), rules=rules)
         if g.wins > g.matches:
             raise RecordError("a group's statistics have more wins than matches")
         return g
@@ -257,9 +255,9 @@ class Stats:
     @classmethod
     def from_json(cls, data: Any) -> Stats:
         """Read statistics."""
-        d = _dict(data, "the statistics")
-        stats = cls(matches=_int(d, "matches"))
-        for raw in _list(d.get("groups"), "the statistics' groups"):
+        f = fields(data, "the statistics")
+        stats = cls(matches=f.int("matches", min=0))
+        for raw in f.list("groups", what="the statistics' groups"):
             g = GroupStats.from_json(raw)
             if g.key in stats.groups:
                 raise RecordError("the statistics name a group twice")
