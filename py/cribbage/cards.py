@@ -45,11 +45,6 @@ class Rank(IntEnum):
     KING = 13
 
     @property
-    def value_points(self) -> int:
-        """What the rank adds to a fifteen or to the count: A=1, 2-10 face value, J Q K = 10."""
-        return min(int(self), 10)
-
-    @property
     def symbol(self) -> str:
         """One-character notation: ``A 2 … 9 T J Q K``."""
         return _RANK_SYMBOLS[self - 1]

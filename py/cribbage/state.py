@@ -311,14 +311,6 @@ class GameState:
         order = self.rules.show_order(self.dealer)
         return order[self.show_step] if self.show_step < len(order) else self.dealer
 
-    def side_scores(self) -> tuple[int, ...]:
-        """Every side's score, as events carry them."""
-        return tuple(self.scores)
-
-    def seat_score(self, seat: int) -> int:
-        """The score of ``seat``'s side."""
-        return self.scores[self.rules.side_of(seat)]
-
     def hand_size(self, seat: int) -> int:
         """How many cards ``seat`` holds, known or not."""
         return len(self.hands[seat]) + self.unseen[seat]

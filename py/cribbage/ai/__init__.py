@@ -20,7 +20,11 @@ Data made by our own tools (``py/tools/make_*_table.py``) and loaded from ``crib
 ``crib_values.json`` and ``crib1_values.json`` (see CRIB_TABLE.md), ``win_table.json`` (chance of winning from any score) and
 ``peg_values.json`` (open-hand pegging value of each four-rank keep). Strength and speed: BENCH.md.
 
-The engine never imports this package; this package never imports pyscript or js.
+The engine's rules (cards, scoring, the state machine, views, saves) never import this package; a
+few features built on both import it lazily, inside the function that needs it: the record's coach
+review (:mod:`cribbage.record.coach_run`), the daily puzzle's answer (:mod:`cribbage.puzzle`), a
+challenge's comparison (:mod:`cribbage.challenge`) and the terminal game (:mod:`cribbage.terminal`),
+the command line too (:mod:`cribbage.__main__`). This package never imports pyscript or js.
 """
 
 from __future__ import annotations

@@ -529,10 +529,6 @@ def review_decision_steps(v: SeatView, action: Action) -> Steps[DecisionReview |
                           chance, v.hand_number, by_chance=bool(unit))
 
 
-def _chance_loss(v: SeatView, points: float) -> float | None:
-    return finish(_chance_loss_steps(v, points))
-
-
 def _chance_loss_steps(v: SeatView, points: float) -> Steps[float | None]:
     from .winchance import point_value_steps, supports
 
