@@ -67,9 +67,6 @@ class Transcript:
         for e in items:
             self.append_element(label, group, e)
 
-    def append_scalar(self, label: str, group: Group, k: int) -> None:
-        self.append(label, group.encode_scalar(k))
-
     def challenge(self, label: str, group: Group) -> int:
         """A scalar in ``[0, q)`` from everything appended so far; the label is appended first."""
         self.append("challenge", label.encode("utf-8"))
