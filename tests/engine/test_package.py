@@ -52,3 +52,22 @@ def test_importing_the_package_loads_only_cards_and_scoring() -> None:
                          env={"PYTHONPATH": str(PY), "PATH": "/usr/bin:/bin"}).stdout.splitlines()
     assert json.loads(out[0]) == ["cribbage", "cribbage.cards", "cribbage.scoring"]
     assert json.loads(out[1]) is True
+
+
+OLD_RECORD_NAMES = [
+    "Best", "CoachRun", "CoachTotals", "DOUBLE_SKUNK_LINE", "EXPERT_DEALER", "EXPERT_PONE", "EXPORT_FORMAT",
+    "EXPORT_VERSION", "GroupStats", "HISTORY_FORMAT", "HISTORY_KEY", "HISTORY_LIMIT", "HISTORY_VERSION", "HandRecord",
+    "History", "KEY_PREFIX", "MatchRecord", "RECORD_VERSION", "RaceStep", "RecordError", "SAVE_KEY_PREFIX",
+    "SKUNK_LINE", "SOURCES", "SideTotals", "Stats", "TrendPoint", "coach_totals", "format_stats", "make_bundle",
+    "race", "read_bundle", "record_match", "record_state", "replay", "statistics",
+]
+"""Every public name of cribbage/record.py before it became a package (commit ec3fed2)."""
+
+
+def test_the_record_package_keeps_every_public_name_of_the_old_module_and_no_module_is_long() -> None:
+    import cribbage.record as record
+
+    assert sorted(set(OLD_RECORD_NAMES) - set(record.__all__)) == []
+    assert [name for name in OLD_RECORD_NAMES if not hasattr(record, name)] == []
+    lengths = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in (PY / "cribbage" / "record").glob("*.py")}
+    assert len(lengths) >= 6 and max(lengths.values()) < 400, lengths

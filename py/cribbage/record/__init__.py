@@ -49,4 +49,5 @@ __all__ = [
     "History", "RaceStep", "record_match", "record_state", "coach_totals", "CoachRun", "statistics", "format_stats",
     "race", "replay", "make_bundle", "read_bundle", "SOURCES", "EXPERT_DEALER", "EXPERT_PONE",
     "HISTORY_LIMIT", "HISTORY_KEY", "SKUNK_LINE", "DOUBLE_SKUNK_LINE", "EXPORT_FORMAT", "EXPORT_VERSION",
+    "KEY_PREFIX", "SAVE_KEY_PREFIX", "RECORD_VERSION", "HISTORY_FORMAT", "HISTORY_VERSION",
 ]
