@@ -14,6 +14,15 @@ checksum. This module is the one copy of that envelope:
 - :class:`Fields`: a typed reader of one object's fields that refuses bad input with a sentence naming
   the field (``Fields(data, "this save", SaveError).int("seed", min=0, max=2**64 - 1)``).
 
+Who uses which: :mod:`cribbage.match` (``cribbage-match``, UTF-8, checksum), the export file
+(:mod:`cribbage.record.bundle`, ``cribbage-export``, the same), the history
+(:mod:`cribbage.record.history`, no checksum: each record's id is a digest of its match), a challenge
+link's body (:mod:`cribbage.challenge`, no checksum: each match inside has its own). The online room's
+save (``cribbage-online``) is an ``Envelope(SAVE_FORMAT, SAVE_VERSION, SaveError, ascii=True,
+older=..., older_error=OldProtocolSave)``: :meth:`Envelope.seal_pieces` writes it from its kept pieces,
+``check(data, min_version=SAVE_VERSION)`` refuses it as the room does (tests/engine/test_savefile.py
+holds that envelope and the room's own known answers).
+
 The bytes are those every earlier copy wrote: a save written before this module loads, and saves
 again, byte for byte (tests/engine/test_savefile.py pins them).
 
@@ -118,6 +127,10 @@ class Envelope:
     """A checksum that does not match."""
     unreadable: str = ""
     """Text that is not JSON."""
+    older: str = ""
+    """A whole-number version below ``min_version`` (see :meth:`check`); default: :attr:`no_version`."""
+    older_error: type[ValueError] | None = None
+    """The error of :attr:`older` (the room's save: a save of the earlier protocol); default: :attr:`error`."""
     ascii: bool = False
     """The checksum is taken over ASCII-escaped canonical JSON (the online room's save)."""
     checksum: bool = True
@@ -136,6 +149,12 @@ class Envelope:
         body["checksum"] = self.checksum_of(body)
         return body
 
+    def seal_pieces(self, values: Mapping[str, Any], raw: Mapping[str, str]) -> str:
+        """The canonical text of ``values`` merged with ``raw`` (pieces already canonical text, see
+        :func:`canonical_object`), its checksum added: a large save written from kept pieces."""
+        text = canonical_object(values, raw, ascii=self.ascii)
+        return canonical_object({**values, "checksum": text_digest(text)}, raw, ascii=self.ascii)
+
     def loads(self, text: str | bytes) -> Any:
         """The JSON value of ``text``, or the error: ``{what} cannot be read: it is not valid JSON``."""
         try:
@@ -150,7 +169,11 @@ class Envelope:
         if not isinstance(data, dict) or data.get("format") != self.format:
             raise self._say(self.foreign, "{what} is not a cribbage file")
         version = data.get("version")
-        if not isinstance(version, int) or isinstance(version, bool) or version < min_version:
+        whole = isinstance(version, int) and not isinstance(version, bool)
+        if whole and version < min_version and self.older:
+            raise (self.older_error or self.error)(self.older.format(what=self.what, version=version,
+                                                                     latest=self.version))
+        if not whole or version < min_version:
             raise self._say(self.no_version, "{what} has no valid version number", version)
         if version > self.version:
             raise self._say(self.newer, "{what} was made by a newer version of the game (version {version}, "

@@ -112,6 +112,41 @@ def test_the_online_rooms_checksum_and_canonical_pieces_are_the_envelopes_in_asc
     assert digest(body) != digest(body, ascii=True)  # the UTF-8 files hash their own text
 
 
+class OldRoomSave(SaveError):
+    """Stands for online/game.py's OldProtocolSave (a save of the earlier protocol)."""
+
+
+ROOM = Envelope("cribbage-online", 3, SaveError, what="this online save",
+                foreign="this is not a save of an online match",
+                no_version="this online save is from another version of the game",
+                newer="this online save is from another version of the game",
+                older="this room's match was saved by an earlier version of the game", older_error=OldRoomSave,
+                ascii=True)
+"""The room's envelope as online/game.py checks it today, written with the shared reader."""
+
+
+def test_the_rooms_save_written_in_pieces_has_the_bytes_of_online_games_own_writer() -> None:
+    body = {"format": "cribbage-online", "version": 3, "names": ["Zoë ♣", "Ren\ud800"], "seat": 1}
+    text = ROOM.seal_pieces(body, {"records": '[{"a":1},{"b":[2,3]}]'})
+    assert text == ('{"checksum":"034647e65dba806290672d285936f247","format":"cribbage-online",'
+                    '"names":["Zo\\u00eb \\u2663","Ren\\ud800"],"records":[{"a":1},{"b":[2,3]}],"seat":1,"version":3}')
+    assert ROOM.check(json.loads(text))["seat"] == 1
+
+
+@pytest.mark.parametrize("version, error, sentence", [
+    (2, OldRoomSave, "this room's match was saved by an earlier version of the game"),
+    (0, OldRoomSave, "this room's match was saved by an earlier version of the game"),
+    (4, SaveError, "this online save is from another version of the game"),
+    ("3", SaveError, "this online save is from another version of the game"),
+    (None, SaveError, "this online save is from another version of the game"),
+])
+def test_a_room_save_of_another_version_is_refused_as_the_room_refuses_it(version, error, sentence) -> None:  # type: ignore[no-untyped-def]
+    data = ROOM.seal({"format": "cribbage-online", "version": version, "seat": 0})
+    with pytest.raises(SaveError) as caught:
+        ROOM.check(data, min_version=3)
+    assert type(caught.value) is error and str(caught.value) == sentence
+
+
 # --- refused, each with a sentence ------------------------------------------------------------------
 
 
