@@ -168,8 +168,8 @@ class Envelope:
         with a checksum that matches; else the error with its sentence. Returns the object."""
         if not isinstance(data, dict) or data.get("format") != self.format:
             raise self._say(self.foreign, "{what} is not a cribbage file")
-        version = data.get("version")
-        whole = isinstance(version, int) and not isinstance(version, bool)
+        version: Any = data.get("version")
+        whole = type(version) is int
         if whole and version < min_version and self.older:
             raise (self.older_error or self.error)(self.older.format(what=self.what, version=version,
                                                                      latest=self.version))
