@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from .cards import DECK, Card, CardError, parse_card
 from .rng import Rng
+from .savefile import Envelope, Fields
 from .scoring import fifteens, pairs, runs
 
 if TYPE_CHECKING:
@@ -54,6 +55,12 @@ HISTORY_LIMIT = 4000
 
 class HistoryError(ValueError):
     """A stored history that is not ours, damaged, or from a newer version."""
+
+
+_HISTORY = Envelope(HISTORY_FORMAT, 1, HistoryError, foreign="it is not a puzzle history",
+                    no_version="its version is missing", newer="it was written by a newer version ({version})",
+                    checksum=False)
+"""The stored puzzle history (no checksum: each result is checked on its own)."""
 
 
 def parse_day(text: object) -> date:
@@ -230,19 +237,15 @@ class Result:
 
     @classmethod
     def from_json(cls, data: Any) -> "Result":
-        if not isinstance(data, dict):
-            raise HistoryError("a result is an object")
+        f = Fields(data, "a result", HistoryError)
         try:
-            day = parse_day(data["day"])
-            discard = tuple(parse_card(str(c)) for c in data["discard"])
-            rank, lost, win, on_day = data["rank"], data["points_lost"], data["win_lost"], data["on_day"]
-        except (KeyError, TypeError, ValueError, CardError) as exc:
+            day = parse_day(f.str("day"))
+            discard = tuple(parse_card(c) for c in f.list_of("discard", str, length=2))
+        except (ValueError, CardError) as exc:
             raise HistoryError(f"a result cannot be read ({exc})") from None
-        if (len(discard) != 2 or not isinstance(rank, int) or not 1 <= rank <= 15
-                or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (lost, win))
-                or not isinstance(on_day, bool)):
-            raise HistoryError("a result has a value out of range")
-        return cls(day, discard, rank, float(lost), float(win), on_day)
+        rank = f.int("rank", min=1, max=15)
+        lost, win, on_day = f.number("points_lost"), f.number("win_lost"), f.bool("on_day")
+        return cls(day, discard, rank, lost, win, on_day)
 
 
 def grade(puzzle: Puzzle, ranking: Sequence["DiscardChoice"], discard: Sequence[Card], today: date) -> Result:
@@ -314,16 +317,8 @@ class History:
 
     @classmethod
     def from_json(cls, data: Any) -> "History":
-        if not isinstance(data, dict) or data.get("format") != HISTORY_FORMAT:
-            raise HistoryError("it is not a puzzle history")
-        version = data.get("version")
-        if not isinstance(version, int) or version < 1:
-            raise HistoryError("its version is missing")
-        if version > 1:
-            raise HistoryError(f"it was written by a newer version ({version})")
-        results = data.get("results")
-        if not isinstance(results, list):
-            raise HistoryError("its results are missing")
+        f = Fields(_HISTORY.check(data), "the puzzle history", HistoryError)
+        results = f.list("results", what="its results")
         return cls([Result.from_json(r) for r in results])
 
 

@@ -238,6 +238,13 @@ class Fields:
             raise self.fail(key, f"is not a whole number{' ' + should if should else ''}", what)
         return value
 
+    def number(self, key: _str, *, default: Any = MISSING, what: _str | None = None) -> float:
+        """A number, whole or not (never true/false), as a float."""
+        value = self.raw(key, default)
+        if type(value) not in (int, float):
+            raise self.fail(key, "is not a number", what)
+        return float(value)
+
     def str(self, key: _str, *, choices: tuple[_str, ...] = (), default: Any = MISSING,
             what: _str | None = None) -> _str:
         """Text (one of ``choices`` when given)."""

@@ -278,6 +278,7 @@ def test_the_field_reader_returns_typed_values_and_defaults() -> None:
     assert f.list_of("l", int, length=2) == [1, 2] and f.fields("o").str("k") == "v"
     assert f.int("missing", default=7) == 7 and f.optional("z", f.int) is None and f.optional("n", f.int) == 3
     assert f.optional("missing", f.str) is None and f.has("z") and not f.has("missing")
+    assert f.number("n") == 3.0 and isinstance(f.number("n"), float)
 
 
 @pytest.mark.parametrize("read, sentence", [
@@ -285,6 +286,7 @@ def test_the_field_reader_returns_typed_values_and_defaults() -> None:
     (lambda f: f.int("n", max=2), "the field 'n' of the thing is not a whole number of at most 2"),
     (lambda f: f.int("b"), "the field 'b' of the thing is not a whole number"),
     (lambda f: f.str("n"), "the field 'n' of the thing is not text"),
+    (lambda f: f.number("b"), "the field 'b' of the thing is not a number"),
     (lambda f: f.str("s", choices=("y", "z")), "the field 's' of the thing is 'x', not one of y, z"),
     (lambda f: f.bool("n", what="the thing's flag"), "the thing's flag is not true or false"),
     (lambda f: f.list("s"), "the field 's' of the thing is not a list"),
