@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Mapping, Sequence
 
 from .rules import Rules, RulesError
+from .savefile import Fields
 
 __all__ = ["SeriesRules", "GameResult", "Series", "game_value", "WinKind"]
 
@@ -186,14 +187,9 @@ class Series:
     @classmethod
     def from_json(cls, data: Any) -> "Series":
         """A series from :meth:`to_json`'s data, every game checked again."""
-        if not isinstance(data, Mapping):
-            raise RulesError("the series is not a record of games")
-        made = cls(Rules.from_json(data.get("rules")), SeriesRules.from_json(data.get("series")))
-        games = data.get("games", [])
-        if not isinstance(games, list):
-            raise RulesError("the series' games are not a list")
-        for g in games:
-            if not isinstance(g, Mapping) or not isinstance(g.get("scores"), list):
-                raise RulesError("a game of the series is not a result")
-            made = made.add(g["scores"], g.get("first_dealer"))  # type: ignore[arg-type]
+        f = Fields(data, "the series", RulesError)
+        made = cls(Rules.from_json(f.raw("rules", None)), SeriesRules.from_json(f.raw("series", None)))
+        for g in f.list("games", default=[], what="the series' games"):
+            game = Fields(g, "a game of the series", RulesError)
+            made = made.add(game.list_of("scores", int), game.int("first_dealer", min=0))
         return made
