@@ -136,9 +136,10 @@ class Envelope:
     checksum: bool = True
     """False: a file with no checksum (its parts are checked on their own)."""
 
-    def _say(self, template: str, default: str, version: Any = None) -> ValueError:
+    def _say(self, template: str, default: str, version: Any = None,
+             error: type[ValueError] | None = None) -> ValueError:
         text = (template or default).format(what=self.what, version=version, latest=self.version)
-        return self.error(text)
+        return (error or self.error)(text)
 
     def checksum_of(self, body: Mapping[str, Any]) -> str:
         """The checksum of ``body`` (its ``checksum`` field left out)."""
@@ -171,8 +172,7 @@ class Envelope:
         version: Any = data.get("version")
         whole = type(version) is int
         if whole and version < min_version and self.older:
-            raise (self.older_error or self.error)(self.older.format(what=self.what, version=version,
-                                                                     latest=self.version))
+            raise self._say(self.older, "", version, self.older_error)
         if not whole or version < min_version:
             raise self._say(self.no_version, "{what} has no valid version number", version)
         if version > self.version:
