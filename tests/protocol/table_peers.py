@@ -32,6 +32,8 @@ class Mesh:
     sent: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     """(sender, message) of every message broadcast, as its sender made it."""
     tamper: Tamper | None = None
+    events: list[tuple[str, int, int, dict[str, Any]]] = field(default_factory=list)
+    """("sent", sender, -1, message) and ("got", sender, receiver, message), in the order they happened."""
     refused: list[tuple[int, int, str]] = field(default_factory=list)
     """(sender, receiver, error) of every message refused on receipt (ProtocolError)."""
 
@@ -44,6 +46,7 @@ class Mesh:
         for s, deal in enumerate(self.deals):
             for message in deal.take_outbox():
                 self.sent.append((s, message))
+                self.events.append(("sent", s, -1, message))
                 for r in range(self.n):
                     if r == s:
                         continue
@@ -58,6 +61,7 @@ class Mesh:
     def deliver(self, sender: int, receiver: int, message: dict[str, Any]) -> None:
         from cribbage.online.errors import ProtocolError
         self.log.append(Delivered(sender, receiver, message))
+        self.events.append(("got", sender, receiver, message))
         try:
             self.deals[receiver].receive(sender, message)
         except ProtocolError as exc:
@@ -120,3 +124,12 @@ def play_out(mesh: Mesh, k: int = 0, dealer: int = 0, lays: int | None = None) -
             actor.say(k, "go")
         mesh.pump()
         seat = (seat + 1) % n
+
+
+def sent_after(mesh: Mesh, seat: int, bad: Callable[[int, dict[str, Any]], bool]) -> list[dict[str, Any]] | None:
+    """What ``seat`` sent after it received the first message for which ``bad(sender, message)`` holds
+    (None: it never received one)."""
+    for i, (what, sender, receiver, message) in enumerate(mesh.events):
+        if what == "got" and receiver == seat and bad(sender, message):
+            return [m for w, s, _, m in mesh.events[i + 1:] if w == "sent" and s == seat]
+    return None

@@ -262,7 +262,7 @@ class TableDeal:
     def turn(self, k: int, seat: int) -> None:
         """Open the next round of the play of pack ``k``: ``seat`` acts (every seat's game says the same,
         from the story so far)."""
-        p = self.packs[k]
+        p = self._pack(k)
         if p.phase != "play" or not p.story.settled:
             raise ValueError("a turn is opened once the starter is turned and the last round confirmed")
         if type(seat) is not int or not 0 <= seat < self.seats:
@@ -292,7 +292,7 @@ class TableDeal:
     def show(self, k: int) -> None:
         """Open the crib for all (every seat's game calls it at the show): this seat's own shares of its
         discards and of the crib's cards from the pack go out."""
-        p = self.packs[k]
+        p = self._pack(k)
         if p.phase != "play" or not p.story.settled or p.shown:
             raise ValueError("the crib is shown once, after the play")
         p.shown = True
@@ -302,7 +302,7 @@ class TableDeal:
     def reveal(self, k: int) -> None:
         """The audit: every seat opens every card of its hand still hidden (at the end of a hand or of
         the match, or when a hand is abandoned), so every Go can be judged by replaying the hand."""
-        p = self.packs[k]
+        p = self._pack(k)
         if p.phase != "play" or not p.story.settled or p.revealed:
             raise ValueError("the hands are revealed once, after the starter and the last round confirmed")
         p.revealed = True
@@ -574,9 +574,16 @@ class TableDeal:
         public = set(p.laid.get(seat, [])) | (set(p.discards.get(seat, ())) if p.crib_open else set())
         return [s for s in p.layout.hands[seat] if s not in public]
 
+    def _pack(self, k: int) -> PackDeal:
+        if self.failure is not None:
+            raise ValueError(f"the match has stopped: {self.failure}")
+        if k not in self.packs:
+            raise ValueError(f"pack {k + 1} has not begun")
+        return self.packs[k]
+
     def _pack_for_intent(self, k: int, phase: str) -> PackDeal:
-        p = self.packs.get(k)
-        if p is None or p.phase != phase or p.intent is not None or self.seat in p.story.got:
+        p = self._pack(k)
+        if p.phase != phase or p.intent is not None or self.seat in p.story.got:
             raise ValueError(f"pack {k + 1} does not wait for this seat's {phase} now")
         return p
 
