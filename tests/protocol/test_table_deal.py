@@ -214,3 +214,42 @@ KEYS_HASH = "a65b5bf2ab4d44e3"
 PACK_HASH = "99a8a903532af07f"
 HAND = ["JD", "8D", "8C", "TH", "KC"]
 
+
+
+def test_a_pack_begun_elsewhere_before_this_seat_confirmed_the_keys_waits_for_it() -> None:
+    """Seat 1 holds every echo of the keys and shuffles; seat 2 has not yet had seat 3's echo: seat 1's
+    shuffle waits at seat 2 (it is not refused, nor used before the keys are confirmed there)."""
+    mesh = make_mesh(3, seed=21)
+    late = lambda s, r, m: s == 2 and r == 1 and m["t"] == "ack"  # noqa: E731
+    mesh.pump(hold=late)
+    assert mesh.deals[0].keys_ready and not mesh.deals[1].keys_ready
+    mesh.deals[0].start_pack(0, 0)
+    mesh.pump(hold=late)
+    assert mesh.refused == [] and [m["t"] for _, m in mesh.deals[1]._early] == ["shuffle", "ack"] and 0 not in mesh.deals[1].packs
+    mesh.pump()
+    for d in mesh.deals[1:]:
+        d.start_pack(0, 0)
+    mesh.pump()
+    assert mesh.refused == [] and all(d.packs[0].phase == "cut" for d in mesh.deals)
+
+
+def test_the_audit_opens_every_hand_for_every_seat_mid_hand_at_four() -> None:
+    """A hand abandoned after two cards (or a match pegged out): every seat reveals what it holds, with
+    proven shares, and every seat then knows every hand, the same cards as each was dealt."""
+    mesh = make_mesh(4, seed=22)
+    deal_hand(mesh, dealer=3)
+    hands = [d.hand(0) for d in mesh.deals]
+    play_out(mesh, dealer=3, lays=2)
+    for d in mesh.deals:  # its own hand, the two cards laid, the starter
+        p = d.packs[0]
+        assert set(p.cards) == set(p.layout.hands[d.seat]) | {s for x in p.laid.values() for s in x} | {p.starter}
+    for d in mesh.deals:
+        d.reveal(0)
+    mesh.pump()
+    revealed = [m for s, m in mesh.sent if m["t"] == "reveal"]
+    assert mesh.refused == [] and all(d.failure is None for d in mesh.deals)
+    assert sorted(len(m["shares"]) for m in revealed) == [4, 4, 5, 5]  # what each holds, its discard too
+    for d in mesh.deals:
+        for seat, hand in enumerate(d.packs[0].layout.hands):
+            assert sorted(d.card(0, s).code for s in hand) == sorted(c.code for c in hands[seat])
+    assert_nothing_beyond(mesh)  # the crib's and the undealt cards stay closed

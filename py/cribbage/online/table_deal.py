@@ -346,7 +346,8 @@ class TableDeal:
         elif k in self.packs:
             story = self.packs[k].story
         else:
-            if not self.keys_ready or k > max(self.packs, default=-1) + 2 or len(self._early) >= MAX_BUFFERED:
+            # (another seat may begin a pack first, even before this seat holds every echo of the keys)
+            if k > max(self.packs, default=-1) + 2 or len(self._early) >= MAX_BUFFERED:
                 raise ProtocolError(f"seat {sender + 1} sent a message of pack {k + 1}, not begun here")
             self._early.append((sender, message))
             return
