@@ -31,9 +31,8 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cribbage.online.group import MODP_TEST, Group  # noqa: E402
+from cribbage.online.group import MODP_TEST, Group, run  # noqa: E402
 from cribbage.online.pack import constants_work  # noqa: E402
-from cribbage.online.group import run  # noqa: E402
 from cribbage.online.table_deal import TableDeal  # noqa: E402
 from cribbage.rules import Rules  # noqa: E402
 
@@ -53,9 +52,11 @@ class Table:
         self.phase = "keys"
         rules = Rules(players=n)
         self.deals: list[TableDeal] = []
+        def seat(s: int) -> Callable[[], TableDeal]:
+            return lambda: TableDeal(s, rules=rules, room="bench-room", group=group,
+                                     randbelow=random.Random(seed + s).randrange)
         for s in range(n):
-            self.deals.append(self._timed(s, lambda s=s: TableDeal(s, rules=rules, room="bench-room", group=group,
-                                                                    randbelow=random.Random(seed + s).randrange)))
+            self.deals.append(self._timed(s, seat(s)))
 
     def _timed(self, seat: int, fn: Callable[[], Any]) -> Any:
         t0 = time.process_time()  # this process's CPU time: other work on the machine does not count

@@ -104,9 +104,10 @@ def test_an_honest_hand_deals_the_right_cards_and_only_those(players: int) -> No
     for d in mesh.deals:
         d.show(0)
     mesh.pump()
-    crib = [{d.card(0, s) for s in sorted(d.packs[0].cards) if s in d._crib_slots(d.packs[0], 0) + [
-        x for y in d.packs[0].discards.values() for x in y]} for d in mesh.deals]
-    assert all(c == crib[0] for c in crib) and len(crib[0]) == 4  # the whole crib, the same for all
+    p0 = mesh.deals[0].packs[0]
+    crib_slots = [s for d in p0.discards.values() for s in d] + list(crib_pack)
+    crib = [{d.card(0, s) for s in crib_slots} for d in mesh.deals]
+    assert all(c == crib[0] for c in crib) and None not in crib[0] and len(crib[0]) == 4  # the same crib for all
     assert_nothing_beyond(mesh)
     for d in mesh.deals:
         d.reveal(0)
@@ -253,3 +254,20 @@ def test_the_audit_opens_every_hand_for_every_seat_mid_hand_at_four() -> None:
         for seat, hand in enumerate(d.packs[0].layout.hands):
             assert sorted(d.card(0, s).code for s in hand) == sorted(c.code for c in hands[seat])
     assert_nothing_beyond(mesh)  # the crib's and the undealt cards stay closed
+
+
+def test_a_round_of_several_speakers_in_the_play_takes_one_action_from_each() -> None:
+    """A window for calls (muggins in the play at four: the other side's two seats), each a call or a pass."""
+    mesh = make_mesh(4, seed=23)
+    deal_hand(mesh, dealer=0)
+    for d in mesh.deals:
+        d.turn(0, (1, 3))
+    mesh.deals[3].say(0, {"muggins": 2})
+    mesh.pump()
+    assert all(d.packs[0].story.speakers == (1, 3) for d in mesh.deals)  # seat 2 has not spoken yet
+    with pytest.raises(ValueError, match="turn"):
+        mesh.deals[2].say(0, "pass")
+    mesh.deals[1].say(0, "pass")
+    mesh.pump()
+    assert mesh.refused == [] and all(d.failure is None for d in mesh.deals)
+    assert all(d.packs[0].said == [(1, "pass"), (3, {"muggins": 2})] for d in mesh.deals)  # in seat order

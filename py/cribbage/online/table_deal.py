@@ -142,6 +142,8 @@ class PackDeal:
     game), ``crib``, ``reveal``."""
     shown: bool = False
     revealed: bool = False
+    acts: dict[int, tuple[str, object]] = field(default_factory=dict)
+    """Seat -> its action (``lay`` and the slot, or ``say`` and the value) in the round open, proven."""
     crib_open: bool = False
     """The crib's round is done: every discard is public."""
     intent: tuple[str, dict[str, Any]] | None = None
@@ -259,21 +261,24 @@ class TableDeal:
             raise ValueError("a cut leaves at least four cards each side")
         self._intend(p, "starter", {"depth": depth})
 
-    def turn(self, k: int, seat: int) -> None:
+    def turn(self, k: int, seat: int | tuple[int, ...]) -> None:
         """Open the next round of the play of pack ``k``: ``seat`` acts (every seat's game says the same,
-        from the story so far)."""
+        from the story so far). A tuple of seats: each of them sends one ``lay`` or ``say`` in the round
+        (a window for calls of muggins by every seat of another side: a call, or a pass)."""
         p = self._pack(k)
         if p.phase != "play" or not p.story.settled:
             raise ValueError("a turn is opened once the starter is turned and the last round confirmed")
-        if type(seat) is not int or not 0 <= seat < self.seats:
-            raise ValueError("a turn is a seat's")
-        p.story.open(("lay", "say"), (seat,), lambda s, m: self._take_act(p, s, m))
+        seats = (seat,) if isinstance(seat, int) else tuple(seat)
+        if not seats or any(type(s) is not int or not 0 <= s < self.seats for s in seats):
+            raise ValueError("a turn is one or more seats'")
+        p.acts = {}
+        self._open(p, ("lay", "say"), seats, lambda s, m: self._take_act(p, s, m), lambda: self._after_acts(p))
         self._progress(p)
 
     def lay(self, k: int, slot: int) -> None:
         """This seat lays ``slot`` of its hand (its own share goes with it: the card opens for all)."""
         p = self._pack_for_intent(k, "play")
-        if p.story.speakers != (self.seat,):
+        if self.seat not in (p.story.speakers or ()):
             raise ValueError("it is not this seat's turn")
         if slot not in self._held(p, self.seat):
             raise ValueError("a card laid is one of this seat's hand, not laid nor discarded")
@@ -283,7 +288,7 @@ class TableDeal:
     def say(self, k: int, value: object) -> None:
         """This seat's action of the game other than a card (a Go, a claim...): told the same to every seat."""
         p = self._pack_for_intent(k, "play")
-        if p.story.speakers != (self.seat,):
+        if self.seat not in (p.story.speakers or ()):
             raise ValueError("it is not this seat's turn")
         if len(canonical(value)) > MAX_SAY:
             raise ValueError("an action is a small value")
@@ -398,7 +403,7 @@ class TableDeal:
             return
         r, n = p.story.round, self.seats
         if r < n:
-            p.story.open(("shuffle",), (r,), lambda s, m: self._take_shuffle(p, s, m))
+            self._open(p, ("shuffle",), (r,), lambda s, m: self._take_shuffle(p, s, m))
             if r == self.seat:
                 inputs = p.decks[-1] if p.decks else public_deck(self.group)
                 outputs, proof = run(self.keys.shuffle_and_prove(p.index, inputs, self.randbelow))
@@ -406,17 +411,17 @@ class TableDeal:
                 p.intent = ("shuffle", {"cards": elgamal.encode_ciphertexts(self.group, outputs), "proof": proof})
         elif r == n:
             p.phase = "cut"
-            p.story.open(("cut",), ((p.dealer - 1) % n,), lambda s, m: self._take_cut(p, s, m))
+            self._open(p, ("cut",), ((p.dealer - 1) % n,), lambda s, m: self._take_cut(p, s, m))
         elif r == n + 1:
             p.phase = "deal"
             assert p.layout is not None
             self._open_all(p, "deal", [s for j, hand in enumerate(p.layout.hands) if j != self.seat for s in hand])
         elif r == n + 2:
             p.phase = "discard"
-            p.story.open(("discard",), tuple(range(n)), lambda s, m: self._take_discard(p, s, m))
+            self._open(p, ("discard",), tuple(range(n)), lambda s, m: self._take_discard(p, s, m))
         elif r == n + 3:
             p.phase = "starter"
-            p.story.open(("starter",), ((p.dealer + 1) % n,), lambda s, m: self._take_starter(p, s, m))
+            self._open(p, ("starter",), ((p.dealer + 1) % n,), lambda s, m: self._take_starter(p, s, m))
         elif r == n + 4:
             p.phase = "turn"
             assert p.starter is not None
@@ -427,10 +432,21 @@ class TableDeal:
     def _open_all(self, p: PackDeal, kind: str, mine: list[int]) -> None:
         """A round in which every seat sends its shares of the slots the round opens (``mine``: this seat's),
         computed now: the round before is confirmed by every seat."""
-        p.story.open((kind,), tuple(range(self.seats)), lambda s, m: self._take_shares(p, kind, s, m),
-                     lambda r: self._after_shares(p, kind))
+        self._open(p, (kind,), tuple(range(self.seats)), lambda s, m: self._take_shares(p, kind, s, m),
+                   lambda: self._after_shares(p, kind))
         shares = self.keys.prove_shares(p.index, kind, mine, [p.pack[s] for s in mine], self.randbelow)
         p.intent = (kind, shares.to_wire(self.group))
+
+    def _open(self, p: PackDeal, kinds: tuple[str, ...], speakers: tuple[int, ...],
+              handler: Callable[[int, dict[str, Any]], None], after: Callable[[], None] | None = None) -> None:
+        """Open the pack's next round; once every speaker's message is in, the round goes into
+        :attr:`PackDeal.log` in seat order (the same at every seat, whatever order they came in), then
+        ``after`` runs."""
+        def done(r: int) -> None:
+            p.log.extend((seat, m["t"]) for seat, m in sorted(p.story.rounds[r].items()))
+            if after is not None:
+                after()
+        p.story.open(kinds, speakers, handler, done)
 
     def _intend(self, p: PackDeal, kind: str, body: dict[str, Any]) -> None:
         p.intent = (kind, body)
@@ -445,7 +461,6 @@ class TableDeal:
         g = self.group
         if sender == self.seat:
             p.decks.append(self._own_deck)
-            p.log.append((sender, "shuffle"))
             return
         inputs = p.decks[-1] if p.decks else public_deck(g)
         try:
@@ -454,14 +469,12 @@ class TableDeal:
         except ProtocolError as exc:
             raise _Refused(str(exc), {"pack": p.index, "seat": sender, "step": "shuffle"}) from exc
         p.decks.append(outputs)
-        p.log.append((sender, "shuffle"))
 
     def _take_cut(self, p: PackDeal, sender: int, message: dict[str, Any]) -> None:
         depth = message["depth"]
         if type(depth) is not int or depth not in _cut_range(PACK_SIZE):
             raise _Refused(f"seat {sender + 1} cut the pack at an illegal depth", {"seat": sender, "step": "cut"})
         p.layout = hand_layout(self.rules, p.dealer, depth)
-        p.log.append((sender, "cut"))
 
     def _take_discard(self, p: PackDeal, sender: int, message: dict[str, Any]) -> None:
         assert p.layout is not None
@@ -471,7 +484,6 @@ class TableDeal:
             raise _Refused(f"seat {sender + 1}'s discard is not {self.rules.discards} slot(s) of its hand",
                            {"seat": sender, "step": "discard"})
         p.discards[sender] = tuple(slots)
-        p.log.append((sender, "discard"))
 
     def _take_starter(self, p: PackDeal, sender: int, message: dict[str, Any]) -> None:
         assert p.layout is not None
@@ -480,23 +492,30 @@ class TableDeal:
             raise _Refused(f"seat {sender + 1} cut for the starter at an illegal depth",
                            {"seat": sender, "step": "starter"})
         p.starter = p.layout.rest[depth]
-        p.log.append((sender, "starter"))
 
     def _take_act(self, p: PackDeal, sender: int, message: dict[str, Any]) -> None:
         if message["t"] == "say":
             if len(canonical(message["value"])) > MAX_SAY:
                 raise _Refused(f"seat {sender + 1}'s action is too long", {"seat": sender, "step": "say"})
-            p.said.append((sender, message["value"]))
-            p.log.append((sender, "say"))
+            p.acts[sender] = ("say", message["value"])
             return
         slot = message["slot"]
         if type(slot) is not int or slot not in self._held(p, sender):
             raise _Refused(f"seat {sender + 1} laid slot {str(slot)[:8]}, not a card of its hand still held",
                            {"seat": sender, "step": "lay"})
         self._check(p, "lay", sender, message, [slot])
-        p.laid.setdefault(sender, []).append(slot)
-        p.log.append((sender, "lay"))
-        self._try_open(p, [slot])
+        p.acts[sender] = ("lay", slot)
+
+    def _after_acts(self, p: PackDeal) -> None:
+        """The round's actions, in seat order: a card laid opens for every seat."""
+        for seat, (kind, value) in sorted(p.acts.items()):
+            if kind == "say":
+                p.said.append((seat, value))
+            else:
+                assert isinstance(value, int)
+                p.laid.setdefault(seat, []).append(value)
+                self._try_open(p, [value])
+        p.acts = {}
 
     def _take_shares(self, p: PackDeal, kind: str, sender: int, message: dict[str, Any]) -> None:
         assert p.layout is not None
@@ -510,7 +529,6 @@ class TableDeal:
         else:
             want = self._hidden_own(p, sender)
         self._check(p, kind, sender, message, want)
-        p.log.append((sender, kind))
 
     def _check(self, p: PackDeal, kind: str, sender: int, message: dict[str, Any], want: list[int]) -> None:
         """Seat ``sender``'s shares of exactly ``want``, each proven (this seat's own: made here); kept in
@@ -528,7 +546,7 @@ class TableDeal:
             p.shares.setdefault(slot, {})[sender] = value
 
     def _after_shares(self, p: PackDeal, kind: str) -> None:
-        """A round of shares is complete: open what it opens for this seat."""
+        """A round of shares is complete (every share in it proven): open what it opens for this seat."""
         assert p.layout is not None
         if kind == "deal":
             own = list(p.layout.hands[self.seat])
