@@ -271,3 +271,36 @@ def test_a_round_of_several_speakers_in_the_play_takes_one_action_from_each() ->
     mesh.pump()
     assert mesh.refused == [] and all(d.failure is None for d in mesh.deals)
     assert all(d.packs[0].said == [(1, "pass"), (3, {"muggins": 2})] for d in mesh.deals)  # in seat order
+
+
+def test_a_seat_reloaded_mid_hand_replays_its_story_and_plays_on() -> None:
+    """Seat 2 is saved after a card laid, with messages still on their way to it, and rebuilt from the
+    save (JSON): the same story, the same hand, and the hand goes on to the audit."""
+    from cribbage.online.table_deal import TableDeal
+    mesh = make_mesh(3, seed=24)
+    mesh.deals[1] = TableDeal(1, rules=mesh.deals[0].rules, room="table-room", group=G, seed=bytes(range(32)))
+    deal_hand(mesh, dealer=2)
+    play_out(mesh, dealer=2, lays=1)
+    for d in mesh.deals:
+        d.turn(0, 1)
+    mesh.pump(hold=lambda s, r, m: r == 1)  # nothing reaches seat 2 for now
+    hand = mesh.deals[1].hand(0)
+    saved = json.loads(json.dumps(mesh.deals[1].to_dict()))
+    back = TableDeal.from_dict(saved)
+    assert back.hand(0) == hand and back.packs[0].story.hashes == mesh.deals[1].packs[0].story.hashes
+    assert back.take_outbox() == []  # what it had sent is not sent again
+    mesh.deals[1] = back
+    back.lay(0, back._held(back.packs[0], 1)[0])
+    mesh.pump()
+    play_out(mesh, dealer=1, lays=None)  # from seat 3 on, every card still held
+    for d in mesh.deals:
+        d.show(0)
+    mesh.pump()
+    for d in mesh.deals:
+        d.reveal(0)
+    mesh.pump()
+    assert mesh.refused == [] and all(d.failure is None for d in mesh.deals)
+    assert sorted(c.code for c in hand) == sorted(mesh.deals[0].card(0, s).code for s in back.packs[0].layout.hands[1])
+    damaged = {**saved, "hashes": {**saved["hashes"], "keys": "0" * 64}}
+    with pytest.raises(ValueError, match="does not replay"):
+        TableDeal.from_dict(damaged)

@@ -38,11 +38,15 @@ can show a seat lacks the share it would need.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..cards import DECK, Card
+from ..match import SaveError
 from ..rules import CLASSIC, Rules
 from ..state import MIN_CUT
 from . import elgamal
@@ -53,7 +57,11 @@ from .pack import PACK_SIZE, public_deck, rules_statement
 from .table_chain import MAX_MESSAGE, Diverged, Story, canonical, story_root
 from .table_keys import MAX_SEATS, TABLE_PROTOCOL, TableKeys, read_shares
 
-__all__ = ["TableDeal", "PackDeal", "Layout", "hand_layout", "MAX_SAY", "KINDS"]
+__all__ = ["TableDeal", "PackDeal", "Layout", "hand_layout", "seeded_randbelow", "MAX_SAY", "KINDS", "SAVE_FORMAT",
+           "SAVE_VERSION"]
+
+SAVE_FORMAT = "cribbage-table-deal"
+SAVE_VERSION = 1
 
 MAX_SAY = 500
 """Longest ``say`` value (canonical JSON characters): an action of the game, never a card."""
@@ -109,6 +117,29 @@ def hand_layout(rules: Rules, dealer: int, depth: int) -> Layout:
                   tuple(pack[rules.dealt:]))
 
 
+def seeded_randbelow(seed: bytes) -> Callable[[int], int]:
+    """``randbelow`` drawing from ``seed``: the ``i``-th draw below ``n`` takes the top bits of
+    HMAC-SHA256(seed, i ‖ j) for j = 0, 1… (as many blocks as ``n`` needs) and tries again above ``n``
+    (rejection sampling: uniform). The same seed and the same calls give the same draws."""
+    counter = [0]
+
+    def randbelow(n: int) -> int:
+        if type(n) is not int or n <= 0:
+            raise ValueError("randbelow needs a positive bound")
+        bits = n.bit_length()
+        size = (bits + 7) // 8
+        while True:
+            i = counter[0]
+            counter[0] += 1
+            data = b"".join(hmac.new(seed, i.to_bytes(8, "big") + j.to_bytes(4, "big"), hashlib.sha256).digest()
+                            for j in range((size + 31) // 32))
+            x = int.from_bytes(data[:size], "big") >> (8 * size - bits)
+            if x < n:
+                return x
+
+    return randbelow
+
+
 def _cut_range(size: int) -> range:
     return range(MIN_CUT, size - MIN_CUT + 1)
 
@@ -154,6 +185,15 @@ class PackDeal:
         return self.decks[-1]
 
 
+def _recorded(method: Callable[..., None]) -> Callable[..., None]:
+    """A call of the game or the player, kept in :attr:`TableDeal.events` once it succeeded."""
+    def call(self: "TableDeal", *args: Any) -> None:
+        method(self, *args)
+        self.events.append(["call", method.__name__, [list(a) if isinstance(a, tuple) else a for a in args]])
+    call.__name__, call.__doc__ = method.__name__, method.__doc__
+    return call
+
+
 class TableDeal:
     """Seat ``seat`` of ``rules.players`` in a match: call :meth:`receive` with every message from another
     seat (with the seat its authenticated link says it comes from), the intents of the local player
@@ -162,7 +202,11 @@ class TableDeal:
     :meth:`take_outbox` returns to every other seat, in order."""
 
     def __init__(self, seat: int, *, rules: Rules = CLASSIC, room: str = "", match: int = 0,
-                 group: Group | None = None, randbelow: Callable[[int], int] = secrets.randbelow) -> None:
+                 group: Group | None = None, randbelow: Callable[[int], int] | None = None,
+                 seed: bytes | None = None) -> None:
+        """``seed``: the 32 bytes every secret of this seat is drawn from (:func:`seeded_randbelow`; fresh
+        if not given), kept in the save so a reload makes the same messages again. ``randbelow``
+        instead (tests): a deal that cannot be saved."""
         if not isinstance(rules, Rules):
             raise TypeError("rules must be a Rules value")
         if group is None:
@@ -176,7 +220,17 @@ class TableDeal:
         self.group = group
         self.room = str(room)
         self.match = match
+        if randbelow is None:
+            seed = seed if seed is not None else secrets.token_bytes(32)
+            if not isinstance(seed, bytes) or len(seed) != 32:
+                raise ValueError("a seed is 32 bytes")
+            randbelow = seeded_randbelow(seed)
+        else:
+            seed = None
+        self.seed = seed
         self.randbelow = randbelow
+        self.events: list[list[Any]] = []
+        """Every call and every message taken, in order (the save: replayed from the seed on a reload)."""
         self.keys = TableKeys(group, self.room, match, self.seats, seat, group.random_scalar(randbelow), rules)
         self.failure: str | None = None
         """Why the match stopped (a false proof, another story, another seat's abort)."""
@@ -216,8 +270,55 @@ class TableDeal:
     def card(self, k: int, slot: int) -> Card | None:
         return self.packs[k].cards.get(slot)
 
+    # --- saves ------------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """What a reload needs, as JSON-able data: the table, the seed (every secret of this seat comes
+        from it: keep it as the two-player save keeps its key), every call and message taken, what is
+        still to send, and the stories' hashes (checked after the replay)."""
+        if self.seed is None:
+            raise ValueError("a deal drawing from an outside randbelow cannot be saved")
+        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "seat": self.seat, "rules": self.rules.to_json(),
+                "room": self.room, "match": self.match, "group": self.group.name, "seed": self.seed.hex(),
+                "events": json.loads(json.dumps(self.events)), "outbox": json.loads(json.dumps(self._outbox)),
+                "hashes": self._hashes()}
+
+    def _hashes(self) -> dict[str, str]:
+        out = {"keys": self.key_story.hashes[-1]}
+        out.update({str(k): p.story.hashes[-1] for k, p in self.packs.items()})
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any, groups: tuple[Group, ...] = ()) -> "TableDeal":
+        """Rebuild a seat from :meth:`to_dict` by replaying its calls and messages from its seed (the same
+        messages come out again: they are not sent twice); :class:`SaveError` for anything doubtful."""
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
+            raise SaveError("this is not a save of a table deal of this version")
+        try:
+            from .group import MODP_TEST
+            from .p256 import P256_GROUP
+            known = {g.name: g for g in (P256_GROUP, MODP_TEST, *groups)}
+            group = known[data["group"]]
+            deal = cls(data["seat"], rules=Rules.from_json(data["rules"]), room=data["room"], match=data["match"],
+                       group=group, seed=bytes.fromhex(data["seed"]))
+            for event in data["events"]:
+                if event[0] == "recv":
+                    deal.receive(event[1], event[2])
+                else:
+                    getattr(deal, event[1])(*[tuple(a) if isinstance(a, list) and event[1] == "turn" else a
+                                              for a in event[2]])
+        except SaveError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise SaveError(f"this table deal's save cannot be replayed ({exc})") from exc
+        if deal._hashes() != data.get("hashes"):
+            raise SaveError("this table deal's save does not replay to the story it recorded")
+        deal._outbox = list(data["outbox"])
+        return deal
+
     # --- the game's calls -----------------------------------------------------------------------
 
+    @_recorded
     def start_pack(self, k: int, dealer: int) -> None:
         """Begin pack ``k`` dealt by ``dealer`` (every seat calls it with the same values; pack ``k + 1`` may
         begin while pack ``k`` is played)."""
@@ -232,8 +333,10 @@ class TableDeal:
         self._progress(self.packs[k])
         early, self._early = [m for m in self._early if m[1]["p"] == k], [m for m in self._early if m[1]["p"] != k]
         for sender, message in early:
-            self.receive(sender, message)
+            if self.failure is None:
+                self._receive(sender, message)
 
+    @_recorded
     def cut(self, k: int, depth: int) -> None:
         """The cutter cuts pack ``k`` at ``depth`` (sent once every shuffle is proven and confirmed)."""
         p = self._pack_for_intent(k, "cut")
@@ -243,6 +346,7 @@ class TableDeal:
             raise ValueError("a cut leaves at least four cards each side")
         self._intend(p, "cut", {"depth": depth})
 
+    @_recorded
     def discard(self, k: int, slots: list[int]) -> None:
         """Lay ``slots`` of this seat's hand away to the crib (named only: they open at the show)."""
         p = self._pack_for_intent(k, "discard")
@@ -251,6 +355,7 @@ class TableDeal:
             raise ValueError(f"a discard is {self.rules.discards} slot(s) of this seat's hand")
         self._intend(p, "discard", {"slots": sorted(slots)})
 
+    @_recorded
     def cut_starter(self, k: int, depth: int) -> None:
         """The pone cuts pack ``k`` for the starter."""
         p = self._pack_for_intent(k, "starter")
@@ -261,6 +366,7 @@ class TableDeal:
             raise ValueError("a cut leaves at least four cards each side")
         self._intend(p, "starter", {"depth": depth})
 
+    @_recorded
     def turn(self, k: int, seat: int | tuple[int, ...]) -> None:
         """Open the next round of the play of pack ``k``: ``seat`` acts (every seat's game says the same,
         from the story so far). A tuple of seats: each of them sends one ``lay`` or ``say`` in the round
@@ -275,6 +381,7 @@ class TableDeal:
         self._open(p, ("lay", "say"), seats, lambda s, m: self._take_act(p, s, m), lambda: self._after_acts(p))
         self._progress(p)
 
+    @_recorded
     def lay(self, k: int, slot: int) -> None:
         """This seat lays ``slot`` of its hand (its own share goes with it: the card opens for all)."""
         p = self._pack_for_intent(k, "play")
@@ -285,6 +392,7 @@ class TableDeal:
         shares = self.keys.prove_shares(k, "lay", [slot], [p.pack[slot]], self.randbelow)
         self._intend(p, "lay", {"slot": slot, **shares.to_wire(self.group)})
 
+    @_recorded
     def say(self, k: int, value: object) -> None:
         """This seat's action of the game other than a card (a Go, a claim...): told the same to every seat."""
         p = self._pack_for_intent(k, "play")
@@ -294,6 +402,7 @@ class TableDeal:
             raise ValueError("an action is a small value")
         self._intend(p, "say", {"value": value})
 
+    @_recorded
     def show(self, k: int) -> None:
         """Open the crib for all (every seat's game calls it at the show): this seat's own shares of its
         discards and of the crib's cards from the pack go out."""
@@ -304,6 +413,7 @@ class TableDeal:
         self._open_all(p, "crib", self._crib_slots(p, self.seat))
         self._progress(p)
 
+    @_recorded
     def reveal(self, k: int) -> None:
         """The audit: every seat opens every card of its hand still hidden (at the end of a hand or of
         the match, or when a hand is abandoned), so every Go can be judged by replaying the hand."""
@@ -322,6 +432,10 @@ class TableDeal:
         a false proof or another story stops the match (:attr:`failure`; an ``abort`` goes out)."""
         if self.failure is not None:
             return
+        self._receive(sender, message)
+        self.events.append(["recv", sender, message])
+
+    def _receive(self, sender: int, message: object) -> None:
         if type(sender) is not int or not 0 <= sender < self.seats or sender == self.seat:
             raise ProtocolError("a message comes from another seat of the table")
         if not isinstance(message, dict):
