@@ -304,3 +304,17 @@ def test_a_seat_reloaded_mid_hand_replays_its_story_and_plays_on() -> None:
     damaged = {**saved, "hashes": {**saved["hashes"], "keys": "0" * 64}}
     with pytest.raises(ValueError, match="does not replay"):
         TableDeal.from_dict(damaged)
+
+
+def test_only_small_plain_values_are_said() -> None:
+    from cribbage.online.table_deal import plain
+    assert plain({"go": True, "claim": [1, 2], "who": None}) and not plain(1.0) and not plain({1: "a"})
+    assert not plain([[[[[[[[["deep"]]]]]]]]]) and not plain(2 ** 60)
+    mesh = make_mesh(3, seed=25)
+    deal_hand(mesh, dealer=0)
+    for d in mesh.deals:
+        d.turn(0, 1)
+    with pytest.raises(ValueError, match="plain"):
+        mesh.deals[1].say(0, 0.5)
+    with pytest.raises(ValueError, match="plain"):
+        mesh.deals[1].say(0, "x" * 600)

@@ -140,6 +140,22 @@ def seeded_randbelow(seed: bytes) -> Callable[[int], int]:
     return randbelow
 
 
+def plain(value: object, depth: int = 0) -> bool:
+    """Whether ``value`` is plain JSON every seat reads alike: text, whole numbers, booleans, null, and lists
+    and objects (text keys) of them, at most 8 deep; no fractions (1.0 and 1 could come back unequal)."""
+    if value is None or isinstance(value, (str, bool)):
+        return True
+    if isinstance(value, int):
+        return abs(value) < 1 << 53
+    if depth >= 8:
+        return False
+    if isinstance(value, list):
+        return all(plain(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and plain(v, depth + 1) for k, v in value.items())
+    return False
+
+
 def _cut_range(size: int) -> range:
     return range(MIN_CUT, size - MIN_CUT + 1)
 
@@ -398,8 +414,8 @@ class TableDeal:
         p = self._pack_for_intent(k, "play")
         if self.seat not in (p.story.speakers or ()):
             raise ValueError("it is not this seat's turn")
-        if len(canonical(value)) > MAX_SAY:
-            raise ValueError("an action is a small value")
+        if not plain(value) or len(canonical(value)) > MAX_SAY:
+            raise ValueError("an action is a small plain value")
         self._intend(p, "say", {"value": value})
 
     @_recorded
@@ -609,8 +625,8 @@ class TableDeal:
 
     def _take_act(self, p: PackDeal, sender: int, message: dict[str, Any]) -> None:
         if message["t"] == "say":
-            if len(canonical(message["value"])) > MAX_SAY:
-                raise _Refused(f"seat {sender + 1}'s action is too long", {"seat": sender, "step": "say"})
+            if not plain(message["value"]) or len(canonical(message["value"])) > MAX_SAY:
+                raise _Refused(f"seat {sender + 1}'s action is not a small plain value", {"seat": sender, "step": "say"})
             p.acts[sender] = ("say", message["value"])
             return
         slot = message["slot"]
