@@ -362,3 +362,32 @@ def test_two_cards_laid_told_to_two_seats_are_caught_before_the_next_play(
         mesh.pump()
         assert any(m["t"] == "lay" for s, m in mesh.sent[marks[0]:] if s == nxt)
         assert mesh.deals[0].card(0, held[0]) is not None and mesh.deals[2].card(0, held[1]) is not None
+
+
+# --- a reload that takes another turn ------------------------------------------------------------
+
+
+def test_a_seat_reloaded_that_lays_another_card_gives_no_key_away(proven: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 2 lays a card, is reloaded from a save made before, and lays another: two proofs with the same
+    secret. Were their nonces drawn alike (a seeded stream that ignores what the seat did), the others
+    would read its key off them, ``x = (s − s')/(c − c')``, and open every card it holds."""
+    from cribbage.online import table_deal
+    if not proven:
+        original = table_deal.seeded_randbelow
+        monkeypatch.setattr(table_deal, "seeded_randbelow", lambda seed, context=bytes: original(seed))
+    mesh = make_mesh(3, seed=26)
+    mesh.deals[1] = TableDeal(1, rules=mesh.deals[0].rules, room="table-room", group=G, seed=bytes(32))
+    deal_hand(mesh, dealer=0)
+    for d in mesh.deals:
+        d.turn(0, 1)
+    mesh.pump()
+    saved = json.loads(json.dumps(mesh.deals[1].to_dict()))
+    proofs = []
+    for pick in (0, 1):
+        seat = TableDeal.from_dict(saved)
+        seat.lay(0, seat._held(seat.packs[0], 1)[pick])
+        lay = next(m for m in seat.take_outbox() if m["t"] == "lay")
+        proofs.append([G.decode_scalar_text(v, "proof") for v in lay["proof"]])
+    (c1, s1), (c2, s2) = proofs
+    x = (s1 - s2) * pow(c1 - c2, -1, G.order) % G.order
+    assert (G.mul_gen(x) == mesh.deals[1].keys.public[1]) is not proven

@@ -42,8 +42,9 @@ import hashlib
 import hmac
 import json
 import secrets
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..cards import DECK, Card
 from ..match import SaveError
@@ -117,10 +118,14 @@ def hand_layout(rules: Rules, dealer: int, depth: int) -> Layout:
                   tuple(pack[rules.dealt:]))
 
 
-def seeded_randbelow(seed: bytes) -> Callable[[int], int]:
+def seeded_randbelow(seed: bytes, context: Callable[[], bytes] = bytes) -> Callable[[int], int]:
     """``randbelow`` drawing from ``seed``: the ``i``-th draw below ``n`` takes the top bits of
-    HMAC-SHA256(seed, i ‖ j) for j = 0, 1… (as many blocks as ``n`` needs) and tries again above ``n``
-    (rejection sampling: uniform). The same seed and the same calls give the same draws."""
+    HMAC-SHA256(seed, context ‖ i ‖ j) for j = 0, 1… (as many blocks as ``n`` needs) and tries again
+    above ``n`` (rejection sampling: uniform). ``context()`` is the hash of everything this seat did and
+    took before the draw (:class:`TableDeal`): the same history gives the same draws (a reload makes
+    the same messages), and a history that differs after a reload (the player chose another card)
+    gives other draws, so no proof's nonce is ever used for two statements (which would give the
+    key away: ``s − s' = (c − c')·x``)."""
     counter = [0]
 
     def randbelow(n: int) -> int:
@@ -131,7 +136,8 @@ def seeded_randbelow(seed: bytes) -> Callable[[int], int]:
         while True:
             i = counter[0]
             counter[0] += 1
-            data = b"".join(hmac.new(seed, i.to_bytes(8, "big") + j.to_bytes(4, "big"), hashlib.sha256).digest()
+            where = context()
+            data = b"".join(hmac.new(seed, where + i.to_bytes(8, "big") + j.to_bytes(4, "big"), hashlib.sha256).digest()
                             for j in range((size + 31) // 32))
             x = int.from_bytes(data[:size], "big") >> (8 * size - bits)
             if x < n:
@@ -204,8 +210,9 @@ class PackDeal:
 def _recorded(method: Callable[..., None]) -> Callable[..., None]:
     """A call of the game or the player, kept in :attr:`TableDeal.events` once it succeeded."""
     def call(self: "TableDeal", *args: Any) -> None:
-        method(self, *args)
-        self.events.append(["call", method.__name__, [list(a) if isinstance(a, tuple) else a for a in args]])
+        event = ["call", method.__name__, [list(a) if isinstance(a, tuple) else a for a in args]]
+        with self._event(event):
+            method(self, *args)
     call.__name__, call.__doc__ = method.__name__, method.__doc__
     return call
 
@@ -240,13 +247,17 @@ class TableDeal:
             seed = seed if seed is not None else secrets.token_bytes(32)
             if not isinstance(seed, bytes) or len(seed) != 32:
                 raise ValueError("a seed is 32 bytes")
-            randbelow = seeded_randbelow(seed)
+            randbelow = seeded_randbelow(seed, lambda: self._context)
         else:
             seed = None
         self.seed = seed
         self.randbelow = randbelow
         self.events: list[list[Any]] = []
         """Every call and every message taken, in order (the save: replayed from the seed on a reload)."""
+        self._history = hashlib.sha256(b"cribbage-table-deal history").digest()
+        """A hash chained over :attr:`events`."""
+        self._context = self._history
+        """What the seeded draws are keyed by now: the history and the event being handled."""
         self.keys = TableKeys(group, self.room, match, self.seats, seat, group.random_scalar(randbelow), rules)
         self.failure: str | None = None
         """Why the match stopped (a false proof, another story, another seat's abort)."""
@@ -448,8 +459,21 @@ class TableDeal:
         a false proof or another story stops the match (:attr:`failure`; an ``abort`` goes out)."""
         if self.failure is not None:
             return
-        self._receive(sender, message)
-        self.events.append(["recv", sender, message])
+        with self._event(["recv", sender, message]):
+            self._receive(sender, message)
+
+    @contextmanager
+    def _event(self, event: list[Any]) -> Iterator[None]:
+        """Handle ``event`` with the draws keyed by the history and it; keep it once it succeeded."""
+        step = hashlib.sha256(self._history + canonical(event).encode("ascii")).digest()
+        self._context = step
+        try:
+            yield
+        except BaseException:
+            self._context = self._history
+            raise
+        self.events.append(event)
+        self._history = self._context = step
 
     def _receive(self, sender: int, message: object) -> None:
         if type(sender) is not int or not 0 <= sender < self.seats or sender == self.seat:
