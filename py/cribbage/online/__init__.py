@@ -9,6 +9,9 @@
 - :mod:`.game`: one browser's side of an online match: local intents and received payloads in,
   payloads to send out; every step of the other browser proven before it is used, every Go judged
   once the cards are open.
+- :mod:`.table_keys`, :mod:`.table_chain`, :mod:`.table_deal`: the deal at three and four seats (two
+  too): the N-party pack, one story for every seat (every round echoed before it is built on), and
+  one seat's side of a hand's rounds, messages in and out.
 
 Nothing here does I/O: the link (:mod:`.link`) carries the payloads, the web layer drives the work.
 """
