@@ -71,13 +71,6 @@ def base_url(server: serve.Server) -> str:
 
 
 @pytest.fixture(scope="session")
-def playwright() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="session")
 def browser(playwright: Any) -> Iterator[Any]:
     browser = chromium.launch(playwright)
     yield browser

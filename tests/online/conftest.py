@@ -102,15 +102,14 @@ def online_url(online_server: serve.Server, signal_url: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def online_playwright() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        yield p
+def online_playwright(playwright: Any) -> Any:
+    """The process's one Playwright driver (tests/conftest.py), under the name the online tests use."""
+    return playwright
 
 
 @pytest.fixture(scope="session")
-def online_browser(online_playwright: Any) -> Iterator[Any]:
-    browser = chromium.launch(online_playwright, args=[*chromium.ARGS, LOOPBACK_FLAG])
+def online_browser(playwright: Any) -> Iterator[Any]:  # one Playwright a process: tests/conftest.py
+    browser = chromium.launch(playwright, args=[*chromium.ARGS, LOOPBACK_FLAG])
     yield browser
     browser.close()
 
