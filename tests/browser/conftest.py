@@ -14,10 +14,9 @@ One server, one browser and a pool of warm contexts per process (session; each x
   ``browser.new_context(**options)`` (a phone's ``viewport``, ``has_touch``, ``is_mobile``, ...)
   lends a context with those options that has booted the game once and holds Pyodide's start-up
   snapshot (static/loader.mjs), so a page there starts in about 0.5 s instead of a cold boot of
-  2-5 s, and no snapshot worker runs beside the test. Measured on this machine: a warm start
-  costs about 2.8 s of CPU (Chromium and all), a cold boot 5.5 s, or 9 s when the snapshot worker
-  (started 2 s after a cold page is ready) runs too; warming a context costs that once, so use it
-  where the same options serve more than one test. The context goes back to
+  2-5 s, and no snapshot worker runs beside the test. Warming a context costs about 9.5 s of CPU
+  (a cold boot and the snapshot), a warm start saves about 2 s against a cold one: worth it only
+  for options that five tests or more share (docs/testing.md). The context goes back to
   the pool when the test closes it or ends; a test that does anything else to it (``route``,
   ``set_offline``, permissions) gets it closed instead of pooled. Two contexts lent at once are
   two browsers (their own storage).

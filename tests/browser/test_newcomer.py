@@ -160,9 +160,9 @@ def test_one_level_choice_and_the_rules_in_the_menu(table: Table) -> None:
 
 
 @pytest.mark.parametrize("layout", list(LAYOUTS))
-def test_the_hand_and_the_primary_button_fit_without_scrolling(warm_contexts: Any, base_url: str, layout: str) -> None:
+def test_the_hand_and_the_primary_button_fit_without_scrolling(browser: Any, base_url: str, layout: str) -> None:
     viewport, path, mobile = LAYOUTS[layout]
-    context = warm_contexts.new_context(viewport=viewport, has_touch=mobile, is_mobile=mobile)
+    context = browser.new_context(viewport=viewport, has_touch=mobile, is_mobile=mobile)
     page = context.new_page()
     table = Table(page, base_url + path, fast=True).open("?seed=3&delay=0")
     table.cut(10)  # you deal: your count comes after the pone's, with a counted panel above it
@@ -216,9 +216,9 @@ def test_the_hand_and_the_primary_button_fit_without_scrolling(warm_contexts: An
 
 
 @pytest.mark.parametrize("layout", TAP_LAYOUTS)
-def test_every_button_and_card_is_a_44_px_target(warm_contexts: Any, base_url: str, layout: str) -> None:
+def test_every_button_and_card_is_a_44_px_target(browser: Any, base_url: str, layout: str) -> None:
     viewport, path, mobile = LAYOUTS[layout]
-    context = warm_contexts.new_context(viewport=viewport, has_touch=mobile, is_mobile=mobile)
+    context = browser.new_context(viewport=viewport, has_touch=mobile, is_mobile=mobile)
     page = context.new_page()
     table = Table(page, base_url + path, fast=True).open("?seed=3&delay=0")
     small: dict[str, list[str]] = {}
@@ -279,10 +279,10 @@ def finished_match(browser: Any, base_url: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("layout", list(LAYOUTS))
-def test_the_game_over_screen_fits_with_new_game_in_view(warm_contexts: Any, base_url: str, layout: str,
+def test_the_game_over_screen_fits_with_new_game_in_view(browser: Any, base_url: str, layout: str,
                                                          finished_match: dict[str, Any]) -> None:
     viewport, path, mobile = LAYOUTS[layout]
-    context = warm_contexts.new_context(viewport=viewport, has_touch=mobile, is_mobile=mobile)
+    context = browser.new_context(viewport=viewport, has_touch=mobile, is_mobile=mobile)
     page = context.new_page()
     table = Table(page, base_url + path).open("?delay=0")
     page.evaluate(STORE_SET, finished_match)

@@ -35,12 +35,12 @@ def _phone(browser: Any, w: int, h: int, touch: bool = True) -> Any:
 
 
 @pytest.fixture
-def open_table(warm_contexts: Any, base_url: str) -> Iterator[Any]:
+def open_table(browser: Any, base_url: str) -> Iterator[Any]:
     """``open_table(w, h, query, touch=True)``: a Table in a new context of that size (closed after)."""
     contexts: list[Any] = []
 
     def make(w: int, h: int, query: str = "?seed=7&delay=0", touch: bool = True) -> Table:
-        context = _phone(warm_contexts, w, h, touch)
+        context = _phone(browser, w, h, touch)
         contexts.append(context)
         return Table(context.new_page(), base_url, fast=True).open(query)
 

@@ -89,8 +89,8 @@ def _open(browser: Any, base_url: str, size: str, query: str) -> tuple[Any, Seat
     return context, table
 
 
-def test_three_players_against_two_computers_to_61_on_the_desktop(warm_contexts: Any, base_url: str) -> None:
-    context, table = _open(warm_contexts, base_url, "desktop",
+def test_three_players_against_two_computers_to_61_on_the_desktop(browser: Any, base_url: str) -> None:
+    context, table = _open(browser, base_url, "desktop",
                            "?seed=41&delay=0&players=3&seats=you,easy,easy&to=61")
     try:
         assert table.meta("mode") == "table" and table.meta("seat") == "0"
@@ -101,8 +101,8 @@ def test_three_players_against_two_computers_to_61_on_the_desktop(warm_contexts:
         context.close()
 
 
-def test_you_and_a_partner_against_two_computers_to_61_on_a_phone(warm_contexts: Any, base_url: str) -> None:
-    context, table = _open(warm_contexts, base_url, "phone",
+def test_you_and_a_partner_against_two_computers_to_61_on_a_phone(browser: Any, base_url: str) -> None:
+    context, table = _open(browser, base_url, "phone",
                            "?seed=43&delay=0&players=4&seats=you,easy,easy,easy&to=61")
     try:
         assert table.meta("seat") == "0" and table.meta("covered") == "false"
@@ -115,8 +115,8 @@ def test_you_and_a_partner_against_two_computers_to_61_on_a_phone(warm_contexts:
         context.close()
 
 
-def test_hot_seat_covers_go_round_a_table_of_three_in_turn_order(warm_contexts: Any, base_url: str) -> None:
-    context, table = _open(warm_contexts, base_url, "desktop", "?seed=47&delay=0&players=3&seats=you,player,player")
+def test_hot_seat_covers_go_round_a_table_of_three_in_turn_order(browser: Any, base_url: str) -> None:
+    context, table = _open(browser, base_url, "desktop", "?seed=47&delay=0&players=3&seats=you,player,player")
     try:
         covers: list[tuple[str, str]] = []
         for _ in range(200):
@@ -149,12 +149,12 @@ def test_hot_seat_covers_go_round_a_table_of_three_in_turn_order(warm_contexts: 
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_hand_and_the_primary_button_are_in_the_window(warm_contexts: Any, base_url: str, size: str) -> None:
+def test_the_hand_and_the_primary_button_are_in_the_window(browser: Any, base_url: str, size: str) -> None:
     query = "?seed=53&delay=0&players=4&seats=you,easy,easy,easy" if size in ("phone", "embed") else (
         "?seed=53&delay=0&players=3&seats=you,easy,easy")
     if size.startswith("embed"):
         query = "embed.html" + query  # the embed page (<body class="embed">), as a host's iframe shows it
-    context, table = _open(warm_contexts, base_url, size, query)
+    context, table = _open(browser, base_url, size, query)
     try:
         w, h = SIZES[size]
         for phase in ("discard", "play"):
@@ -175,10 +175,10 @@ def test_the_hand_and_the_primary_button_are_in_the_window(warm_contexts: Any, b
 
 
 @pytest.mark.slow
-def test_three_players_on_one_phone_play_a_game_to_61_to_its_end(warm_contexts: Any, base_url: str) -> None:
+def test_three_players_on_one_phone_play_a_game_to_61_to_its_end(browser: Any, base_url: str) -> None:
     """The *three players* preset, hot-seat, on a phone: every cover accepted in turn, the plates and
     pegs equal to the engine's scores and no other seat's hidden card in the page at every step."""
-    context, table = _open(warm_contexts, base_url, "phone", "?seed=47&delay=0&players=3&seats=you,player,player&to=61")
+    context, table = _open(browser, base_url, "phone", "?seed=47&delay=0&players=3&seats=you,player,player&to=61")
     try:
         match = table.play_out(limit=1500)
         assert match.state.is_over and max(match.state.scores) >= 61 and table.hidden_checked > 100

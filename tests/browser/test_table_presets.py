@@ -180,9 +180,9 @@ class Muggins(Table):
         return super().step()
 
 
-def test_muggins_in_the_page_both_ways_to_the_end_of_a_game(warm_contexts: Any, base_url: str) -> None:
+def test_muggins_in_the_page_both_ways_to_the_end_of_a_game(browser: Any, base_url: str) -> None:
     # Seed 2: the computer (Easy) calls muggins on the first under-claim and claims short once or more.
-    context, table = _open(warm_contexts, base_url, "desktop",
+    context, table = _open(browser, base_url, "desktop",
                            "?seed=2&delay=0&players=2&seats=you,easy&rules=muggins&to=61", Muggins)
     assert isinstance(table, Muggins)
     try:
@@ -260,8 +260,8 @@ def check_summary(table: Table, match: Match, games: int) -> None:
 
 
 @pytest.mark.slow
-def test_a_whole_best_of_three_series_against_the_computer_to_its_summary(warm_contexts: Any, base_url: str) -> None:
-    context, table = _open(warm_contexts, base_url, "desktop", SERIES)
+def test_a_whole_best_of_three_series_against_the_computer_to_its_summary(browser: Any, base_url: str) -> None:
+    context, table = _open(browser, base_url, "desktop", SERIES)
     try:
         assert table.page.inner_text("#series-score") == "Games 0\u20130"
         assert play_series_game(table).state.scores == [50, 61]
@@ -276,7 +276,7 @@ def test_a_whole_best_of_three_series_against_the_computer_to_its_summary(warm_c
         context.close()
 
 
-def test_the_end_of_a_best_of_three_series_to_its_summary(warm_contexts: Any, base_url: str) -> None:
+def test_the_end_of_a_best_of_three_series_to_its_summary(browser: Any, base_url: str) -> None:
     """The short version: the first two games and the deciding game's first hands played through the
     controller in CPython (the same moves and seeds as the page's), the page resumes the deciding game
     from those saves at 1–1 and plays it to the series summary."""
@@ -306,7 +306,7 @@ def test_the_end_of_a_best_of_three_series_to_its_summary(warm_contexts: Any, ba
             else:
                 assert play_human_turn(c)  # the page's moves: the first two cards away, the first card played
         assert c.match.state.is_over == (seed != NEXT_SEEDS[1])
-    context, table = _open(warm_contexts, base_url, "desktop", "?delay=0")
+    context, table = _open(browser, base_url, "desktop", "?delay=0")
     try:
         table.page.evaluate(STORE_CLEAR)
         table.page.evaluate(STORE_SET, storage.data)
@@ -345,9 +345,9 @@ class FiveCards(Table):
         return super().step()
 
 
-def test_two_cards_to_the_crib_from_the_pack_to_the_end_of_a_game_on_a_phone(warm_contexts: Any, base_url: str) -> None:
-    context, table = _open(warm_contexts, base_url, "phone",
-                           "?seed=11&delay=0&players=2&seats=you,easy&rules=pack2&to=61", FiveCards)
+def test_two_cards_to_the_crib_from_the_pack_to_the_end_of_a_game_on_a_phone(browser: Any, base_url: str) -> None:
+    context, table = _open(browser, base_url, "phone", "?seed=11&delay=0&players=2&seats=you,easy&rules=pack2&to=61",
+                           FiveCards)
     assert isinstance(table, FiveCards)
     try:
         match = table.play_out()
@@ -394,8 +394,8 @@ class HotSeat(Table):
 
 @pytest.mark.parametrize("whole", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["two hands", "to 61"])
 def test_two_partnerships_on_one_device_covers_in_turn_order_and_undo_only_the_holders(
-        warm_contexts: Any, base_url: str, whole: bool) -> None:
-    context, table = _open(warm_contexts, base_url, "desktop",
+        browser: Any, base_url: str, whole: bool) -> None:
+    context, table = _open(browser, base_url, "desktop",
                            "?seed=61&delay=0&players=4&seats=you,player,player,player&to=61", HotSeat, audit=True)
     assert isinstance(table, HotSeat)
     table.covers = []
