@@ -22,16 +22,17 @@ import pytest
 
 TESTS = Path(__file__).parent
 
-# Longest first: the online browser files (whole matches between two or three browsers), the engine
-# inside Pyodide, the browser files with many cold boots or whole games, then the long CPython files.
+# Longest first, and the online files (two or three cold browser boots each) not side by side at
+# the start: with every worker booting Pyodide at once the game's own 30 s start watchdog
+# (static/boot.js) can run out on 2 cores. Then the engine inside Pyodide, the browser files with
+# many cold boots or whole games, the rest.
 LONG_FIRST = (
     "online/test_online_play.py",
-    "online/test_online_kill.py",
-    "online/test_online_net.py",
     "test_pyodide_engine.py",
-    "test_pyodide_engine_properties.py",
     "browser/test_newcomer.py",
+    "online/test_online_kill.py",
     "browser/test_link_and_focus.py",
+    "online/test_online_net.py",
     "browser/test_shipping.py",
     "browser/test_snapshot.py",
     "browser/test_table.py",
