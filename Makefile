@@ -3,7 +3,7 @@
 #   make play    set everything up and serve the game at http://localhost:$(PORT)/, with a local
 #                PeerServer for online play on port $(SIGNAL_PORT) (HOST=0.0.0.0: also this network)
 #   make test    set everything up and run the whole pytest suite (engine, Pyodide, browser,
-#                online: a second run inside a network namespace holding only loopback)
+#                online) in one run of TEST_WORKERS processes inside a loopback-only network namespace
 #   make test-slow  the long sweeps kept out of make test (thousands of random matches, all hands)
 #   make site    build dist/ (the published folder)
 #   make bench   run the on-demand benchmarks (py/tools/bench_*.py)
@@ -63,10 +63,16 @@ play: site
 	fi
 	$(PY) py/tools/serve.py --port $(PORT) --dir dist --host $(HOST) --peerserver $(SIGNAL_PORT)
 
-test: site wheels  # what a change must pass (docs/testing.md: the three runs, their times)
-	$(PY) -m pytest -n 2 --dist loadfile -m "not online and not slow" --ignore=tests/browser --durations=10
-	$(PY) -m pytest -m "not online and not slow" tests/browser --durations=10
-	$(PY) py/tools/netns.py -- $(PY) -m pytest -m "online and not slow" --durations=5
+# make test: one pytest run of every suite at once (docs/testing.md), TEST_WORKERS processes, each
+# given whole files, longest first (tests/conftest.py): the browser and online files spend most of
+# their time waiting on Chromium, so on 2 cores they overlap the CPU-bound files. All of it inside a
+# network namespace holding only loopback (py/tools/netns.py) for the online tests; nothing else
+# needs a network. On a machine busy with other work use fewer (the game gives up a start after
+# 30 s, static/boot.js): make test TEST_WORKERS=2, or 1 for the files one after another.
+TEST_WORKERS ?= 3
+
+test: site wheels  # what a change must pass (docs/testing.md: the run, its times)
+	$(PY) py/tools/netns.py -- $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not slow" --durations=25
 
 test-slow: site wheels  # the long sweeps kept out of `make test` (thousands of random matches, all hands, kills)
 	$(PY) -m pytest -m "slow and not online" --durations=10

@@ -4,7 +4,8 @@ interpreter the browser runs), not only under this machine's CPython.
 Runs ``node py/tools/pyodide_pytest.mjs`` (tests/engine without the ``slow`` ones) in two shares
 that pytest-xdist can run side by side (``make test`` runs ``--dist loadfile``): this file runs
 every engine test file but the property tests, tests/test_pyodide_engine_properties.py runs those
-(about half the time inside Pyodide). Together they run all of tests/engine but the ``slow`` tests,
+(about half the time inside Pyodide; marked ``slow``, so in ``make test-slow``: ``make test`` runs
+the property tests under CPython). Together they run all of tests/engine but the ``slow`` tests,
 as one run did; a new engine test file lands in this share. The wheels it unpacks come from
 ``.cache/wheels`` (``make wheels``); the test downloads them itself when they are missing (under a
 lock: both shares may ask at once).

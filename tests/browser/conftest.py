@@ -1,22 +1,32 @@
 """Browser test fixtures: the built site, served by py/tools/serve.py, driven in Chromium.
 
-One server and one browser per session; per module a warm context, per test a page:
+One server, one browser and a pool of warm contexts per process (session; each xdist worker of
+``make test`` has its own), per test a page:
 
 - ``site``: ``dist/``, rebuilt first when any input is newer than the last build.
 - ``server`` / ``base_url``: serve.py on a free port in a background thread, with the
   netlify.toml headers (the tests see what ships).
-- ``browser``: Chromium (Debian's, else Playwright's bundled one).
+- ``browser``: Chromium (Debian's, else Playwright's bundled one); ``playwright`` (its driver)
+  is in tests/conftest.py, shared with tests/online.
 - ``context`` / ``page``: ``page`` fails the test on any console error or uncaught page error;
   allow expected ones with ``@pytest.mark.allow_console(r"regex", ...)``.
-- ``warm_context``: one context per module that has booted the game once and holds Pyodide's
-  start-up snapshot (static/loader.mjs), so a page there starts in about 0.5 s instead of a cold
-  boot of 2-5 s (and no snapshot worker runs beside the test). ``page`` is a new tab of it unless
-  the test needs a cold start: it is marked ``cold_boot`` (or its module is), or it asks for
-  ``context`` (it changes the context: offline, routes, a second tab), and then ``page`` is a tab
-  of a fresh ``context`` as before. Before each warm test the origin's saved state (IndexedDB,
-  localStorage, cookies) is cleared, and every tab of the earlier test is closed, so a test sees a
-  first visit's saves whatever ran before it; what stays is the snapshot and the service worker's
-  cache of this same build (a returning player's start).
+- ``warm_contexts``: ``warm_contexts.new_context(**options)`` in place of
+  ``browser.new_context(**options)`` (a phone's ``viewport``, ``has_touch``, ``is_mobile``, ...)
+  lends a context with those options that has booted the game once and holds Pyodide's start-up
+  snapshot (static/loader.mjs), so a page there starts in about 0.5 s instead of a cold boot of
+  2-5 s, and no snapshot worker runs beside the test. Warming a context costs about 9.5 s of CPU
+  (a cold boot and the snapshot), a warm start saves about 2 s against a cold one: worth it only
+  for options that five tests or more share (docs/testing.md). The context goes back to
+  the pool when the test closes it or ends; a test that does anything else to it (``route``,
+  ``set_offline``, permissions) gets it closed instead of pooled. Two contexts lent at once are
+  two browsers (their own storage).
+- ``page`` is a new tab of a warm context with the default options unless the test needs a cold
+  start: it is marked ``cold_boot`` (or its module is), or it asks for ``context`` (it changes
+  the context: offline, routes, a second tab), and then ``page`` is a tab of a fresh ``context``.
+  Before a warm context is lent the origin's saved state (IndexedDB, localStorage, cookies) is
+  cleared and its tabs closed, so a test sees a first visit's saves whatever ran before it, in
+  its module or another; what stays is the snapshot and the service worker's cache of this same
+  build (a returning player's start).
 - ``audit_page``: a page whose context bypasses the CSP, for :func:`axe_audit`.
 
 Helpers (``wait_ready``, ``axe_audit``, ...) live in ``browser_harness.py``. Every test here
@@ -25,6 +35,7 @@ is marked ``browser``: deselect with ``-m "not browser"``.
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -71,13 +82,6 @@ def base_url(server: serve.Server) -> str:
 
 
 @pytest.fixture(scope="session")
-def playwright() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="session")
 def browser(playwright: Any) -> Iterator[Any]:
     browser = chromium.launch(playwright)
     yield browser
@@ -96,47 +100,126 @@ def context(browser: Any) -> Iterator[Any]:
 SAVED_STATE = "indexeddb,local_storage,cookies,websql,file_systems"
 
 
-@pytest.fixture(scope="module")
-def warm_context(browser: Any, base_url: str) -> Iterator[Any]:
-    """A context that has started the game once and made the start-up snapshot (see the module doc)."""
-    context = browser.new_context()
-    page = context.new_page()
-    try:  # a speed-up only: without a snapshot (a boot or the worker gave up under load) each page boots cold
-        page.goto(base_url)
-        wait_ready(page)
-        page.wait_for_function("() => !!(cribbageStart.made || cribbageStart.skipped)", timeout=90_000)
-    except Exception as error:  # noqa: BLE001  (Playwright's TimeoutError, the boot error)
-        warnings.warn(f"the warm browser context has no start-up snapshot: {error}", stacklevel=1)
-    page.close()
-    yield context
-    context.close()
+class Lent:
+    """A warm context lent to one test: ``new_page``, ``pages`` and ``close`` (which gives it back).
+
+    Anything else the test asks of it (``route``, ``set_offline``, ``grant_permissions``, ...)
+    changes the context, so it is passed through and the context is closed at the end instead of
+    going back to the pool.
+    """
+
+    def __init__(self, pool: WarmContexts, key: str, context: Any) -> None:
+        self._pool, self._key, self._context = pool, key, context
+        self.changed = False
+        self.closed = False
+
+    def new_page(self) -> Any:
+        return self._context.new_page()
+
+    @property
+    def pages(self) -> list[Any]:
+        return list(self._context.pages)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self._pool.give_back(self._key, self._context, keep=not self.changed)
+
+    def __getattr__(self, name: str) -> Any:
+        self.changed = True
+        return getattr(self._context, name)
+
+
+class WarmContexts:
+    """Contexts that have started the game once and hold its start-up snapshot, by their options.
+
+    ``new_context(**options)`` takes the options of ``browser.new_context`` (``viewport``,
+    ``has_touch``, ``is_mobile``, ``bypass_csp``, ...) and lends an idle warm context made with
+    them, or makes and warms one (two contexts lent at once are two browsers: their storage is
+    their own). Before it is lent the origin's saved state is cleared and its tabs closed.
+    """
+
+    def __init__(self, browser: Any, base_url: str) -> None:
+        self.browser, self.base_url = browser, base_url
+        self.idle: dict[str, list[Any]] = {}
+        self.lent: list[Lent] = []
+        self.origin = "{0.scheme}://{0.netloc}".format(urlsplit(base_url))
+
+    def new_context(self, **options: Any) -> Lent:
+        key = json.dumps(options, sort_keys=True, default=str)
+        idle = self.idle.setdefault(key, [])
+        context = idle.pop() if idle else self.warmed(options)
+        for old in context.pages:
+            old.close()
+        blank = context.new_page()  # a tab to clear the origin's saves from (CDP needs a target)
+        cdp = context.new_cdp_session(blank)
+        cdp.send("Storage.clearDataForOrigin", {"origin": self.origin, "storageTypes": SAVED_STATE})
+        cdp.detach()
+        blank.close()
+        lent = Lent(self, key, context)
+        self.lent.append(lent)
+        return lent
+
+    def warmed(self, options: dict[str, Any]) -> Any:
+        context = self.browser.new_context(**options)
+        page = context.new_page()
+        try:  # a speed-up only: without a snapshot (a boot or the worker gave up under load) each page boots cold
+            page.goto(self.base_url)
+            wait_ready(page)
+            page.wait_for_function("() => !!(cribbageStart.made || cribbageStart.skipped)", timeout=90_000)
+        except Exception as error:  # noqa: BLE001  (Playwright's TimeoutError, the boot error)
+            warnings.warn(f"a warm browser context has no start-up snapshot: {error}", stacklevel=1)
+        page.close()
+        return context
+
+    def give_back(self, key: str, context: Any, keep: bool) -> None:
+        for tab in context.pages:  # the next test starts alone in the context
+            tab.close()
+        if keep:
+            self.idle.setdefault(key, []).append(context)
+        else:
+            context.close()
+
+    def end_of_test(self) -> None:
+        """Take back what a test did not close (it failed before, or leaves it to the fixture)."""
+        for lent in self.lent:
+            lent.close()
+        self.lent.clear()
+
+    def close(self) -> None:
+        self.end_of_test()
+        for contexts in self.idle.values():
+            for context in contexts:
+                context.close()
+        self.idle.clear()
+
+
+@pytest.fixture(scope="session")
+def context_pool(browser: Any, base_url: str) -> Iterator[WarmContexts]:
+    pool = WarmContexts(browser, base_url)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def warm_contexts(context_pool: WarmContexts) -> Iterator[WarmContexts]:
+    """``warm_contexts.new_context(viewport=..., is_mobile=..., ...)`` in place of ``browser.new_context``."""
+    yield context_pool
+    context_pool.end_of_test()
 
 
 def needs_cold_boot(request: pytest.FixtureRequest) -> bool:
     return request.node.get_closest_marker("cold_boot") is not None or "context" in request.fixturenames
 
 
-def warm_page(context: Any, base_url: str) -> Any:
-    """A new tab of the warm context, alone in it, with the origin's saved state cleared."""
-    for old in context.pages:
-        old.close()
-    page = context.new_page()
-    cdp = context.new_cdp_session(page)
-    origin = "{0.scheme}://{0.netloc}".format(urlsplit(base_url))
-    cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": SAVED_STATE})
-    cdp.detach()
-    return page
-
-
 @pytest.fixture
-def page(request: pytest.FixtureRequest, base_url: str) -> Iterator[Any]:
-    warm = None if needs_cold_boot(request) else request.getfixturevalue("warm_context")
-    page = request.getfixturevalue("context").new_page() if warm is None else warm_page(warm, base_url)
+def page(request: pytest.FixtureRequest) -> Iterator[Any]:
+    if needs_cold_boot(request):
+        page = request.getfixturevalue("context").new_page()
+    else:
+        page = request.getfixturevalue("warm_contexts").new_context().new_page()
     watch = watch_console(page, request)
     yield page
-    if warm is not None:
-        for tab in warm.pages:  # the next test starts alone in the context
-            tab.close()
     if watch.problems:
         pytest.fail("errors in the browser console:\n  " + "\n  ".join(watch.problems))
 

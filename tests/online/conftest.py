@@ -1,10 +1,10 @@
 """Online-play browser fixtures: browsers, a local PeerServer and the site, all on loopback
 inside a network namespace that holds only ``lo``.
 
-Every test under tests/online is marked ``online`` (and ``browser``). ``make test`` runs them
-in a second pytest run, ``py/tools/netns.py -- python -m pytest -m online``, which puts the
-run in a new network namespace (``unshare --net``, ``lo`` up); the first run deselects them.
-Outside such a namespace (a plain ``pytest``, or unshare not permitted) they skip, saying why:
+Every test under tests/online is marked ``online`` (and ``browser``). ``make test`` runs its
+one pytest run (every suite, xdist workers) as ``py/tools/netns.py -- python -m pytest ...``,
+which puts it in a new network namespace (``unshare --net``, ``lo`` up); alone they run with
+``py/tools/netns.py -- python -m pytest -m online``. Outside such a namespace (a plain ``pytest``, or unshare not permitted) they skip, saying why:
 nothing here ever opens a socket beyond 127.0.0.1.
 
 Fixtures (session-wide unless said):
@@ -14,6 +14,8 @@ Fixtures (session-wide unless said):
   /cribbage, alive timeout 12 s; ``signal_url`` is its URL (``?signal=`` form).
 - ``online_server`` / ``online_url``: serve.py with ``signals=[signal_url]`` (its CSP allows
   the local PeerServer, like ``make play``), and the page URL ``http://127.0.0.1:PORT/?signal=…``.
+- ``online_playwright``: the process's one Playwright driver (``playwright``, tests/conftest.py:
+  a worker of ``make test`` may run browser files and online files one after the other).
 - ``online_browser``: Chromium with ``--allow-loopback-in-peer-connection``.
 - ``players`` (per test): ``players.new(name, ready=False)`` opens a fresh context (with the
   camera and microphone permissions: without media permission Chromium gathers no ICE candidate
@@ -102,15 +104,14 @@ def online_url(online_server: serve.Server, signal_url: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def online_playwright() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        yield p
+def online_playwright(playwright: Any) -> Any:
+    """The process's one Playwright driver (tests/conftest.py), under the name the online tests use."""
+    return playwright
 
 
 @pytest.fixture(scope="session")
-def online_browser(online_playwright: Any) -> Iterator[Any]:
-    browser = chromium.launch(online_playwright, args=[*chromium.ARGS, LOOPBACK_FLAG])
+def online_browser(playwright: Any) -> Iterator[Any]:  # one Playwright a process: tests/conftest.py
+    browser = chromium.launch(playwright, args=[*chromium.ARGS, LOOPBACK_FLAG])
     yield browser
     browser.close()
 
