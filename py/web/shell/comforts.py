@@ -25,7 +25,7 @@ lifts would flip to the next cover before its player has seen their cards).
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from cribbage.actions import Action, Go, Play
 from cribbage.match import Match
@@ -211,10 +211,10 @@ class TableComforts:
 
     # --- the menu's switches -------------------------------------------------------------------------
 
-    def handler(self, action: str) -> Callable[[dict[str, str]], None] | None:
-        """The handler of a ``comfort-*`` control."""
+    def actions(self) -> Mapping[str, Callable[[dict[str, str]], None]]:
+        """Every control of this part, each with its handler (:class:`web.shell.screen.Part`)."""
         return {"comfort-sound": self._on_sound, "comfort-vibration": self._on_vibration,
-                "comfort-autoplay": self._on_autoplay}.get(action)
+                "comfort-autoplay": self._on_autoplay}
 
     def _done(self, focus: str, said: str) -> None:
         self.table.ui.focus = focus
