@@ -1,4 +1,12 @@
-"""The table's controller: UI state, routing of clicks and keys to intents, drawing.
+"""The shell of the table page: boot, the URL's options, the session on the table, the scene, drawing,
+and the ONE router of clicks and keys (:class:`web.shell.screen.Router`).
+
+What each control does lives with its screen or part, found in an explicit table of actions: the
+felt's input and key map in :class:`web.table.screen.TableScreen`, the menu and its dialogs in
+:class:`web.shell.menu.TableMenu`, the coach's review in :mod:`web.shell.chances`, sound and the
+like in :mod:`web.shell.comforts`, New game, Your record and a friend's challenge in their parts
+(the last two imported when their first action comes); an action none of them knows goes to the
+session's own controls (online: the room's, :meth:`web.sessions.session.Session.click`).
 
 It never touches the browser itself. ``web.page`` hands it a :class:`~web.shell.ports.Host` (render into the page,
 speak in the live region, set a timer, post to the parent frame) and a :class:`Storage`
