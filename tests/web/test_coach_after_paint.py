@@ -10,7 +10,7 @@ import pytest
 from table_fakes import FakeHost, play_human_turn
 
 from cribbage.state import Phase
-from web.shell import controller as controller_module
+from web.shell import chances as chances_module
 from web.shell.controller import Controller, MemoryStorage
 from web.sessions import seats
 
@@ -31,13 +31,13 @@ def test_two_cards_picked_before_the_coach_is_loaded_show_its_line_a_frame_later
     else:
         raise AssertionError("no discard came")
     calls: list[int] = []
-    real = controller_module._ai
+    real = chances_module.ai_module
 
     def watched() -> object:
         calls.append(1)
         return real()
 
-    monkeypatch.setattr(controller_module, "_ai", watched)
+    monkeypatch.setattr(chances_module, "ai_module", watched)
     controller.click("card", {"index": "0"})
     controller.click("card", {"index": "1"})
     assert calls == [], "the tap loaded the coach"

@@ -19,11 +19,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable, Literal, Protocol, Sequence
+from typing import Callable, Literal, Protocol, Sequence, TypeVar
 
 from cribbage.actions import Action
 from cribbage.match import Match
 from cribbage.state import Event, IllegalActionError, Phase
+from cribbage.view import SeatView
 
 from web.sessions.seats import Propose, Seat
 from web.sessions.storage import Storage
@@ -74,6 +75,7 @@ class Change:
 
 
 Listener = Callable[[Change], None]
+_S = TypeVar("_S")
 
 
 class Session(Protocol):
@@ -126,6 +128,32 @@ class Session(Protocol):
         """Stop every driver; the session is not used again."""
         ...
 
+    # Optional members: a session that has nothing to say here takes :class:`LocalSession`'s defaults
+    # (an online session, :mod:`web.sessions.online.peer`, says something in each).
+
+    @property
+    def invited(self) -> bool:
+        """A room link's invitation not yet accepted (*Not now* leaves no trace: the mode is not kept)."""
+        ...
+
+    @property
+    def perspective(self) -> int | None:
+        """The seat that is "you" on this device (None: the mode says, :attr:`Mode.perspective`)."""
+        ...
+
+    def dress(self, scene: _S) -> _S:
+        """The table's scene with the session's own slot filled (online: its panel; no action while
+        waiting). The scene is the table's (:class:`web.table.scene.Scene`), which sessions never import."""
+        ...
+
+    def dress_view(self, view: SeatView) -> SeatView:
+        """The seat's view with only the calls the session allows now (online: not while waiting)."""
+        ...
+
+    def click(self, action: str, data: dict[str, str]) -> bool:
+        """A control of the session's own (online: the room's); True if it was one."""
+        ...
+
 
 def summary_hand(match: Match, acked: int) -> int | None:
     """The hand whose show stays on the table: just counted, not yet dismissed."""
@@ -157,6 +185,9 @@ class LocalSession:
 
     link: Link = "live"
     question: Question | None = None
+    invited = False
+    perspective: int | None = None
+    """The mode says who "you" are (:attr:`web.sessions.registry.Mode.perspective`)."""
 
     def __init__(self, match: Match, seats: Sequence[Seat], storage: Storage | None = None,
                  save_key: str | None = None, ui_key: str | None = None, acked_hand: int = 0) -> None:
@@ -339,3 +370,14 @@ class LocalSession:
                 self.storage.set(self.ui_key, json.dumps({"ack": self.acked_hand}))
         except Exception:  # noqa: BLE001 - a full or blocked storage must not stop the game
             pass
+
+    # --- the protocol's optional members: nothing of a local session's own ------------------------
+
+    def dress(self, scene: _S) -> _S:
+        return scene
+
+    def dress_view(self, view: SeatView) -> SeatView:
+        return view
+
+    def click(self, action: str, data: dict[str, str]) -> bool:
+        return False

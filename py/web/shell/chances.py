@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import TYPE_CHECKING, Any, Generator, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Generator, Iterator, Mapping, Protocol
 
 from cribbage.match import Match
 from cribbage.rules import Rules
@@ -30,13 +30,18 @@ from cribbage.state import Phase
 from cribbage.view import SeatView
 from cribbage.view import view as view_of
 
+from web.kit.controls import Handler
 from web.kit.winchance import ChanceScene, Costly, WinBar, review_line
 from web.sessions import seats
 from web.sessions.seats import ai_available, ai_module, warm_steps, warmed
 from web.sessions.storage import Storage
 
 if TYPE_CHECKING:
+    from cribbage.ai.coach import DiscardChoice
+
     from web.sessions.base import Mode
+
+DiscardKey = tuple[tuple[str, ...], bool, tuple[int, int]]
 
 __all__ = ["TableChances", "fingerprint", "match_key", "SETTING", "WAIT_MS", "supported"]
 
@@ -68,6 +73,8 @@ def fingerprint(view: SeatView) -> Fingerprint:
 
 class _Screen(Protocol):
     dialog: str | None
+    focus: str | None
+    reviews: dict[int, list[str]]
 
 
 class Table(Protocol):
@@ -109,6 +116,8 @@ class TableChances:
         """The work under way: (what it is for, its steps)."""
         self._timer: object | None = None
         self._warm: Iterator[str] | None = None
+        self.discards: dict[DiscardKey, list[DiscardChoice]] = {}
+        """The coach's ranking of the keeps of a hand (the preview's line), by hand, deal and scores."""
         self._coach_wanted = False
         """A frame went without the coach's line (the discard's preview): warm the coach up after the
         paint, in slices, then draw the table again (:meth:`want_coach`)."""
@@ -238,6 +247,59 @@ class TableChances:
             return
         if self._timer is None and self._pending():
             self._timer = self.table.host.later(WAIT_MS, self._tick)
+
+    def actions(self) -> Mapping[str, Handler]:
+        """The show's *Review this hand* (the coach's review, against the computer)."""
+        return {"review": self._on_review}
+
+    def _on_review(self, data: dict[str, str]) -> None:
+        try:
+            hand = int(data.get("hand", ""))
+        except ValueError:
+            return
+        ai = ai_module()
+        me = self.table.perspective
+        if ai is None or not self.table.mode_def.computer or me is None:
+            return
+        try:
+            reviews = ai.review_hand(self.table.match, me, hand)
+            lines = [review_line(r) for r in reviews if r.text]  # each cost in points and chance of winning
+        except Exception as exc:  # noqa: BLE001
+            lines = [f"The coach could not review this hand ({exc})."]
+        self.table.ui.reviews[hand] = lines
+        self.table.ui.focus = "btn-close"
+        self.table.refresh()
+
+    def keep_ev(self, view: SeatView, selected: tuple[str, ...]) -> str | None:
+        """The coach's one line on the keep chosen (None: not yet, in the tap's task, or none)."""
+        if not warmed():
+            # Not in the tap's task: the coach is loaded after the paint, in slices, and the line
+            # comes with the next frame (a page busy with online play's deal may not have been idle yet).
+            self.want_coach()
+            return None
+        ai = ai_module()
+        if ai is None:
+            return None
+        # The scores matter near 121, where the coach ranks keeps by the chance of winning.
+        scores = (view.my_score, max(score for side, score in enumerate(view.scores) if side != view.side))
+        key = (tuple(c.code for c in view.hand), view.dealer == view.seat, scores)
+        choices = self.discards.get(key)
+        if choices is None:
+            try:
+                choices = ai.analyze_discards(view.hand, view.dealer == view.seat, scores=scores)
+            except Exception:  # noqa: BLE001
+                return None
+            self.discards[key] = choices
+        for rank, ch in enumerate(choices, 1):
+            if {c.code for c in ch.discard} == set(selected):
+                crib = (f"your crib +{ch.crib_ev:.1f}" if ch.dealer else f"their crib \u2212{ch.crib_ev:.1f}")
+                best = "the best keep" if rank == 1 else f"number {rank} of 15 (best {choices[0].net:.1f})"
+                top = choices[0].win_chance
+                if ch.win_chance is not None and top is not None:
+                    best = (f"chance of winning {100 * ch.win_chance:.0f}%, " + ("the best keep" if rank == 1 else
+                            f"number {rank} of 15 (best {100 * top:.0f}%)"))
+                return f"With the starter: hand {ch.hand_ev:.1f} on average, {crib}: net {ch.net:.1f}, {best}."
+        return None
 
     def want_coach(self) -> None:
         """The frame being drawn would show a line of the coach that is not loaded yet: load it after

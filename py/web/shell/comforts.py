@@ -25,7 +25,7 @@ lifts would flip to the next cover before its player has seen their cards).
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from cribbage.actions import Action, Go, Play
 from cribbage.match import Match
@@ -34,7 +34,7 @@ from cribbage.state import Phase
 
 from web.shell.ports import Cues
 from web.kit.comfort_view import TURN_VIBRATION_MS, ComfortScene
-from web.sessions.session import Change
+from web.sessions.session import Change, Session
 from web.sessions.storage import Storage
 
 __all__ = ["TableComforts", "SilentCues", "cues_of", "play_muggins", "AUTO_MS", "SOUND", "VIBRATION", "AUTOPLAY"]
@@ -118,7 +118,7 @@ class Table(Protocol):
     @property
     def ui(self) -> _Screen: ...
     @property
-    def session(self) -> Any: ...
+    def session(self) -> Session: ...
     embedded: bool
     delay: int
 
@@ -211,10 +211,10 @@ class TableComforts:
 
     # --- the menu's switches -------------------------------------------------------------------------
 
-    def handler(self, action: str) -> Callable[[dict[str, str]], None] | None:
-        """The handler of a ``comfort-*`` control."""
+    def actions(self) -> Mapping[str, Callable[[dict[str, str]], None]]:
+        """Every control of this part, each with its handler (:class:`web.shell.screen.Part`)."""
         return {"comfort-sound": self._on_sound, "comfort-vibration": self._on_vibration,
-                "comfort-autoplay": self._on_autoplay}.get(action)
+                "comfort-autoplay": self._on_autoplay}
 
     def _done(self, focus: str, said: str) -> None:
         self.table.ui.focus = focus
@@ -292,7 +292,7 @@ class TableComforts:
             return None
         if t.ui.dialog or t.cover_for() is not None or t.waiting_to_move_on():
             return None
-        if getattr(t.session, "link", "live") != "live" or getattr(t.session, "question", None) is not None:
+        if t.session.link != "live" or t.session.question is not None:
             return None
         seat = t.active_seat()
         seats = t.session.seats

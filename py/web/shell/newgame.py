@@ -45,7 +45,7 @@ class TablePort(Protocol):
     def cover_for(self) -> int | None: ...
     def refresh(self) -> None: ...
     def _set_dialog(self, dialog: str | None) -> None: ...
-    def _start_new(self, mode: Mode) -> None: ...
+    def start_new(self, mode: Mode) -> None: ...
 
 
 def mode_for(game: NewGame) -> Mode:
@@ -91,9 +91,10 @@ class NewGameScreen:
 
     # --- the dialog --------------------------------------------------------------------------------
 
-    def handler(self, action: str) -> Callable[[dict[str, str]], None] | None:
+    def actions(self) -> Mapping[str, Callable[[dict[str, str]], None]]:
+        """Every control of this part, each with its handler (:class:`web.shell.screen.Part`)."""
         return {"newgame-open": self.open, "newgame-set": self.set, "newgame-start": self.start,
-                "newgame-room": self.room_set}.get(action)
+                "newgame-room": self.room_set}
 
     def open(self, data: dict[str, str] | None = None) -> None:
         """Open the dialog with the last choice preselected."""
@@ -135,7 +136,7 @@ class NewGameScreen:
             ctl.ui.new_level = game.seats[game.computers[0]].level
         self.notes = ()
         ctl._set_dialog(None)
-        ctl._start_new(mode)
+        ctl.start_new(mode)
 
     # --- a new online room's rules, in the menu ---------------------------------------------------
 

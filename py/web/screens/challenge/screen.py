@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Callable, Generator, Protocol
+from typing import Callable, Generator, Mapping, Protocol
 
 from cribbage.challenge import Challenge, ChallengeError, Comparison, compare_steps
 from cribbage.actions import Discard
@@ -340,15 +340,15 @@ class ChallengeScreens:
             self._intro = None
             table.refresh()
 
-    def handler(self, action: str) -> Callable[[dict[str, str]], None] | None:
-        """The handler of a ``challenge*`` data-action (None for any other)."""
+    def actions(self) -> Mapping[str, Callable[[dict[str, str]], None]]:
+        """Every control of this part, each with its handler (:class:`web.shell.screen.Part`)."""
         return {
             "challenge-open": self._on_open,
             "challenge-make": self._on_make,
             "challenge-compare": self._on_compare,
             "challenge-send": self._on_send,
             "challenge-answer": self._on_answer,
-        }.get(action)
+        }
 
     def _challenge(self) -> Challenge | None:
         """The challenge of the match on the table (a challenge match), else None."""

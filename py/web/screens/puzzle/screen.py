@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import json
 from datetime import date, datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Protocol
 
 from cribbage.puzzle import (FIRST_DAY, History, Puzzle, Result, grade, parse_day, puzzle_for, reason,
                              share_text)
 
 from web.screens.puzzle.view import PuzzleScene, day_title, overlay_html, table_html, verdict
+from web.kit.controls import Handler, route
 from web.kit.frame import Rendered
 from web.sessions.storage import Storage
 
@@ -212,8 +213,9 @@ class PuzzleController:
             scene.share = share_text(result, self.history.streak_on(result.day) if result.on_day else None)
         return scene
 
-    def render(self) -> Rendered:
-        scene = self.scene()
+    def render(self, scene: PuzzleScene | None = None) -> Rendered:
+        """The markup of ``scene`` (the present one by default)."""
+        scene = self.scene() if scene is None else scene
         result = scene.result
         meta = {"mode": "puzzle", "phase": "puzzle", "dialog": self.dialog or "", "day": self.day.isoformat(),
                 "today": scene.today.isoformat(), "hand": " ".join(c.code for c in self.puzzle.hand),
@@ -230,14 +232,18 @@ class PuzzleController:
 
     # --- input -----------------------------------------------------------------------------------
 
+    def actions(self) -> Mapping[str, Handler]:
+        """Every control of the Puzzle, each with its handler (:class:`web.shell.screen.Screen`)."""
+        return {
+            "pz-card": self._on_pz_card, "pz-clear": self._on_pz_clear, "pz-confirm": self._on_pz_confirm,
+            "pz-prev": self._on_pz_prev, "pz-next": self._on_pz_next, "pz-today": self._on_pz_today,
+            "pz-date": self._on_pz_date, "pz-open": self._on_pz_open, "pz-dismiss": self._on_pz_dismiss,
+            "pz-history": self._on_pz_history, "pz-menu": self._on_pz_menu, "pz-close": self._on_pz_close,
+            "pz-copy": self._on_pz_copy, "pz-close-backdrop": self._on_pz_backdrop,
+        }
+
     def click(self, action: str, data: dict[str, str] | None = None) -> None:
-        data = data or {}
-        if data.get("disabled") == "true":
-            return
-        handler = getattr(self, "_on_" + action.replace("-", "_"), None)
-        if handler is None:
-            return
-        handler(data)
+        route(self.actions(), action, data)
 
     def _on_pz_card(self, data: dict[str, str]) -> None:
         if self.result is not None:
@@ -308,6 +314,11 @@ class PuzzleController:
             self.refresh()
             return
         self._go(day)
+
+    def _on_pz_backdrop(self, data: dict[str, str]) -> None:
+        """A click on the dimmed page around a dialog, or inside the dialog (the click bubbles to the
+        backdrop: the page sorts the two out for the table's ``close-backdrop`` only): nothing, as
+        before the explicit table (the old router found no method of this name)."""
 
     def _on_pz_dismiss(self, data: dict[str, str]) -> None:
         self.notice = None

@@ -12,7 +12,7 @@ page never freezes; a reload simply starts that review again.
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import Callable, Mapping, Protocol
 
 from cribbage.match import Match
 from cribbage.record import CoachRun, History, MatchRecord, RecordError, Stats, record_match, replay
@@ -217,8 +217,8 @@ class RecordScreens:
         self._opened = (record.id, match)
         return match
 
-    def handler(self, action: str) -> Callable[[dict[str, str]], None] | None:
-        """The handler of a ``record*`` data-action (None for any other)."""
+    def actions(self) -> Mapping[str, Callable[[dict[str, str]], None]]:
+        """Every control of this part, each with its handler (:class:`web.shell.screen.Part`)."""
         return {
             "record": self._on_open,
             "record-match": self._on_match,
@@ -226,7 +226,7 @@ class RecordScreens:
             "record-export": self._on_export,
             "record-import-confirm": self._on_import_confirm,
             "record-review": self._on_review,
-        }.get(action)
+        }
 
     def _show(self, page: str, focus: str | None) -> None:
         self.page = page
