@@ -619,6 +619,28 @@ def test_a_save_that_fails_is_said_once_and_the_match_goes_on(table: tuple[Clock
     assert len(ann.c.match.actions) == len(bob.c.match.actions) and bob.c.match.state.phase is Phase.PLAY
 
 
+def test_a_save_that_changes_nothing_does_not_write_the_room_again(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.PLAY)
+    writes: list[str] = []
+    real = bob.storage.set
+
+    def counted(key: str, value: str) -> None:
+        writes.append(key)
+        real(key, value)
+
+    bob.storage.set = counted  # type: ignore[method-assign]
+    key = room_key(bob.session.net.room)
+    bob.session.save()
+    bob.session.save()
+    settle(ann, bob)
+    assert writes.count(key) <= 1
+    before = len(writes)
+    assert turn(bob.c) or turn(ann.c)  # a move is saved
+    settle(ann, bob)
+    assert writes[before:].count(key) >= 1
+
+
 # --- the panel: one line once both are here, one message per fact, whom we wait for ----------------
 
 

@@ -87,6 +87,12 @@ MAX_REASON = 200
 """Longest ``abort`` reason kept from the other browser (cleaned, shown in quotes as its words)."""
 LOOKAHEAD = 1
 """Packs shuffled ahead of the one in play (the first two packs are shuffled at once, one by each)."""
+EARLY_KINDS = ("key", "newmatch", "abort")
+"""What the other browser may send in the next match before this browser begins it (it has no key
+share of this browser's there yet, so nothing else of that match can be made): at most one of each."""
+MAX_EARLY_BYTES = 4096
+"""Longest payload of the next match kept before this browser begins it (canonical JSON: a key
+share and its proof with the rules are a few hundred characters, an abort's reason at most 200)."""
 VERIFY_WAIT = 30.0
 """Seconds after the end of a match this browser waits for the other's cards before giving up."""
 
@@ -986,9 +992,7 @@ class OnlineGame:
         m = _int(message["m"], "the match number")
         if m == self.match_number + 1 and (self.settling or self.new_match_offer == self.seat):
             # (the other accepted this browser's offer and began the new match: its accept is queued here)
-            if len(self._early) > 64:
-                raise ProtocolError("too many messages of the next match before this one settled")
-            self._early.append(message)
+            self._keep_early(kind, message)
             return
         if m < self.match_number and kind != "newmatch":
             return  # sent before the other saw the new match begin: it no longer matters
@@ -1013,6 +1017,26 @@ class OnlineGame:
             return  # the match has stopped: the rest of its moves are read and ignored
         self._fg.append({"kind": "recv", "message": message})  # checked in order by step()
 
+    def _keep_early(self, kind: str, message: dict[str, Any]) -> None:
+        """Keep a payload of the next match, which the other began before this browser did (it
+        accepted this browser's offer, or both agreed and it settled first): only what the protocol
+        can send before it has this browser's key share of that match (its own ``key``, an offer of
+        yet another match, an ``abort``), in order from its first, each shape-checked and small
+        (:data:`EARLY_KINDS`, :data:`MAX_EARLY_BYTES`). Anything else is refused: nothing kept."""
+        if kind not in EARLY_KINDS:
+            raise ProtocolError(f"a {kind!r} message of the next match before this browser began it")
+        n = _int(message["n"], "the message number", 1 << 40)
+        if n != len(self._early) or n >= len(EARLY_KINDS):
+            raise ProtocolError(f"message number {n} of the next match where {len(self._early)} was expected")
+        if any(kept["t"] == kind for kept in self._early):
+            raise ProtocolError(f"a second {kind!r} message of the next match before this browser began it")
+        _shape(kind, message)
+        if kind == "newmatch" and message["op"] != "offer":
+            raise ProtocolError("an answer in the next match to an offer that was never made there")
+        if len(_canonical(message)) > MAX_EARLY_BYTES:
+            raise ProtocolError(f"a {kind!r} message of the next match longer than {MAX_EARLY_BYTES} characters")
+        self._early.append(message)
+
     def _on_newmatch(self, message: dict[str, Any]) -> Work[None]:
         self._receive_newmatch(message["op"])
         return
@@ -1036,6 +1060,8 @@ class OnlineGame:
             self.new_match_offer = None
             if op == "accept":
                 self._agree_new_match()
+            else:
+                self._early.clear()  # (what came "of the next match" before the decline: there is none)
         else:
             raise ProtocolError("a new-match message must offer, accept or decline")
 

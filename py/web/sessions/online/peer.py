@@ -359,6 +359,8 @@ class PeerSession:
         self._sent_name = False
         self._carried = False
         self._save_failed = False
+        self._record: str | None = None
+        """The room's record as this page last wrote it (a save that would write it again is skipped)."""
         self.expanded = False
         """The folded panel's link and name fields are open (the player asked)."""
         self.invited = False
@@ -1076,8 +1078,11 @@ class PeerSession:
             # The link and the game write their own JSON, each part once (a save late in a match
             # costs about what an early one does): the record is {..., "link": ..., "game": ...}.
             record = f'{head[:-1]}, "link": {self.net.to_json()}, "game": {self.game.to_json()}}}'
+            if record == self._record:
+                return  # nothing changed since the last save: the store is not written again
             self.ctx.storage.set(room_key(self.net.room), record)
             self.ctx.storage.set(CURRENT_KEY, self.net.room)
+            self._record = record
         except Exception:  # noqa: BLE001 - a full storage must not stop the game
             if not self._save_failed:
                 self._save_failed = True
