@@ -13,7 +13,9 @@ import pytest
 from cribbage.actions import Play
 from cribbage.match import SaveError
 from cribbage.online import AuditFailure, ProtocolError
-from cribbage.online.game import MESSAGE_KINDS, REPLAY_SLICE, OldProtocolSave, OnlineGame, _checksum
+from cribbage.online.game import MESSAGE_KINDS, REPLAY_SLICE, OldProtocolSave, OnlineGame
+from cribbage.online.game_save import checksum as _checksum
+from cribbage.online.jobs import AheadJob, ReceiveJob, SendJob
 from cribbage.online.group import MODP_TEST
 from cribbage.state import IllegalActionError, Phase, other
 
@@ -543,16 +545,17 @@ def test_a_cut_is_sent_with_shares_computed_ahead_and_the_reply_waits_for_no_shu
     after = pone.records[pone.source.current + 1]
     assert after.ready and after.deck2 is not None  # shuffled during the show: give it background work
     after.ahead.clear()
-    pone._queue_bg({"kind": "ahead", "pack": pone.source.current + 1})
+    pone.work.add_background(AheadJob(pone.source.current + 1))
     pone.act(next(a for a in pone.legal_actions()))
     pone.run_all()
     assert ops.mul == muls + 2, "only the batched proof's Z = x·M and k·M: every share was computed ahead"
     cut = pone.take_outbox()
     assert [m["t"] for m in cut] == ["cut"] and len(cut[0]["shares"]) == 6
-    assert pone._bg and not pone.busy and not after.ahead  # waiting for the reply: the background waits
+    assert pone.work.bg and not pone.busy and not after.ahead  # waiting for the reply: the background waits
     dealer.receive(cut[0])
     assert dealer.step(0.0)  # the first slice: the move checked legal, the reply queued first
-    assert [j["kind"] for j in dealer._fg[:2]] == ["send", "recv"] and dealer._fg[1].get("replied")
+    first, second = dealer.work.fg[:2]
+    assert isinstance(first, SendJob) and isinstance(second, ReceiveJob) and second.replied
     dealer.run_all()
     reply = dealer.take_outbox()
     assert [m["t"] for m in reply] == ["shares"] and dealer.match.state.phase is Phase.DISCARD

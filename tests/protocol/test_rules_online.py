@@ -12,7 +12,8 @@ import pytest
 
 from cribbage.match import SaveError
 from cribbage.online import ProtocolError
-from cribbage.online.game import OnlineGame, _checksum, online_rules
+from cribbage.online.game import OnlineGame, online_rules
+from cribbage.online.game_save import checksum as _checksum
 from cribbage.online.group import MODP_TEST
 from cribbage.online.pack import RULES, MatchKeys, rules_statement
 from cribbage.rules import CLASSIC, Rules, RulesError
