@@ -58,29 +58,30 @@ import secrets
 import time
 from typing import Any, Callable
 
-from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Pass, Play, parse_action
-from ..cards import DECK, Card
+from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Pass, Play
+from ..cards import Card
 from ..deal import OpenedPacks
 from ..match import Match
-from ..rules import CLASSIC, Rules, RulesError
+from ..rules import CLASSIC, Rules
 from ..state import GameState, IllegalActionError, Phase, other
 from ..view import SeatView
 from . import elgamal, game_save
+from .audit import REPLAY_SLICE, audit_work
 from .elgamal import Ciphertext
 from .errors import AuditFailure, ProtocolError
 from .game_save import SAVE_FORMAT, SAVE_VERSION, OldProtocolSave
-from .group import Element, Group, OpCount, Work
+from .group import Group, OpCount, Work
 from .jobs import (BACKGROUND, AheadJob, AuditJob, Job, KeyJob, MineJob, ReceiveJob, SendJob, ShuffleJob,
-                   VerifyJob, WorkQueue)
-from .audit import REPLAY_SLICE, audit_work
-from .pack import MatchKeys, Shares, constants_ready, constants_work, public_deck
-from .pack_work import Opened, ahead_work, mine_work, open_work, read_shares, verify_shuffle_work
+                   WorkQueue)
+from .moves import HANDLERS, call_refusal, on_reveal, refusal
+from .pack import MatchKeys, constants_ready, constants_work, public_deck
+from .pack_work import ahead_work, mine_work, verify_shuffle_work
 from .records import PackRecord, Pending
 from .wire import (EARLY_KINDS, MAX_EARLY_BYTES, MESSAGE_KINDS, check_early, check_fields, check_shape,
                    clean_peer_text, online_rules, small_int)
 
 __all__ = ["OnlineGame", "SAVE_FORMAT", "SAVE_VERSION", "MESSAGE_KINDS", "EARLY_KINDS", "MAX_EARLY_BYTES",
-           "OldProtocolSave", "VERIFY_WAIT", "clean_peer_text", "online_rules"]
+           "OldProtocolSave", "VERIFY_WAIT", "REPLAY_SLICE", "clean_peer_text", "online_rules"]
 
 LOOKAHEAD = 1
 """Packs shuffled ahead of the one in play (the first two packs are shuffled at once, one by each)."""
@@ -242,11 +243,11 @@ class OnlineGame:
 
     def legal_actions(self) -> list[Action]:
         """The local player's legal actions now (none while waiting). Online a call of muggins in the
-        play is made on one's turn only (:func:`_call_refusal`)."""
+        play is made on one's turn only (:func:`~.moves.call_refusal`)."""
         if self.waiting_for() is not None:
             return []
         st = self.match.state
-        return [a for a in st.legal_actions(self.seat) if _call_refusal(st, a) is None]
+        return [a for a in st.legal_actions(self.seat) if call_refusal(st, a) is None]
 
     def can_accept_next_hand(self) -> bool:
         """True when the next hand waits for this player's acceptance."""
@@ -270,11 +271,9 @@ class OnlineGame:
     # --- saves ---------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything this browser needs to continue after a reload, as plain JSON-able data.
-
-        It holds this browser's secret key share of the match (never sent), but never a card of the
-        other's hand before the rules make it public (only the cards opened here are kept).
-        """
+        """Everything this browser needs to continue after a reload, as plain JSON-able data: its secret
+        key share of the match (never sent), never a card of the other's hand before the rules make it
+        public (only the cards opened here are kept)."""
         data: dict[str, Any] = json.loads(self.to_json())
         return data
 
@@ -304,7 +303,7 @@ class OnlineGame:
         if waiting is not None:
             raise IllegalActionError(f"waiting for {waiting}")
         st = self.match.state
-        reason = _refusal(st, action) or _call_refusal(st, action)
+        reason = refusal(st, action) or call_refusal(st, action)
         if reason is not None and not (isinstance(action, Count) and st.show_step == 2 and st.crib_unseen
                                        and st.phase is Phase.SHOW and self.seat in st.actors()):
             raise IllegalActionError(reason)
@@ -521,10 +520,9 @@ class OnlineGame:
         if self.failure and message["t"] != "newmatch":
             return
         if message["t"] in ("cut", "cutdeal", "starter"):
-            yield from self._on_reveal(message, replied)
+            yield from on_reveal(self, message, replied)
             return
-        handler: Callable[[dict[str, Any]], Work[None]] = getattr(self, "_on_" + message["t"])
-        yield from handler(message)
+        yield from HANDLERS[message["t"]](self, message)
 
     def _job_audit(self, final: bool) -> Work[None]:
         """Replay the match with every card known here: the engine judges each Go (and every move)."""
@@ -581,253 +579,6 @@ class OnlineGame:
             return  # the match has stopped: the rest of its moves are read and ignored
         self.work.add(ReceiveJob(message))  # checked in order by step()
 
-    def _on_newmatch(self, message: dict[str, Any]) -> Work[None]:
-        self._receive_newmatch(message["op"])
-        return
-        yield
-
-    def _receive_newmatch(self, op: object) -> None:
-        them = other(self.seat)
-        if op == "offer":
-            if self.settling:
-                raise ProtocolError("an offer of a new match while one is being settled")
-            if self.new_match_offer == self.seat:
-                self.new_match_offer = None  # both offered: that is agreement
-                self._agree_new_match()
-            elif self.new_match_offer is None:
-                self.new_match_offer = them
-            else:
-                raise ProtocolError("a second offer of a new match")
-        elif op in ("accept", "decline"):
-            if self.new_match_offer != self.seat:
-                raise ProtocolError("an answer to an offer of a new match that was not made")
-            self.new_match_offer = None
-            if op == "accept":
-                self._agree_new_match()
-            else:
-                self._early.clear()  # (what came "of the next match" before the decline: there is none)
-        else:
-            raise ProtocolError("a new-match message must offer, accept or decline")
-
-    def _current(self, message: dict[str, Any], *, ready: bool = True) -> tuple[int, PackRecord]:
-        k: int = message["pack"]
-        if k != self.source.current or self.pack is None:
-            raise ProtocolError(f"a message about pack {k + 1}, but the pack in play is {self.source.current + 1}")
-        rec = self.pack
-        if ready and not rec.ready:
-            raise ProtocolError("an action before the pack was shuffled and proven")
-        return k, rec
-
-    def _check_turn(self, action: Action) -> None:
-        if self.pending is not None:
-            raise ProtocolError("an action while this browser's own action waits for its reply")
-        reason = _refusal(self.match.state, action) or _call_refusal(self.match.state, action)
-        if reason is not None:
-            raise ProtocolError(f"the other player's '{action}' is not legal now: {reason}")
-
-    def _read(self, message: dict[str, Any], slots: list[int]) -> Shares:
-        return read_shares(self.keys, message, slots)
-
-    def _open(self, rec: PackRecord, k: int, shares: Shares, slots: list[int]) -> Work[Opened]:
-        """Check the other's proven shares for exactly ``slots``; the cards they open (nothing changed)."""
-        return open_work(self.keys, rec, k, shares, self.source.packs[k])
-
-    def _learn(self, rec: PackRecord, opened: dict[int, tuple[Card, Element]]) -> None:
-        for slot, (card, value) in opened.items():
-            if self.source.card(slot) is None:
-                self.source.learn(slot, card)
-                self.learned.append((len(self.match.actions), slot, card))
-            rec.shares_in[slot] = value
-
-    def _on_key(self, message: dict[str, Any]) -> Work[None]:
-        try:
-            theirs = online_rules(message.get("rules"))
-        except RulesError as exc:
-            raise ProtocolError(f"the other browser names rules this table cannot play ({exc})") from exc
-        if theirs != self.rules:
-            raise ProtocolError(f"the other browser plays by other rules ({theirs.describe()}) than this "
-                                f"room ({self.rules.describe()})")
-        self.keys.take_key(message["share"], message["proof"])
-        yield
-        self._sync_packs()
-
-    def _on_shuffle(self, message: dict[str, Any]) -> Work[None]:
-        k: int = message["pack"]
-        step: int = message["step"]
-        if not 0 <= k < len(self.records):
-            raise ProtocolError(f"a shuffle of pack {k + 1}, which is not being shuffled")
-        rec = self.records[k]
-        mine_first = rec.first_seat == self.seat
-        if rec.incoming is not None:
-            raise ProtocolError(f"a second shuffle of pack {k + 1} before the first was checked")
-        if step == 1 and not mine_first and rec.deck1 is None:
-            pass
-        elif step == 2 and mine_first and rec.deck1 is not None and rec.deck2 is None:
-            pass
-        else:
-            raise ProtocolError(f"a shuffle (step {step}) of pack {k + 1} that is not expected now")
-        rec.incoming = {"step": step, "cards": message["cards"], "proof": message["proof"]}
-        self.work.add_background(VerifyJob(k))
-        return
-        yield
-
-    def _on_ready(self, message: dict[str, Any]) -> Work[None]:
-        k: int = message["pack"]
-        if not 0 <= k < len(self.records):
-            raise ProtocolError(f"pack {k + 1} said ready, which is not being shuffled")
-        rec = self.records[k]
-        if rec.first_seat == self.seat or rec.deck2 is None or rec.ready:
-            raise ProtocolError(f"pack {k + 1} said ready out of turn")
-        rec.ready = True
-        self.work.add_background(AheadJob(k))
-        return
-        yield
-
-    def _on_reveal(self, message: dict[str, Any], replied: bool) -> Work[None]:
-        """The other cut: for deal or the starter (a public card: open its slot for both), or the pack
-        (the deal: open this browser's hand here, and the other's there).
-
-        The reply (this browser's shares for the other) depends only on the move itself, checked
-        legal first, never on the shares the move carries: it goes out first, in a job of its own,
-        and the move's shares are checked after (``replied``) before anything is built on them."""
-        k, rec = self._current(message)
-        them = other(self.seat)
-        kind = message["t"]
-        action: CutForDeal | CutStarter | CutPack
-        if kind == "cut":
-            action = CutPack(them, message["depth"])
-            if self._needs_acceptance() and not all(self.accepted):
-                raise ProtocolError("a cut before both players accepted the next hand")
-        else:
-            action = (CutForDeal if kind == "cutdeal" else CutStarter)(them, message["depth"])
-        self._check_turn(action)
-        st = self.match.state
-        if isinstance(action, CutPack):
-            dealt = st.deal_slots(action.depth)
-            opens, reply = list(dealt[self.seat]), list(dealt[them])
-        else:
-            opens = reply = [st.slot_at(action.depth)]
-        shares = self._read(message, opens)
-        if not replied:
-            self._queue_send({"t": "shares", "m": self.match_number, "pack": k}, reply, at=1)
-            self.work.add(at=2, job=ReceiveJob(message, replied=True))
-            return
-        opened = yield from self._open(rec, k, shares, opens)
-        self._learn(rec, opened)
-        self._apply(action)
-        if not isinstance(action, CutPack):
-            self._after_apply(k)
-
-    def _on_discard(self, message: dict[str, Any]) -> Work[None]:
-        _, rec = self._current(message)
-        them = other(self.seat)
-        action = Discard(them, ())
-        self._check_turn(action)
-        slots: list[int] = message["slots"]
-        dealt = self.match.state.hand_slots[them]
-        want = self.rules.discards
-        if len(slots) != want or len(set(slots)) != want or any(s not in dealt for s in slots):
-            raise ProtocolError(f"the discard names slots {slots}, not {'two slots' if want == 2 else 'one slot'} "
-                                "dealt to that player")
-        self._apply(action)
-        rec.discard_slots[them] = list(slots)
-        return
-        yield
-
-    def _on_play(self, message: dict[str, Any]) -> Work[None]:
-        k, rec = self._current(message)
-        them = other(self.seat)
-        slot: int = message["slot"]
-        if slot not in self.match.state.hand_slots[them]:
-            raise ProtocolError(f"slot {slot} was not dealt to the player who lays it")
-        if slot in (rec.discard_slots[them] or []):
-            raise ProtocolError(f"slot {slot} went to the crib: it cannot be laid")
-        if slot in rec.laid[them]:
-            raise ProtocolError(f"slot {slot} was laid before")
-        if self.pending is not None:
-            raise ProtocolError("an action while this browser's own action waits for its reply")
-        st = self.match.state
-        if st.phase is not Phase.PLAY or st.to_play != them:
-            raise ProtocolError("the other player lays a card out of turn")
-        opened = yield from self._open(rec, k, self._read(message, [slot]), [slot])
-        action = Play(them, opened[slot][0], message.get("claim"))
-        self._check_turn(action)
-        self._learn(rec, opened)
-        self._apply(action)
-        rec.laid[them].append(slot)
-        self._after_apply(k)
-
-    def _on_go(self, message: dict[str, Any]) -> Work[None]:
-        k, _ = self._current(message)
-        self._check_turn(Go(other(self.seat)))
-        self._apply(Go(other(self.seat)))
-        self._after_apply(k)
-        return
-        yield
-
-    def _on_count(self, message: dict[str, Any]) -> Work[None]:
-        k, rec = self._current(message)
-        them = other(self.seat)
-        action = Count(them, message.get("claim"))
-        st = self.match.state
-        if self.pending is not None:
-            raise ProtocolError("an action while this browser's own action waits for its reply")
-        if st.phase is not Phase.SHOW or them not in st.actors():
-            raise ProtocolError("the other player counts out of turn")
-        if st.show_step == 2 and st.crib_unseen and not self.rules.muggins:
-            mine, theirs = self._crib_slots(rec)
-            opened = yield from self._open(rec, k, self._read(message, theirs), theirs)
-            self._learn(rec, opened)
-            self._turn_crib_if_open()
-            self._reply(k, mine)
-        elif message["shares"] != [] or message["proof"] != []:
-            raise ProtocolError("a count that opens no cards carries no shares")
-        self._check_turn(action)
-        self._apply(action)
-        self._after_apply(k)
-
-    def _on_shares(self, message: dict[str, Any]) -> Work[None]:
-        k, rec = self._current(message)
-        pending = self.pending
-        if pending is None:
-            raise ProtocolError("decryption shares that nothing here waits for")
-        opened = yield from self._open(rec, k, self._read(message, pending.slots), pending.slots)
-        action = pending.action
-        self._learn(rec, opened)
-        self.pending = None
-        self._turn_crib_if_open()  # a count of the crib (or, with muggins, the crib turned before it)
-        if action is not None:
-            self._apply(action)
-        self._after_apply(k)
-
-    def _on_muggins(self, message: dict[str, Any]) -> Work[None]:
-        yield from self._on_call(message, Muggins(other(self.seat)))
-
-    def _on_pass(self, message: dict[str, Any]) -> Work[None]:
-        yield from self._on_call(message, Pass(other(self.seat)))
-
-    def _on_call(self, message: dict[str, Any], action: Muggins | Pass) -> Work[None]:
-        """Muggins: the other calls muggins on this player's claim, or lets it stand (all cards open)."""
-        k, _ = self._current(message)
-        self._check_turn(action)
-        self._apply(action)
-        self._after_apply(k)
-        return
-        yield
-
-    def _on_crib(self, message: dict[str, Any]) -> Work[None]:
-        """Muggins: the dealer turns the crib before claiming it; open it here and for the dealer."""
-        k, rec = self._current(message)
-        if self.pending is not None:
-            raise ProtocolError("an action while this browser's own action waits for its reply")
-        if not self._crib_turn_due() or self.match.state.dealer != other(self.seat):
-            raise ProtocolError("the crib is turned out of turn")
-        mine, theirs = self._crib_slots(rec)
-        opened = yield from self._open(rec, k, self._read(message, theirs), theirs)
-        self._learn(rec, opened)
-        self._turn_crib_if_open()
-        self._reply(k, mine)
-
     # --- the crib -------------------------------------------------------------------------------
 
     def _crib_slots(self, rec: PackRecord) -> tuple[list[int], list[int]]:
@@ -869,36 +620,6 @@ class OnlineGame:
         self.pending = Pending(None, theirs)
         self._queue_send({"t": "crib", "m": self.match_number, "pack": k}, mine)
         self.work.add(MineJob(k, list(theirs)))
-
-    def _on_final(self, message: dict[str, Any]) -> Work[None]:
-        """The other opens what it still held at the end (or when the match was abandoned)."""
-        if not (self.match.state.is_over or self.settling):
-            raise ProtocolError("cards opened at the end of a match that has not ended")
-        if self.final_checked:
-            raise ProtocolError("a second opening of the cards held at the end")
-        k: int = message["pack"]
-        slots = self._unopened_kept(other(self.seat))
-        if k != max(self.source.current, 0):
-            raise ProtocolError(f"the cards held at the end of pack {k + 1}, but the last pack is "
-                                f"{self.source.current + 1}")
-        rec = self.pack
-        if rec is None or not rec.ready:
-            if message["shares"] or message["proof"]:
-                raise ProtocolError("shares for a pack that was never dealt")
-        else:
-            opened = yield from self._open(rec, k, self._read(message, slots), slots)
-            self._learn(rec, opened)
-        self.work.add(AuditJob(final=True))
-
-    def _on_next(self, message: dict[str, Any]) -> Work[None]:
-        hand: int = message["hand"]
-        them = other(self.seat)
-        st = self.match.state
-        if hand != st.hand_number or not self._needs_acceptance() or self.accepted[them]:
-            raise ProtocolError("an acceptance of a next hand that is not waiting")
-        self.accepted[them] = True
-        return
-        yield
 
     # --- applying ------------------------------------------------------------------------------
 
@@ -968,22 +689,3 @@ class OnlineGame:
             if self.source.card(slot) == card:
                 return slot
         raise IllegalActionError(f"you do not hold {card.pretty}")
-
-def _refusal(state: Any, action: Action) -> str | None:
-    """Why the engine refuses ``action`` now, or None if it is legal."""
-    try:
-        state._check(action)
-    except IllegalActionError as exc:
-        return str(exc)
-    return None
-
-
-def _call_refusal(state: GameState, action: Action) -> str | None:
-    """Online, muggins in the play is called on one's own turn, before laying a card or saying Go:
-    out of turn, the call and the other's next card could cross on the wire and the two browsers'
-    action lists would differ. None if ``action`` is not refused for that."""
-    claim = state.claim
-    if (isinstance(action, Muggins) and claim is not None and claim.what == "play"
-            and action.seat not in state.actors()):
-        return "online, muggins in the play is called on your turn, before you lay a card or say Go"
-    return None
