@@ -576,7 +576,7 @@ def test_a_save_built_from_kept_pieces_is_the_whole_saved_afresh_after_every_ste
     again only when it changed: after every slice of work and every payload of three hands (a reload
     on the way), the text is the canonical JSON of the whole state, the same as a save made with
     nothing kept, and it loads back to the same text."""
-    from cribbage.online.game import _canonical
+    from cribbage.online.wire import canonical as _canonical
 
     def fresh(peer: OnlineGame) -> str:
         kept = [rec.saved for rec in peer.records], peer._deck_texts

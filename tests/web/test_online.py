@@ -717,7 +717,7 @@ def test_a_refusal_is_said_once(table: tuple[Clock, Hub, Browser, Browser]) -> N
     from cribbage.online.link import PROTOCOL
 
     # Ann's browser says it does not know Bob's seat (it lost its room, say): final for Bob.
-    bob.session.on_message(json.dumps({"v": PROTOCOL, "k": "refuse", "reason": "unknown"}))
+    bob.session.connection.on_message(json.dumps({"v": PROTOCOL, "k": "refuse", "reason": "unknown"}))
     settle(ann, bob)
     assert bob.session.net.state == "refused"
     bob.c.refresh()
@@ -736,8 +736,8 @@ def test_no_internal_code_reaches_the_page(code: str) -> None:
     ann.c.click("new-mode", {"mode": "online"})
     ann.c.click("start")
     settle(ann)
-    ann.session.on_error(code)
-    ann.session.on_error(code)
+    ann.session.connection.on_error(code)
+    ann.session.connection.on_error(code)
     ann.c.refresh()
     page = text_of(ann.html())
     assert code not in page and "(" + code not in ann.html()
@@ -860,8 +860,8 @@ def test_the_page_holds_its_background_jobs_while_online_work_is_under_way(monke
     assert ann.holds[-1] is False and bob.holds[-1] is False and ann.holds.count(True) > 1
     # the friend's call reaching a page (the channel about to open) holds it; closing the room lets go
     browsers.clear()
-    ann.session.on_close()
-    ann.session.on_reach()
+    ann.session.connection.on_close()
+    ann.session.connection.on_reach()
     assert ann.holds[-1] is True
     ann.session.close()
     assert ann.holds[-1] is False

@@ -32,7 +32,7 @@ from cribbage.actions import Action, Muggins
 from cribbage.match import Match
 from cribbage.online.errors import ProtocolError
 from cribbage.online.game import OnlineGame, clean_peer_text
-from cribbage.online.link import LOSS_TIMEOUT, Binding, Delivered, HangUp, Link, Problem, StateChanged
+from cribbage.online.link import Delivered, HangUp, Link, Problem, StateChanged
 from cribbage.state import IllegalActionError
 from cribbage.view import SeatView
 
@@ -41,7 +41,10 @@ from web.sessions.online.env import (CHANNEL_ERRORS, CURRENT_KEY, ENV, NAME_KEY,
                                      ChannelFactory, OnlineEnv, clean_name, configure, parse_rules_query,
                                      peer_ids, refusal_text, room_key, room_link, rules_query)
 from web.sessions.online.room_rules import rules_sentence
+from web.sessions.online.connection import FULL_REDIAL_S, REACH_S, REDIAL_S, TICK_MS, Connection
 from web.sessions.online.runner import HOLD_MS, SLICE_MS, Runner
+from web.sessions.online.words import (DECLINED, INVITED, MAX_FAILURE, NO_DIRECT, ROOM_FULL, SAVE_FAILED,
+                                       result_words, waiting_words)
 from web.sessions.seats import LocalHuman, RemoteSeat, Seat
 from web.sessions.session import Change, Link as LinkName, Listener, Offer, Question, summary_hand
 
@@ -49,36 +52,7 @@ __all__ = ["PeerSession", "OnlinePanel", "PeerSeat", "TICK_MS", "SAVE_FAILED",
            # (re-exported: the page's and the tests' names for online play's environment)
            "Channel", "ChannelEvents", "ChannelFactory", "CHANNEL_ERRORS", "OnlineEnv", "ENV", "configure",
            "CURRENT_KEY", "NAME_KEY", "room_key", "peer_ids", "room_link", "clean_name", "refusal_text",
-           "rules_query", "parse_rules_query", "SLICE_MS", "HOLD_MS"]
-
-TICK_MS = 500
-"""The link's heartbeat and reconnection clock."""
-REDIAL_S = 3.0
-"""Seconds between attempts of the friend to reach the room's host."""
-FULL_REDIAL_S = 5.0
-"""Seconds before the friend calls again after the host said the room is full (a stranger may hold
-the host's channel for up to ``link.UNPROVEN_TIMEOUT``)."""
-ROOM_FULL = ("This room is full: two players are already seated (this page keeps asking, in case a seat "
-             "frees up).")
-"""What a browser without a seat sees instead of the table (a third browser with the whole link)."""
-SAVE_FAILED = ("This browser could not save the match; it goes on here, but a reload now would lose the "
-               "latest moves.")
-MAX_FAILURE = 400
-"""Longest reason for a stopped match shown (ours; the evidence follows it)."""
-REACH_S = 15.0
-"""Seconds the friend may be there (registered, answering) without a data channel opening before the
-page says why: the networks block a direct connection."""
-REACH_STALE_S = 25.0
-"""Seconds after the last sign of the friend (it calls again about every 10 s) when that is forgotten."""
-NO_DIRECT = ("{peer}\u2019s browser is there, but no direct connection between your two browsers could be "
-             "made: one of your networks (or both) blocks it. Try again with both on the same Wi-Fi, or ask "
-             "whoever runs this page to set up a TURN relay.")
-INVITED = "Your friend\u2019s room plays by house rules. Join it to play by them, or not now: nothing is sent before you join."
-"""What the invited friend reads above the room's rules and the *Join* and *Not now* buttons."""
-DECLINED = ("You did not join this room, and nothing was sent to it. To join later, open the link again; "
-            "meanwhile you can play against the computer.")
-
-
+           "rules_query", "parse_rules_query", "SLICE_MS", "HOLD_MS", "REDIAL_S", "FULL_REDIAL_S", "REACH_S"]
 
 @dataclass(frozen=True)
 class OnlinePanel:
@@ -165,14 +139,7 @@ class PeerSession:
         self._listeners: list[Listener] = []
         self._closed = False
         self._started = False
-        self._tick_handle: object | None = None
-        self._last_dial = float("-inf")
-        self._open = False
-        self._heard = 0.0
         self._sent_name = False
-        self._save_failed = False
-        self._record: str | None = None
-        """The room's record as this page last wrote it (a save that would write it again is skipped)."""
         self.expanded = False
         """The folded panel's link and name fields are open (the player asked)."""
         self.invited = False
@@ -180,16 +147,12 @@ class PeerSession:
         accepted the room's rules yet: nothing is dialled, sent or saved until :meth:`accept`."""
         self.declined = False
         """The invited friend chose *Not now*: nothing was sent; the page offers a game against the computer."""
-        self._reach_first: float | None = None
-        self._reach_last = 0.0
-        self.no_direct = False
-        """The friend has been there for REACH_S without a channel opening (the page says why)."""
-        self.channel: Channel | None = None
-        self._save_failure: str | None = None
-        self.runner = Runner(game, self, ctx.timer, ctx.storage.when_durable, self._out, trace=env.trace)
+        self._driver = _Driver(self)
+        self.runner = Runner(game, self._driver, ctx.timer, ctx.storage.when_durable, lambda text: self.connection.send(text),
+                             trace=env.trace)
         """When work runs, texts leave and the table is drawn (:mod:`.runner`)."""
-        self._held_work: bool | None = None
-        """What :meth:`_hold_check` last told the page (None: nothing yet)."""
+        self.connection = Connection(ctx, env, link, game, self.runner, self._tell, self._driver.check_storage)
+        """The channel to the other browser, the dialling and the heartbeat (:mod:`.connection`)."""
 
     # --- the Session protocol ----------------------------------------------------------------------
 
@@ -242,13 +205,7 @@ class PeerSession:
             return
         self._started = True
         self._send_name()
-        if self.env.refusal:
-            self.net.stop(self.env.refusal)  # the page's link names a server it does not trust: contact nothing
-        elif self.env.channel is not None:
-            me, host = peer_ids(self.net.room, self.game.seat, self.tag)
-            self.channel = self.env.channel(self.net.room, self.game.seat, me, host, self)
-            self._dial()
-        self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
+        self.connection.start(self.tag)
         self.runner.batch(lambda: None)
 
     def accept(self) -> None:
@@ -257,7 +214,7 @@ class PeerSession:
             return
         self.invited = self.declined = False
         self.notes.append(f"You joined the room: {self.game.rules.describe()}.")
-        self._save()
+        self.save()
         self.start()
 
     def can_act(self) -> str | None:
@@ -275,19 +232,7 @@ class PeerSession:
                 return f"Waiting for {self.peer_name} to join."
             return f"Waiting for {self.peer_name} to reconnect."
         waiting = self.game.waiting_for()
-        if waiting is None:
-            return None
-        if waiting == "the shuffle":
-            return "Shuffling and proving the pack\u2026"
-        if waiting == "the other browser's move to be checked":
-            return f"Checking {self.peer_name}\u2019s move\u2026"
-        if waiting == "the other browser's decryption":
-            return f"Waiting for {self.peer_name}\u2019s browser\u2026"
-        if waiting == "your acceptance of the next hand":
-            return "Press Next hand when you are ready."
-        if waiting == "the other player to accept the next hand":
-            return f"Waiting for {self.peer_name} to accept the next hand."
-        return f"Waiting for {waiting}."
+        return None if waiting is None else waiting_words(waiting, self.peer_name)
 
     def propose(self, action: Action) -> None:
         """The local player's move: refused unless both are here and it is legal now."""
@@ -319,7 +264,7 @@ class PeerSession:
             if self.game.can_accept_next_hand():
                 self.runner.batch(self.game.accept_next_hand)
             else:
-                self._save()
+                self.save()
             self._emit(Change("next hand", offer=offer))
         elif offer is Offer.NEW_MATCH:
             if self.question is not None:
@@ -344,18 +289,13 @@ class PeerSession:
         """Nothing to hold: the friend's moves come whatever dialog is open here."""
 
     def save(self) -> None:
-        self._save()
+        """Save the link and the game together (:meth:`_Driver.save`)."""
+        self._driver.save()
 
     def close(self) -> None:
         self._closed = True
         self.runner.close()
-        if self._tick_handle is not None:
-            self.ctx.timer.cancel(self._tick_handle)
-            self._tick_handle = None
-        self._hold_check()
-        if self.channel is not None:
-            self.channel.close()
-            self.channel = None
+        self.connection.close()
 
     # --- extra controls (the controller routes unknown actions here) --------------------------------
 
@@ -469,18 +409,7 @@ class PeerSession:
 
     def result_text(self) -> str:
         """The end of the match, and whether its result is verified."""
-        v = self.game.verification
-        if v == "verified":
-            return "The match is over. The result is verified: every card and every Go was checked."
-        if v == "stands":
-            return (f"The match is over. {self.peer_name}\u2019s browser did not open the cards it still held; "
-                    "your win stands.")
-        if v == "unverified":
-            return (f"The match is over, but the result is unverified: {self.peer_name}\u2019s browser did not "
-                    "open the cards it still held, so its last Go could not be checked. It counts as neither a "
-                    "win nor a loss.")
-        return (f"The match is over. Checking the result: waiting for {self.peer_name}\u2019s browser to open "
-                "the cards it still held\u2026")
+        return result_words(self.game.verification, self.peer_name)
 
     def turn_text(self) -> str:
         """Whose turn it is, or what the table waits for."""
@@ -502,59 +431,29 @@ class PeerSession:
             return f"{self.peer_name}\u2019s turn."
         return ""
 
-    # --- the channel's events ------------------------------------------------------------------------
+    # --- the connection ------------------------------------------------------------------------------
 
-    def on_open(self, binding: Binding | None = None) -> None:
-        self._trace("channel open")
-        self._open = True
-        self.runner.new_channel()
-        self._reach_first = None
-        self.no_direct = False
-        self._heard = self.env.wall()
-        self.runner.batch(lambda: self.net.connected(self.env.wall(), binding))
+    @property
+    def channel(self) -> Channel | None:
+        """The channel to the other browser (None before :meth:`start`, or when none is made)."""
+        return self.connection.channel
 
-    def on_message(self, text: str) -> None:
-        self._trace("channel in")
-        self._heard = self.env.wall()
-        self.runner.receive(lambda: self.net.receive(text, self.env.wall()))
+    @property
+    def no_direct(self) -> bool:
+        """The friend has been there a while without a channel opening (the page says why)."""
+        return self.connection.no_direct
 
-    def on_close(self) -> None:
-        self._open = False
-        self.runner.new_channel()
-        if not self.net.full:
-            self._last_dial = float("-inf")  # the friend redials at the next tick
-        self.runner.batch(lambda: self.net.disconnected(self.env.wall()))
+    @property
+    def working(self) -> bool:
+        """Online work is under way in this page (:attr:`Connection.working`)."""
+        return self.connection.working
 
-    def on_reach(self) -> None:
-        now = self.env.wall()
-        if self._reach_first is None or now - self._reach_last > REACH_STALE_S:
-            self._reach_first = now
-        self._reach_last = now
-        self._hold_check()
-
-    def _check_reach(self, now: float) -> None:
-        """Say (or stop saying) that the friend is there but no direct connection opens."""
-        first = self._reach_first
-        if first is not None and now - self._reach_last > REACH_STALE_S:
-            self._reach_first = first = None  # no sign of the friend for a while: just waiting again
-        blocked = not self._open and first is not None and now - first >= REACH_S
-        if blocked != self.no_direct:
-            self.no_direct = blocked
-            self._emit(Change("link"))
-
-    def on_full(self) -> None:
-        self.notes.append("Another browser tried to join this room and was told it is full.")
-        self._emit(Change("link"))
-
-    def on_error(self, code: str) -> None:
-        if code in ("peer-unavailable", "connect-timeout"):
-            return  # the host is not there yet: the next dial tries again
-        text = CHANNEL_ERRORS.get(code)
-        if text is None:
+    def _tell(self, text: str, once: bool) -> None:
+        if once and text in self.notes:
             return
-        if text not in self.notes:
-            self.notes.append(text)
-        self.notes = self.notes[-3:]
+        self.notes.append(text)
+        if once:
+            self.notes = self.notes[-3:]
         self._emit(Change("link"))
 
     # --- inside ----------------------------------------------------------------------------------------
@@ -564,204 +463,9 @@ class PeerSession:
             self._sent_name = True
             self.net.send({"t": "name", "name": self.my_name}, self.env.wall())
 
-    def _dial(self) -> None:
-        now = self.env.wall()
-        if (self.channel is not None and self.game.seat == 1 and not self._open
-                and self.net.state not in ("refused", "expired")
-                and now - self._last_dial >= (FULL_REDIAL_S if self.net.full else REDIAL_S)):
-            self._last_dial = now
-            self.channel.connect()
-
-    def _tick(self) -> None:
-        self._tick_handle = None
-        if self._closed:
-            return
-        now = self.env.wall()
-        if self._open and now - self._heard > LOSS_TIMEOUT + 1 and self.channel is not None:
-            self._open = False  # our heartbeat gave up: the friend redials once it is back
-            self.runner.new_channel()
-            self.channel.drop()
-            self.runner.batch(lambda: self.net.disconnected(now))
-        self._dial()
-        self._check_storage()
-        self._check_reach(now)
-
-        def tick() -> None:
-            self.net.tick(now)
-            self.game.tick(now)
-
-        self.runner.quiet(tick)
-        if not self._closed:
-            self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
-
-    # --- the runner's Driven: what a batch carries, shows, saves and draws ------------------------------
-
-    def look(self) -> tuple[object, ...]:
-        """What the table shows now (compared by the runner before and after a batch)."""
-        st = self.match.state
-        return (len(st.events), st.scores[0], st.scores[1], self.net.state, self.game.match_number,
-                self.game.failure, st.hand_number, self.busy, self.game.new_match_offer,
-                self.game.waiting_for(), self.game.verification)
-
-    def change(self, before: Any) -> Change | None:
-        """The redraw owed since the look ``before``: a new match, a move, an offer, the link (None: at
-        most "busy" or "checking" changed, which the runner draws once the payload is out)."""
-        events, score0, score1, state, number, failure, hand, _, question, _, _ = before
-        st = self.match.state
-        if self.game.match_number != number:
-            self.acked_hand = 0
-            self.problems.clear()
-            self.notes.append("A new match has started.")
-            return Change("applied", events=tuple(st.events), scores_before=(0, 0))
-        if len(st.events) != events or st.hand_number != hand:
-            return Change("applied", events=tuple(st.events[events:]), scores_before=(score0, score1))
-        if self.game.new_match_offer != question:
-            return Change("question")
-        if self.net.state != state or self.game.failure != failure:
-            return Change("link")
-        return None
-
-    def draw(self, change: Change) -> None:
-        for listener in list(self._listeners):
-            listener(change)
-
-    def settled(self) -> None:
-        self._hold_check()
-
-    @property
-    def working(self) -> bool:
-        """Whether online work is under way in this page (see :attr:`OnlineEnv.hold`): the friend's
-        call reaching it, the channel's handshake, or the deal's work (a move to check or prove, a
-        decryption awaited, the shuffles ahead)."""
-        if self._closed or not self._started:
-            return False
-        if self.net.state in ("refused", "expired"):
-            return False
-        if self._open and self.net.state != "live":
-            return True  # the handshake, then the key set-up
-        if not self._open and self._reach_first is not None and not self.no_direct:
-            return True  # the friend's call is reaching this page: the channel is about to open
-        return self.game.busy or (self._open and self.game.pending is not None)
-
-    def _hold_check(self) -> None:
-        """Tell the page when online work starts and stops (:attr:`OnlineEnv.hold`), once a change."""
-        hold = self.env.hold
-        working = self.working
-        if hold is None or working == self._held_work:
-            return
-        self._held_work = working
-        try:
-            hold(working)
-        except Exception:  # noqa: BLE001 - the page's background jobs never stop the match
-            pass
-
-    def carry(self) -> tuple[bool, bool]:
-        """Carry payloads and envelopes until quiet: (the link reported anything, a payload was sent)."""
-        now = self.env.wall()
-        heard = carried = False
-        for _ in range(10_000):
-            moved = False
-            for payload in self.game.take_outbox():
-                self._trace(f"emit {payload.get('t')}")
-                self.net.send(payload, now)
-                moved = carried = True
-            for text in self.net.pop_outgoing():
-                moved = True
-                if self.channel is not None and self._open:
-                    self.runner.send(text)
-            for event in self.net.pop_events():
-                moved = heard = True
-                if isinstance(event, Delivered):
-                    self._deliver(event.payload)
-                elif isinstance(event, Problem):
-                    self._problem(event.text)
-                elif isinstance(event, StateChanged):
-                    if event.state == "live":
-                        self.joined = True
-                elif isinstance(event, HangUp):
-                    self.notes.append(event.text)
-                    self.ctx.timer.later(200, self._hang_up)
-            if not moved:
-                break
-        return heard, carried
-
-    def _out(self, text: str) -> None:
-        """A text released by the runner (its save is on disk): on the channel, if it is still open."""
-        if self._open and self.channel is not None and not self._closed:
-            self.channel.send(text)
-
-    def _check_storage(self) -> None:
-        """Tell the player when saves stop reaching the disk (and when they reach it again)."""
-        try:
-            why = self.ctx.storage.failure()
-        except Exception:  # noqa: BLE001
-            why = None
-        if why == self._save_failure:
-            return
-        self._save_failure = why
-        if why is not None:
-            self._problem(f"This browser cannot save the match ({why}), so nothing more is sent to "
-                          f"{self.peer_name} until it can; it keeps trying. If you reload, the match "
-                          "resumes from the last move saved.")
-        else:
-            self.notes.append("Saving works again.")
-        self._emit(Change("link"))
-
-    def _hang_up(self) -> None:
-        if self.channel is not None and not self._closed:
-            self.channel.drop()
-        self.on_close()
-
-    def _deliver(self, payload: dict[str, Any]) -> None:
-        self._trace(f"deliver {clean_peer_text(payload.get('t'), 12)}")
-        if payload.get("t") == "name":
-            name = clean_name(payload.get("name"))
-            if name is None:
-                self.net.distrust("The other browser sent a name that is not text; it was ignored.",
-                                  self.env.wall())
-                return
-            self.peer_name = name
-            self._seats[self.other].label = name
-            return
-        try:
-            self.game.receive(payload)
-        except ProtocolError as exc:
-            # Refused by the rules or the deal: nothing changes, and the peer is not trusted again
-            # (no move is taken from it) until it proves its seat in a new handshake.
-            self.net.distrust(f"The other browser sent something wrong ({exc}). It was refused; nothing changed.",
-                              self.env.wall())
-
     def _problem(self, text: str) -> None:
         self.problems.append(text[:400])
         self.problems = self.problems[-5:]
-
-    def _save(self) -> None:
-        """Save the link and the game together. A save that fails (a full storage, or a bug) never
-        stops the match: it goes on in this page, the player is told once, and the next batch tries again.
-        Nothing is saved for a room not joined yet (:attr:`invited`): a reload asks again."""
-        if self.invited:
-            return
-        self._trace("save >")
-        try:
-            head = json.dumps({"format": 1, "room": self.net.room, "seat": self.game.seat, "tag": self.tag,
-                               "my_name": self.my_name, "peer_name": self.peer_name, "acked": self.acked_hand,
-                               "joined": self.joined}, ensure_ascii=True)
-            # The link and the game write their own JSON, each part once (a save late in a match
-            # costs about what an early one does): the record is {..., "link": ..., "game": ...}.
-            record = f'{head[:-1]}, "link": {self.net.to_json()}, "game": {self.game.to_json()}}}'
-            if record == self._record:
-                return  # nothing changed since the last save: the store is not written again
-            self.ctx.storage.set(room_key(self.net.room), record)
-            self.ctx.storage.set(CURRENT_KEY, self.net.room)
-            self._record = record
-        except Exception:  # noqa: BLE001 - a full storage must not stop the game
-            if not self._save_failed:
-                self._save_failed = True
-                self.notes.append(SAVE_FAILED)
-            return
-        finally:
-            self._trace("save <")
-        self._save_failed = False
 
     def _emit(self, change: Change) -> None:
         self.runner.draw(change)
@@ -770,3 +474,143 @@ class PeerSession:
         trace = self.env.trace
         if trace is not None:
             trace(label)
+
+
+class _Driver:
+    """The runner's view of a session (:class:`~.runner.Driven`): what a batch carries between the game,
+    the link and the channel, what the table shows, what is saved and drawn. Apart from the session, so
+    the Session's own surface stays the protocol's."""
+
+    def __init__(self, session: PeerSession) -> None:
+        self.s = session
+        self._record: str | None = None
+        """The room's record as this page last wrote it (a save that would write it again is skipped)."""
+        self._save_failed = False
+        self._save_failure: str | None = None
+
+    def look(self) -> tuple[object, ...]:
+        """What the table shows now (compared by the runner before and after a batch)."""
+        st = self.s.match.state
+        return (len(st.events), st.scores[0], st.scores[1], self.s.net.state, self.s.game.match_number,
+                self.s.game.failure, st.hand_number, self.s.busy, self.s.game.new_match_offer,
+                self.s.game.waiting_for(), self.s.game.verification)
+
+    def change(self, before: Any) -> Change | None:
+        """The redraw owed since the look ``before``: a new match, a move, an offer, the link (None: at
+        most "busy" or "checking" changed, which the runner draws once the payload is out)."""
+        events, score0, score1, state, number, failure, hand, _, question, _, _ = before
+        st = self.s.match.state
+        if self.s.game.match_number != number:
+            self.s.acked_hand = 0
+            self.s.problems.clear()
+            self.s.notes.append("A new match has started.")
+            return Change("applied", events=tuple(st.events), scores_before=(0, 0))
+        if len(st.events) != events or st.hand_number != hand:
+            return Change("applied", events=tuple(st.events[events:]), scores_before=(score0, score1))
+        if self.s.game.new_match_offer != question:
+            return Change("question")
+        if self.s.net.state != state or self.s.game.failure != failure:
+            return Change("link")
+        return None
+
+    def draw(self, change: Change) -> None:
+        for listener in list(self.s._listeners):
+            listener(change)
+
+    def save(self) -> None:
+        """Save the link and the game together. A save that fails (a full storage, or a bug) never
+        stops the match: it goes on in this page, the player is told once, and the next batch tries again.
+        Nothing is saved for a room not joined yet (:attr:`invited`): a reload asks again."""
+        if self.s.invited:
+            return
+        self.s._trace("save >")
+        try:
+            head = json.dumps({"format": 1, "room": self.s.net.room, "seat": self.s.game.seat, "tag": self.s.tag,
+                               "my_name": self.s.my_name, "peer_name": self.s.peer_name, "acked": self.s.acked_hand,
+                               "joined": self.s.joined}, ensure_ascii=True)
+            # The link and the game write their own JSON, each part once (a save late in a match
+            # costs about what an early one does): the record is {..., "link": ..., "game": ...}.
+            record = f'{head[:-1]}, "link": {self.s.net.to_json()}, "game": {self.s.game.to_json()}}}'
+            if record == self._record:
+                return  # nothing changed since the last save: the store is not written again
+            self.s.ctx.storage.set(room_key(self.s.net.room), record)
+            self.s.ctx.storage.set(CURRENT_KEY, self.s.net.room)
+            self._record = record
+        except Exception:  # noqa: BLE001 - a full storage must not stop the game
+            if not self._save_failed:
+                self._save_failed = True
+                self.s.notes.append(SAVE_FAILED)
+            return
+        finally:
+            self.s._trace("save <")
+        self._save_failed = False
+
+    def check_storage(self) -> None:
+        """Tell the player when saves stop reaching the disk (and when they reach it again)."""
+        try:
+            why = self.s.ctx.storage.failure()
+        except Exception:  # noqa: BLE001
+            why = None
+        if why == self._save_failure:
+            return
+        self._save_failure = why
+        if why is not None:
+            self.s._problem(f"This browser cannot save the match ({why}), so nothing more is sent to "
+                          f"{self.s.peer_name} until it can; it keeps trying. If you reload, the match "
+                          "resumes from the last move saved.")
+        else:
+            self.s.notes.append("Saving works again.")
+        self.s._emit(Change("link"))
+
+
+    def settled(self) -> None:
+        self.s.connection.hold_check()
+
+    def carry(self) -> tuple[bool, bool]:
+        """Carry payloads and envelopes until quiet: (the link reported anything, a payload was sent)."""
+        now = self.s.env.wall()
+        heard = carried = False
+        for _ in range(10_000):
+            moved = False
+            for payload in self.s.game.take_outbox():
+                self.s._trace(f"emit {payload.get('t')}")
+                self.s.net.send(payload, now)
+                moved = carried = True
+            for text in self.s.net.pop_outgoing():
+                moved = True
+                if self.s.channel is not None and self.s.connection.open:
+                    self.s.runner.send(text)
+            for event in self.s.net.pop_events():
+                moved = heard = True
+                if isinstance(event, Delivered):
+                    self._deliver(event.payload)
+                elif isinstance(event, Problem):
+                    self.s._problem(event.text)
+                elif isinstance(event, StateChanged):
+                    if event.state == "live":
+                        self.s.joined = True
+                elif isinstance(event, HangUp):
+                    self.s.notes.append(event.text)
+                    self.s.ctx.timer.later(200, self.s.connection.hang_up)
+            if not moved:
+                break
+        return heard, carried
+
+    def _deliver(self, payload: dict[str, Any]) -> None:
+        self.s._trace(f"deliver {clean_peer_text(payload.get('t'), 12)}")
+        if payload.get("t") == "name":
+            name = clean_name(payload.get("name"))
+            if name is None:
+                self.s.net.distrust("The other browser sent a name that is not text; it was ignored.",
+                                  self.s.env.wall())
+                return
+            self.s.peer_name = name
+            self.s._seats[self.s.other].label = name
+            return
+        try:
+            self.s.game.receive(payload)
+        except ProtocolError as exc:
+            # Refused by the rules or the deal: nothing changes, and the peer is not trusted again
+            # (no move is taken from it) until it proves its seat in a new handshake.
+            self.s.net.distrust(f"The other browser sent something wrong ({exc}). It was refused; nothing changed.",
+                              self.s.env.wall())

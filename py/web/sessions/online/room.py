@@ -81,7 +81,7 @@ def _fresh(ctx: OpenContext, env: OnlineEnv, room: str, seat: int, rules: Rules 
     if seat == 1 and not game.rules.is_classic:
         session.invited = True
     else:
-        session._save()
+        session.save()
     return session
 
 
