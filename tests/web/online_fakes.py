@@ -18,6 +18,7 @@ from web.kit.cards import card_name
 from web.table.render import deal_cuts
 from web.shell.controller import Controller, MemoryStorage
 from web.kit.qr_svg import qr_svg
+from web.sessions.online.connection import Connection
 from web.sessions.online.peer import ChannelEvents, PeerSession
 
 BUSY = json.dumps({"v": PROTOCOL, "k": "refuse", "reason": "full"}, separators=(",", ":"))
@@ -99,7 +100,7 @@ class Hub:
         return [text for who, text in self.log if who.startswith(prefix)]
 
     def factory(self, room: str, seat: int, me: str, host: str, events: ChannelEvents) -> MemChannel:
-        assert isinstance(events, PeerSession)
+        assert isinstance(events, Connection)
         timer = events.ctx.timer
         assert isinstance(timer, NetHost)
         channel = MemChannel(self, me, host, events, timer)

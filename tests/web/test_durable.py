@@ -16,7 +16,7 @@ from table_fakes import text_of
 from cribbage.online.jobs import AheadJob
 from cribbage.state import Phase
 from web.sessions.online import peer as online
-from web.sessions.online.peer import PeerSession, room_key
+from web.sessions.online.peer import room_key
 from web.sessions.storage import DurableStorage, MemoryStorage
 
 

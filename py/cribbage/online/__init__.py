@@ -8,7 +8,9 @@
   shuffles and decryption shares with their proofs, the transcripts binding each proof to its step.
 - :mod:`.game`: one browser's side of an online match: local intents and received payloads in,
   payloads to send out; every step of the other browser proven before it is used, every Go judged
-  once the cards are open.
+  once the cards are open. Beside it :mod:`.wire` (the payloads' envelope), :mod:`.moves` (the
+  other's moves), :mod:`.jobs` (the queued work), :mod:`.pack_work`, :mod:`.audit`, :mod:`.records`
+  and :mod:`.game_save` (the save format).
 
 Nothing here does I/O: the link (:mod:`.link`) carries the payloads, the web layer drives the work.
 """

@@ -41,14 +41,10 @@ which both open what they still hold, with proofs. The result of a match is *ver
   depends only on the cut's depth, checked legal first, and the rules already give the other those
   cards. Nothing is built on the cut's own shares before their proof is checked.
 
-Message kinds (``"t"``): ``key`` (a key share and its proof), ``shuffle`` (a proven shuffle, step 1
-or 2), ``ready`` (the first shuffler verified step 2: the pack may be used), the actions ``cutdeal``,
-``cut``, ``discard``, ``starter``, ``play``, ``go``, ``count`` (with the sender's decryption shares
-for the slots the action opens, ``[[slot, value], ...]``, and one ``proof`` for them all),
-``shares`` (the reply that opens them for the actor),
-``final`` (what the sender still held when the match ended or was abandoned), ``next`` (accept the
-next hand), ``newmatch`` and ``abort``. Every one carries the match number ``m`` and its sender's
-message number ``n`` (0, 1, 2... per match), so a replayed or lost payload is refused.
+Beside it: :mod:`.wire` (every payload's kind and fields, the envelope checks: the message kinds are
+listed there), :mod:`.moves` (the other browser's moves, one handler per kind), :mod:`.jobs` (the queued
+work as typed values), :mod:`.pack_work` (shares, opening cards, checking a shuffle), :mod:`.audit` (the
+Go audit), :mod:`.records` (each pack's bookkeeping) and :mod:`.game_save` (the save format).
 """
 
 from __future__ import annotations

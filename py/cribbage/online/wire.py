@@ -2,7 +2,18 @@
 checks of a payload's envelope (:func:`check_fields`, :func:`check_shape`: types and sizes, no
 arithmetic), of a payload of the next match kept before this browser begins it (:func:`check_early`),
 the cleaning of the other browser's text (:func:`clean_peer_text`) and the rules a table may name
-(:func:`online_rules`). What each payload means is :mod:`.game`; docs/protocol.md tells it whole."""
+(:func:`online_rules`). What each payload means is :mod:`.game` and :mod:`.moves`; docs/protocol.md
+tells it whole.
+
+Message kinds (``"t"``): ``key`` (a key share and its proof), ``shuffle`` (a proven shuffle, step 1
+or 2), ``ready`` (the first shuffler verified step 2: the pack may be used), the actions ``cutdeal``,
+``cut``, ``discard``, ``starter``, ``play``, ``go``, ``count`` (with the sender's decryption shares
+for the slots the action opens, ``[[slot, value], ...]``, and one ``proof`` for them all),
+``shares`` (the reply that opens them for the actor),
+``final`` (what the sender still held when the match ended or was abandoned), ``next`` (accept the
+next hand), ``newmatch`` and ``abort``. Every one carries the match number ``m`` and its sender's
+message number ``n`` (0, 1, 2... per match), so a replayed or lost payload is refused.
+"""
 
 from __future__ import annotations
 
