@@ -649,4 +649,4 @@ def test_the_deals_constants_are_made_in_the_background_in_slices_before_the_fir
     # own table of the generator is made in slices at least.)
     assert pack.constants_ready(group) and len(counts) >= 8
     assert shuffle.generators_ready(group, pack.PACK_SIZE) and group.fixed_ready()
-    assert OnlineGame(1, room="warm", group=group)._warm is None
+    assert OnlineGame(1, room="warm", group=group).work.warm is None
