@@ -41,7 +41,7 @@ from web.sessions.online.env import (CHANNEL_ERRORS, CURRENT_KEY, ENV, NAME_KEY,
                                      ChannelFactory, OnlineEnv, clean_name, configure, parse_rules_query,
                                      peer_ids, refusal_text, room_key, room_link, rules_query)
 from web.sessions.online.room_rules import rules_sentence
-from web.sessions.online.connection import FULL_REDIAL_S, REACH_S, REDIAL_S, TICK_MS, Connection
+from web.sessions.online.connection import FULL_REDIAL_S, REACH_S, REACH_STALE_S, REDIAL_S, TICK_MS, Connection
 from web.sessions.online.runner import HOLD_MS, SLICE_MS, Runner
 from web.sessions.online.words import (DECLINED, INVITED, MAX_FAILURE, NO_DIRECT, ROOM_FULL, SAVE_FAILED,
                                        result_words, waiting_words)
@@ -52,7 +52,7 @@ __all__ = ["PeerSession", "OnlinePanel", "PeerSeat", "TICK_MS", "SAVE_FAILED",
            # (re-exported: the page's and the tests' names for online play's environment)
            "Channel", "ChannelEvents", "ChannelFactory", "CHANNEL_ERRORS", "OnlineEnv", "ENV", "configure",
            "CURRENT_KEY", "NAME_KEY", "room_key", "peer_ids", "room_link", "clean_name", "refusal_text",
-           "rules_query", "parse_rules_query", "SLICE_MS", "HOLD_MS", "REDIAL_S", "FULL_REDIAL_S", "REACH_S"]
+           "rules_query", "parse_rules_query", "SLICE_MS", "HOLD_MS", "REDIAL_S", "FULL_REDIAL_S", "REACH_S", "REACH_STALE_S"]
 
 @dataclass(frozen=True)
 class OnlinePanel:
