@@ -13,7 +13,9 @@ import pytest
 from cribbage.actions import Play
 from cribbage.match import SaveError
 from cribbage.online import AuditFailure, ProtocolError
-from cribbage.online.game import MESSAGE_KINDS, REPLAY_SLICE, OldProtocolSave, OnlineGame, _checksum
+from cribbage.online.game import MESSAGE_KINDS, REPLAY_SLICE, OldProtocolSave, OnlineGame
+from cribbage.online.game_save import checksum as _checksum
+from cribbage.online.jobs import AheadJob, ReceiveJob, SendJob
 from cribbage.online.group import MODP_TEST
 from cribbage.state import IllegalActionError, Phase, other
 
@@ -543,16 +545,17 @@ def test_a_cut_is_sent_with_shares_computed_ahead_and_the_reply_waits_for_no_shu
     after = pone.records[pone.source.current + 1]
     assert after.ready and after.deck2 is not None  # shuffled during the show: give it background work
     after.ahead.clear()
-    pone._queue_bg({"kind": "ahead", "pack": pone.source.current + 1})
+    pone.work.add_background(AheadJob(pone.source.current + 1))
     pone.act(next(a for a in pone.legal_actions()))
     pone.run_all()
     assert ops.mul == muls + 2, "only the batched proof's Z = x·M and k·M: every share was computed ahead"
     cut = pone.take_outbox()
     assert [m["t"] for m in cut] == ["cut"] and len(cut[0]["shares"]) == 6
-    assert pone._bg and not pone.busy and not after.ahead  # waiting for the reply: the background waits
+    assert pone.work.bg and not pone.busy and not after.ahead  # waiting for the reply: the background waits
     dealer.receive(cut[0])
     assert dealer.step(0.0)  # the first slice: the move checked legal, the reply queued first
-    assert [j["kind"] for j in dealer._fg[:2]] == ["send", "recv"] and dealer._fg[1].get("replied")
+    first, second = dealer.work.fg[:2]
+    assert isinstance(first, SendJob) and isinstance(second, ReceiveJob) and second.replied
     dealer.run_all()
     reply = dealer.take_outbox()
     assert [m["t"] for m in reply] == ["shares"] and dealer.match.state.phase is Phase.DISCARD
@@ -573,7 +576,7 @@ def test_a_save_built_from_kept_pieces_is_the_whole_saved_afresh_after_every_ste
     again only when it changed: after every slice of work and every payload of three hands (a reload
     on the way), the text is the canonical JSON of the whole state, the same as a save made with
     nothing kept, and it loads back to the same text."""
-    from cribbage.online.game import _canonical
+    from cribbage.online.wire import canonical as _canonical
 
     def fresh(peer: OnlineGame) -> str:
         kept = [rec.saved for rec in peer.records], peer._deck_texts
@@ -646,4 +649,4 @@ def test_the_deals_constants_are_made_in_the_background_in_slices_before_the_fir
     # own table of the generator is made in slices at least.)
     assert pack.constants_ready(group) and len(counts) >= 8
     assert shuffle.generators_ready(group, pack.PACK_SIZE) and group.fixed_ready()
-    assert OnlineGame(1, room="warm", group=group)._warm is None
+    assert OnlineGame(1, room="warm", group=group).work.warm is None

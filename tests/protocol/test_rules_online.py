@@ -12,7 +12,8 @@ import pytest
 
 from cribbage.match import SaveError
 from cribbage.online import ProtocolError
-from cribbage.online.game import OnlineGame, _checksum, online_rules
+from cribbage.online.game import OnlineGame, online_rules
+from cribbage.online.game_save import checksum as _checksum
 from cribbage.online.group import MODP_TEST
 from cribbage.online.pack import RULES, MatchKeys, rules_statement
 from cribbage.rules import CLASSIC, Rules, RulesError
@@ -181,7 +182,7 @@ def test_online_a_call_in_the_play_is_made_on_ones_turn() -> None:
     """Out of turn a call and the other's next card could cross on the wire: online the call waits
     for the caller's turn (the engine itself allows it out of turn, at one device)."""
     from cribbage.actions import Go, Muggins, Play
-    from cribbage.online.game import _call_refusal
+    from cribbage.online.moves import call_refusal as _call_refusal
     from cribbage.state import GameState
 
     rules = Rules(play_muggins=True)

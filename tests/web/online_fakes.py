@@ -18,6 +18,7 @@ from web.kit.cards import card_name
 from web.table.render import deal_cuts
 from web.shell.controller import Controller, MemoryStorage
 from web.kit.qr_svg import qr_svg
+from web.sessions.online.connection import Connection
 from web.sessions.online.peer import ChannelEvents, PeerSession
 
 BUSY = json.dumps({"v": PROTOCOL, "k": "refuse", "reason": "full"}, separators=(",", ":"))
@@ -99,7 +100,7 @@ class Hub:
         return [text for who, text in self.log if who.startswith(prefix)]
 
     def factory(self, room: str, seat: int, me: str, host: str, events: ChannelEvents) -> MemChannel:
-        assert isinstance(events, PeerSession)
+        assert isinstance(events, Connection)
         timer = events.ctx.timer
         assert isinstance(timer, NetHost)
         channel = MemChannel(self, me, host, events, timer)
@@ -218,6 +219,9 @@ class FakeQr:
 class Browser:
     """One browser: its storage survives reloads; each (re)load is a new controller."""
 
+    trace: Callable[[str], None] | None = None
+    """Online play's trace (:attr:`OnlineEnv.trace`: each payload, slice of work, save and redraw)."""
+
     def __init__(self, name: str, clock: Clock, hub: Hub, room: str | None = None, secret: str | None = None) -> None:
         self.name = name
         self.secret = secret
@@ -233,6 +237,9 @@ class Browser:
         self.holds: list[bool] = []
         """What online play told the page of its work (:attr:`OnlineEnv.hold`), in order."""
         self.qr = FakeQr(self.host)
+        self.random = random.Random(name)
+        """This browser's deal (its key share and shuffles), seeded by its name: a test's match is
+        the same on every run, whichever tests ran before (the system's source made some flaky)."""
 
     def load(self, params: dict[str, str] | None = None, room: str | None = None) -> Controller:
         """Open the page (again): the previous page is gone without closing anything but its channel."""
@@ -244,7 +251,7 @@ class Browser:
             self.room = room
         online.configure(channel=self.hub.factory, room=self.room, secret=self.secret, page_url="http://127.0.0.1/",
                          wall=self.clock, group=MODP_TEST, rules_text=self.rules_text, hold=self.holds.append,
-                         qr=self.qr)
+                         qr=self.qr, randbelow=self.random.randrange, trace=self.trace)
         p = dict(params or {})
         if self.room is not None:
             p["mode"] = "online"

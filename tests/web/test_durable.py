@@ -13,9 +13,10 @@ import pytest
 from online_fakes import Browser, Clock, Hub, pass_time, settle, turn
 from table_fakes import text_of
 
+from cribbage.online.jobs import AheadJob
 from cribbage.state import Phase
 from web.sessions.online import peer as online
-from web.sessions.online.peer import PeerSession, room_key
+from web.sessions.online.peer import room_key
 from web.sessions.storage import DurableStorage, MemoryStorage
 
 
@@ -299,10 +300,10 @@ def test_without_the_gate_envelopes_claim_what_the_disk_does_not_hold(monkeypatc
     sender's disk does not hold yet, which a kill then loses (the link's kept payloads heal only the
     acknowledgements; a lost sent move stops the match)."""
 
-    def at_once(self: PeerSession) -> None:
-        self._release(self._queued)
+    def at_once(self: SlowStore, fn: Callable[[], None]) -> None:
+        fn()
 
-    monkeypatch.setattr(PeerSession, "_release_when_durable", at_once)
+    monkeypatch.setattr(SlowStore, "whenDurable", at_once)
     clock, hub = Clock(), Hub()
     ann, bob = open_slow_room(clock, hub)
     watch = DiskWatch(hub, ann, bob)
@@ -445,7 +446,7 @@ def test_while_a_payload_waits_for_its_save_the_queued_work_waits_until_it_is_ou
 
     def held_move() -> None:
         game.pack.ahead.clear()  # type: ignore[union-attr]
-        game._queue_bg({"kind": "ahead", "pack": game.source.current})  # background work to do
+        game.work.add_background(AheadJob(game.source.current))  # background work to do
         before = len(channel.sent)  # type: ignore[attr-defined]
         ann.c.click("online-name", {"value": f"Ann {len(channel.sent)}"})  # type: ignore[attr-defined]
         assert len(channel.sent) == before and game.busy  # type: ignore[attr-defined]

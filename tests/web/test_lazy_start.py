@@ -65,7 +65,7 @@ def test_a_room_link_imports_online_play_when_the_page_opens_it() -> None:
 
 
 def test_a_saved_online_match_is_reopened_through_the_registry() -> None:
-    from web.sessions.online import peer as online  # here (not in the probe): make a room as a first visit would
+    from web.sessions.online import room as online  # here (not in the probe): make a room as a first visit would
 
     storage = MemoryStorage()
     ctx = OpenContext(storage=storage, timer=_NoTimer(), delay=lambda: 0, now_ms=lambda: 0)

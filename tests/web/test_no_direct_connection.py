@@ -10,7 +10,7 @@ from table_fakes import text_of
 from cribbage.online.group import MODP_TEST
 from web.sessions.online import peer as online
 from web.shell.controller import Controller
-from web.sessions.online.peer import PeerSession
+from web.sessions.online.connection import Connection
 
 
 class BlockedChannel(MemChannel):
@@ -31,7 +31,7 @@ class BlockedHub(Hub):
     blocked = True
 
     def factory(self, room: str, seat: int, me: str, host: str, events: online.ChannelEvents) -> MemChannel:
-        assert isinstance(events, PeerSession)
+        assert isinstance(events, Connection)
         timer = events.ctx.timer
         assert isinstance(timer, NetHost)
         kind = BlockedChannel if self.blocked else MemChannel

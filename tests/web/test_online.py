@@ -304,7 +304,7 @@ def test_a_failed_audit_stops_the_match_and_shows_the_evidence_as_text() -> None
         game.match.actions.append(Go(1))
         game._queue_send({"t": "go", "m": game.match_number, "pack": k}, None)
         game._after_apply(k)
-        bob.session._batch(lambda: None)
+        bob.session.runner.batch(lambda: None)
         play(ann, bob, rng, until=lambda: ann.session.game.failure is not None
              and bob.session.game.failure is not None)
         # Whichever browser caught the false Go (Bob's own audits itself too) shows its evidence;
@@ -348,7 +348,7 @@ def test_a_payload_the_game_refuses_is_not_trusted_until_the_peer_proves_its_sea
     play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.DISCARD)
     actions = [str(a) for a in bob.c.match.actions]
     # Well-formed for the link (the right sequence number), wrong for the game: an unknown kind.
-    ann.session._batch(lambda: ann.session.net.send({"t": "bogus", "m": 0}, clock.now))
+    ann.session.runner.batch(lambda: ann.session.net.send({"t": "bogus", "m": 0}, clock.now))
     for _ in range(1000):  # only Bob's page runs: Ann cannot answer a handshake yet
         bob.host.run_short()
         if bob.session.problems:
@@ -555,7 +555,7 @@ def test_hostile_text_in_every_field_that_carries_text_is_cleaned_bounded_and_sa
     play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.DISCARD)
 
     def from_ann(payload: dict[str, object]) -> None:
-        ann.session._batch(lambda: ann.session.net.send(payload, clock.now))  # saved, then sent
+        ann.session.runner.batch(lambda: ann.session.net.send(payload, clock.now))  # saved, then sent
         settle(ann, bob)
 
     # The name: cleaned like every name, at most 24 characters, shown as text.
@@ -577,7 +577,7 @@ def test_hostile_text_in_every_field_that_carries_text_is_cleaned_bounded_and_sa
         pass_time(clock, 8.0, ann, bob)
         assert bob.session.net.state == "live"
     ann.session.game._emit({"t": "newmatch", "m": ann.session.game.match_number, "op": EVIL})
-    ann.session._batch(lambda: None)
+    ann.session.runner.batch(lambda: None)
     settle(ann, bob)
     assert bob.session.game.failure and EVIL[20:60] not in bob.session.game.failure
     shows_only_clean_text(bob)
@@ -589,7 +589,7 @@ def test_a_hostile_stop_reason_is_the_other_browsers_words_in_quotes_apart_from_
     clock, hub, ann, bob = table
     play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.DISCARD)
     ann.session.game._emit({"t": "abort", "m": ann.session.game.match_number, "reason": EVIL})
-    ann.session._batch(lambda: None)
+    ann.session.runner.batch(lambda: None)
     settle(ann, bob)
     panel = bob.session.panel()
     assert panel.failure == "the other browser stopped the match"  # ours only
@@ -617,6 +617,28 @@ def test_a_save_that_fails_is_said_once_and_the_match_goes_on(table: tuple[Clock
     notes = [n for n in bob.session.panel().problems if "could not save" in n]
     assert notes == [online.SAVE_FAILED]
     assert len(ann.c.match.actions) == len(bob.c.match.actions) and bob.c.match.state.phase is Phase.PLAY
+
+
+def test_a_save_that_changes_nothing_does_not_write_the_room_again(table: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = table
+    play(ann, bob, random.Random(4), until=lambda: bob.c.match.state.phase is Phase.PLAY)
+    writes: list[str] = []
+    real = bob.storage.set
+
+    def counted(key: str, value: str) -> None:
+        writes.append(key)
+        real(key, value)
+
+    bob.storage.set = counted  # type: ignore[method-assign]
+    key = room_key(bob.session.net.room)
+    bob.session.save()
+    bob.session.save()
+    settle(ann, bob)
+    assert writes.count(key) <= 1
+    before = len(writes)
+    assert turn(bob.c) or turn(ann.c)  # a move is saved
+    settle(ann, bob)
+    assert writes[before:].count(key) >= 1
 
 
 # --- the panel: one line once both are here, one message per fact, whom we wait for ----------------
@@ -695,7 +717,7 @@ def test_a_refusal_is_said_once(table: tuple[Clock, Hub, Browser, Browser]) -> N
     from cribbage.online.link import PROTOCOL
 
     # Ann's browser says it does not know Bob's seat (it lost its room, say): final for Bob.
-    bob.session.on_message(json.dumps({"v": PROTOCOL, "k": "refuse", "reason": "unknown"}))
+    bob.session.connection.on_message(json.dumps({"v": PROTOCOL, "k": "refuse", "reason": "unknown"}))
     settle(ann, bob)
     assert bob.session.net.state == "refused"
     bob.c.refresh()
@@ -714,8 +736,8 @@ def test_no_internal_code_reaches_the_page(code: str) -> None:
     ann.c.click("new-mode", {"mode": "online"})
     ann.c.click("start")
     settle(ann)
-    ann.session.on_error(code)
-    ann.session.on_error(code)
+    ann.session.connection.on_error(code)
+    ann.session.connection.on_error(code)
     ann.c.refresh()
     page = text_of(ann.html())
     assert code not in page and "(" + code not in ann.html()
@@ -766,11 +788,15 @@ def test_a_slice_of_the_deals_work_and_a_table_redraw_never_share_a_task(monkeyp
             return super().later(ms, task)
 
     monkeypatch.setattr(online_fakes, "NetHost", TaskHost)
-    real_slice, real_emit, real_click = PeerSession._slice, PeerSession._emit_now, Controller.click
+    real_click = Controller.click
     real_propose = PeerSession.propose
     monkeypatch.setattr(PeerSession, "propose", lambda self, action: (log.append("propose"), real_propose(self, action))[1])
-    monkeypatch.setattr(PeerSession, "_slice", lambda self: (log.append("slice"), real_slice(self))[1])
-    monkeypatch.setattr(PeerSession, "_emit_now", lambda self, change: (log.append("redraw"), real_emit(self, change))[1])
+
+    def trace(label: str) -> None:  # the session's own trace (the benchmark's): each slice, each redraw
+        if label.startswith(("slice", "redraw")) and label.endswith(">"):
+            log.append(label.split()[0])
+
+    monkeypatch.setattr(online_fakes.Browser, "trace", staticmethod(trace))
     monkeypatch.setattr(Controller, "click",
                         lambda self, *a, **k: (log.extend(["task", "click"]), real_click(self, *a, **k))[1])
     clock, hub = Clock(), Hub()
@@ -834,8 +860,8 @@ def test_the_page_holds_its_background_jobs_while_online_work_is_under_way(monke
     assert ann.holds[-1] is False and bob.holds[-1] is False and ann.holds.count(True) > 1
     # the friend's call reaching a page (the channel about to open) holds it; closing the room lets go
     browsers.clear()
-    ann.session.on_close()
-    ann.session.on_reach()
+    ann.session.connection.on_close()
+    ann.session.connection.on_reach()
     assert ann.holds[-1] is True
     ann.session.close()
     assert ann.holds[-1] is False

@@ -8,7 +8,9 @@
   shuffles and decryption shares with their proofs, the transcripts binding each proof to its step.
 - :mod:`.game`: one browser's side of an online match: local intents and received payloads in,
   payloads to send out; every step of the other browser proven before it is used, every Go judged
-  once the cards are open.
+  once the cards are open. Beside it :mod:`.wire` (the payloads' envelope), :mod:`.moves` (the
+  other's moves), :mod:`.jobs` (the queued work), :mod:`.pack_work`, :mod:`.audit`, :mod:`.records`
+  and :mod:`.game_save` (the save format).
 - :mod:`.table_keys`, :mod:`.table_chain`, :mod:`.table_deal`: the deal at three and four seats (two
   too): the N-party pack, one story for every seat (every round echoed before it is built on), and
   one seat's side of a hand's rounds, messages in and out.

@@ -41,176 +41,50 @@ which both open what they still hold, with proofs. The result of a match is *ver
   depends only on the cut's depth, checked legal first, and the rules already give the other those
   cards. Nothing is built on the cut's own shares before their proof is checked.
 
-Message kinds (``"t"``): ``key`` (a key share and its proof), ``shuffle`` (a proven shuffle, step 1
-or 2), ``ready`` (the first shuffler verified step 2: the pack may be used), the actions ``cutdeal``,
-``cut``, ``discard``, ``starter``, ``play``, ``go``, ``count`` (with the sender's decryption shares
-for the slots the action opens, ``[[slot, value], ...]``, and one ``proof`` for them all),
-``shares`` (the reply that opens them for the actor),
-``final`` (what the sender still held when the match ended or was abandoned), ``next`` (accept the
-next hand), ``newmatch`` and ``abort``. Every one carries the match number ``m`` and its sender's
-message number ``n`` (0, 1, 2... per match), so a replayed or lost payload is refused.
+Beside it: :mod:`.wire` (every payload's kind and fields, the envelope checks: the message kinds are
+listed there), :mod:`.moves` (the other browser's moves, one handler per kind), :mod:`.jobs` (the queued
+work as typed values), :mod:`.pack_work` (shares, opening cards, checking a shuffle), :mod:`.audit` (the
+Go audit), :mod:`.records` (each pack's bookkeeping) and :mod:`.game_save` (the save format).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 import time
-import unicodedata
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Pass, Play, parse_action
-from ..cards import DECK, Card, parse_card
+from ..actions import Action, Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Pass, Play
+from ..cards import Card
 from ..deal import OpenedPacks
-from ..match import Match, SaveError
-from ..rules import CLASSIC, Rules, RulesError
-from ..state import MAX_CLAIM, MAX_PLAY_CLAIM, GameState, IllegalActionError, Phase, other
+from ..match import Match
+from ..rules import CLASSIC, Rules
+from ..state import GameState, IllegalActionError, Phase, other
 from ..view import SeatView
-from . import elgamal
+from . import elgamal, game_save
+from .audit import REPLAY_SLICE, audit_work
 from .elgamal import Ciphertext
 from .errors import AuditFailure, ProtocolError
-from .group import Element, Group, OpCount, Work
-from .pack import PACK_SIZE, MatchKeys, Shares, constants_ready, constants_work, public_deck
+from .game_save import SAVE_FORMAT, SAVE_VERSION, OldProtocolSave
+from .group import Group, OpCount, Work
+from .jobs import (BACKGROUND, AheadJob, AuditJob, Job, KeyJob, MineJob, ReceiveJob, SendJob, ShuffleJob,
+                   WorkQueue)
+from .moves import HANDLERS, call_refusal, on_reveal, refusal
+from .pack import MatchKeys, constants_ready, constants_work, public_deck
+from .pack_work import ahead_work, mine_work, verify_shuffle_work
+from .records import PackRecord, Pending
+from .wire import (EARLY_KINDS, MAX_EARLY_BYTES, MESSAGE_KINDS, check_early, check_fields, check_shape,
+                   clean_peer_text, online_rules, small_int)
 
-__all__ = ["OnlineGame", "SAVE_FORMAT", "SAVE_VERSION", "MESSAGE_KINDS", "OldProtocolSave", "VERIFY_WAIT",
-           "clean_peer_text", "online_rules"]
+__all__ = ["OnlineGame", "SAVE_FORMAT", "SAVE_VERSION", "MESSAGE_KINDS", "EARLY_KINDS", "MAX_EARLY_BYTES",
+           "OldProtocolSave", "VERIFY_WAIT", "REPLAY_SLICE", "clean_peer_text", "online_rules"]
 
-SAVE_FORMAT = "cribbage-online"
-SAVE_VERSION = 3
-"""3: one batched proof for the shares of a message (2 proved each share apart; 1 was the SRA deal
-with keys revealed after each hand). An earlier save cannot resume: :class:`OldProtocolSave`."""
-REPLAY_SLICE = 20
-"""Actions the Go audit's replay applies between two yields (each slice a few milliseconds)."""
-MAX_REASON = 200
-"""Longest ``abort`` reason kept from the other browser (cleaned, shown in quotes as its words)."""
 LOOKAHEAD = 1
 """Packs shuffled ahead of the one in play (the first two packs are shuffled at once, one by each)."""
 VERIFY_WAIT = 30.0
 """Seconds after the end of a match this browser waits for the other's cards before giving up."""
 
-_FIELDS: dict[str, frozenset[str]] = {
-    "key": frozenset({"share", "proof"}),
-    "shuffle": frozenset({"pack", "step", "cards", "proof"}),
-    "ready": frozenset({"pack"}),
-    "cutdeal": frozenset({"pack", "depth", "shares", "proof"}),
-    "cut": frozenset({"pack", "depth", "shares", "proof"}),
-    "discard": frozenset({"pack", "slots"}),
-    "starter": frozenset({"pack", "depth", "shares", "proof"}),
-    "play": frozenset({"pack", "slot", "shares", "proof"}),
-    "go": frozenset({"pack"}),
-    "count": frozenset({"pack", "shares", "proof"}),
-    "muggins": frozenset({"pack"}),
-    "pass": frozenset({"pack"}),
-    "crib": frozenset({"pack", "shares", "proof"}),
-    "shares": frozenset({"pack", "shares", "proof"}),
-    "final": frozenset({"pack", "shares", "proof"}),
-    "next": frozenset({"hand"}),
-    "newmatch": frozenset({"op"}),
-    "abort": frozenset({"reason"}),
-}
-MESSAGE_KINDS = frozenset(_FIELDS)
-"""Every payload kind this module sends and accepts."""
-_OPTIONAL: dict[str, frozenset[str]] = {"key": frozenset({"rules"}), "count": frozenset({"claim"}),
-                                        "play": frozenset({"claim"})}
-"""Fields a payload carries only at some tables: the rules in a ``key`` (any table but the classic
-one, whose payloads are as before the rule book), the claim of a ``count`` (muggins), the claim of a
-``play`` (muggins in the play)."""
-
-
-def online_rules(data: object) -> Rules:
-    """The rules of an online table from their plain data (``Rules.to_json``); :class:`RulesError`,
-    in words for a player, for anything the rule book does not have or online play does not offer
-    (three and four players play at one device only)."""
-    rules = Rules.from_json(data)
-    if rules.players != 2:
-        raise RulesError(f"online play is for two players; {rules.describe()} is played at one device")
-    return rules
-
-
-class OldProtocolSave(SaveError):
-    """A room saved by an earlier version of the online deal: it cannot resume; a new match can start."""
-
-
-def clean_peer_text(text: object, limit: int = MAX_REASON) -> str:
-    """Text from the other browser made safe to keep and show: no lone surrogates, no control or
-    format characters, whitespace collapsed, at most ``limit`` characters."""
-    if not isinstance(text, str):
-        return ""
-    out: list[str] = []
-    for ch in text:
-        if 0xD800 <= ord(ch) <= 0xDFFF:
-            continue
-        cat = unicodedata.category(ch)
-        if cat in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"):
-            ch = " " if ch in "\t\n\r" else ""
-        out.append(ch)
-    cleaned = " ".join("".join(out).split())
-    return cleaned[:limit]
-
-
-@dataclass
-class PackRecord:
-    """This browser's crypto and bookkeeping for one pack of the match."""
-
-    first_seat: int
-    """Who shuffles first (seat ``k % 2`` for pack ``k``: the first two packs are shuffled at once)."""
-    start_action: int = -1
-    """Index in the match's actions of the pack's first action (-1 until it is in play)."""
-    deck1: list[Ciphertext] | None = None
-    """The first shuffle, proven (or made here)."""
-    deck2: list[Ciphertext] | None = None
-    """The pack: the second shuffle, proven (or made here); 52 slots."""
-    incoming: dict[str, Any] | None = None
-    """A received shuffle waiting for its proof to be checked (as received)."""
-    ready: bool = False
-    """Both shuffles are proven, and both browsers know it: the pack may be cut."""
-    shares_in: dict[int, Element] = field(default_factory=dict)
-    """Slot -> the other's proven decryption share."""
-    mine: dict[int, Element] = field(default_factory=dict)
-    """Slot -> this browser's decryption share (computed for slots opened, sent or not)."""
-    ahead: dict[int, Element] = field(default_factory=dict)
-    """Slot -> this browser's decryption share, computed in the background once the pack is ready
-    (never sent from here, not saved): a move's shares are then ready the moment it is made."""
-    shares_out: list[int] = field(default_factory=list)
-    """Slots whose share this browser has sent (or will, in queued work)."""
-    discard_slots: list[list[int] | None] = field(default_factory=lambda: [None, None])
-    """The two slots each seat laid away to the crib (named, not opened, when discarding)."""
-    laid: list[list[int]] = field(default_factory=lambda: [[], []])
-    """The slots each seat has laid in the play, in order."""
-    ended: bool = False
-    end_action: int = -1
-    """Index in the match's actions just past the pack's last action."""
-    saved: tuple[tuple[Any, ...], str] | None = field(default=None, compare=False, repr=False)
-    """(:meth:`save_mark`, the record's canonical JSON) as last saved: written again only when the mark
-    changes."""
-
-    def save_mark(self) -> tuple[Any, ...]:
-        """What changes whenever the saved record would: a record only grows (shares are added, never
-        replaced; slots laid are appended; a deck is set, or let go once the pack ended), so the sizes
-        and the flags tell, with the decks and the shuffle received themselves (compared as the same
-        objects: at once)."""
-        return (self.start_action, self.deck1, self.deck2, self.incoming, self.ready,
-                len(self.shares_in), len(self.mine), len(self.shares_out), str(self.discard_slots),
-                len(self.laid[0]), len(self.laid[1]), self.ended, self.end_action)
-
-
-@dataclass
-class _Pending:
-    """A local action sent and waiting for the other's shares before it is applied here (None: with
-    muggins, the crib turned before its count)."""
-
-    action: Action | None
-    slots: list[int]
-
-
 Clock = Callable[[], float]
-
-
-def _default_group() -> Group:
-    from .p256 import P256_GROUP
-    return P256_GROUP
 
 
 class OnlineGame:
@@ -230,7 +104,7 @@ class OnlineGame:
         self.names = (str(names[0]), str(names[1]))
         self.room = str(room)
         self.randbelow = randbelow
-        self.group = group if group is not None else _default_group()
+        self.group = group if group is not None else game_save.default_group()
         """The group of the deal (tests may use a small one for speed)."""
         self.clock = clock
         self.match_number = 0
@@ -253,13 +127,8 @@ class OnlineGame:
         self.revision = 0
         """Counts finished pieces of work: a slice that finished none changed nothing worth saving
         (work in progress is never saved; it starts again after a reload)."""
-        self._fg: list[dict[str, Any]] = []
-        self._bg: list[dict[str, Any]] = []
-        self._fg_work: Work[None] | None = None
-        self._bg_work: Work[None] | None = None
-        self._warm: Work[None] | None = None if constants_ready(self.group) else constants_work(self.group)
-        """The deal's constants of the group, made in the background before anything needs them
-        (cached for the page; never saved: a reload makes them again)."""
+        self.work = WorkQueue(None if constants_ready(self.group) else constants_work(self.group))
+        """The queued work (:mod:`.jobs`): the moves, then the constants of the group and the packs ahead."""
         self._deck_texts: dict[int, tuple[list[Ciphertext], str]] = {}
         """id(deck) -> (the deck, its ciphertexts as canonical JSON): each deck is encoded once for the saves."""
         self._reset_match(self.group.random_scalar(randbelow))
@@ -272,7 +141,7 @@ class OnlineGame:
         self.records: list[PackRecord] = []
         self.learned: list[tuple[int, int, Card]] = []
         """(action index, slot, card) for every slot opened here, so a reload replays what was known when."""
-        self.pending: _Pending | None = None
+        self.pending: Pending | None = None
         self.accepted = [False, False]
         self.final_sent = False
         self.final_checked = False
@@ -280,8 +149,8 @@ class OnlineGame:
         self.gave_up = False
         """The other did not open its cards within :data:`VERIFY_WAIT` of the end (or left)."""
         self.over_at: float | None = None
-        self._fg, self._bg, self._fg_work, self._bg_work = [], [], None, None
-        self._fg.append({"kind": "key"})
+        self.work.drop()
+        self.work.add(KeyJob())
 
     # --- queries -------------------------------------------------------------------------------
 
@@ -305,26 +174,18 @@ class OnlineGame:
 
         The shuffles of the packs ahead wait while this browser's own move waits for the other's
         reply: then the reply is checked the moment it comes, with no slice of a shuffle before it."""
-        return bool(self._fg or ((self._bg or self._warm is not None) and self.pending is None))
+        return self.work.busy(self.pending is None)
 
     @property
     def moving(self) -> bool:
         """True while a move waits to be checked or sent (the background shuffles aside)."""
-        return bool(self._fg)
+        return self.work.moving
 
     @property
     def next_job(self) -> str:
         """The kind of the work that runs next, for a trace ("recv count", "send shares", "verify"...;
         "" when none): kinds only, never a value."""
-        if not self._fg and self._warm is not None and self.pending is None:
-            return "warm"
-        jobs = self._fg or (self._bg if self.pending is None else [])
-        if not jobs:
-            return ""
-        job = jobs[0]
-        message = job.get("message")
-        kind = str(job["kind"])
-        return f"{kind} {message.get('t')}" if isinstance(message, dict) else kind
+        return self.work.label(self.pending is None)
 
     @property
     def audit_pending(self) -> bool:
@@ -360,7 +221,7 @@ class OnlineGame:
             return "the answer to the offer of a new match"
         if self.pending is not None:
             return "the other browser's decryption"
-        if any(j["kind"] == "recv" for j in self._fg):
+        if any(isinstance(j, ReceiveJob) for j in self.work.fg):
             return "the other browser's move to be checked"
         st = self.match.state
         if st.is_over:
@@ -378,11 +239,11 @@ class OnlineGame:
 
     def legal_actions(self) -> list[Action]:
         """The local player's legal actions now (none while waiting). Online a call of muggins in the
-        play is made on one's turn only (:func:`_call_refusal`)."""
+        play is made on one's turn only (:func:`~.moves.call_refusal`)."""
         if self.waiting_for() is not None:
             return []
         st = self.match.state
-        return [a for a in st.legal_actions(self.seat) if _call_refusal(st, a) is None]
+        return [a for a in st.legal_actions(self.seat) if call_refusal(st, a) is None]
 
     def can_accept_next_hand(self) -> bool:
         """True when the next hand waits for this player's acceptance."""
@@ -403,84 +264,19 @@ class OnlineGame:
         elif now - self.over_at >= VERIFY_WAIT:
             self.gave_up = True
 
-    def peer_left(self) -> None:
-        """The other browser left the room after the end: stop waiting for its cards."""
-        if self.match.state.is_over and not self.final_checked:
-            self.gave_up = True
-
     # --- saves ---------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything this browser needs to continue after a reload, as plain JSON-able data.
-
-        It holds this browser's secret key share of the match (never sent), but never a card of the
-        other's hand before the rules make it public (only the cards opened here are kept).
-        """
+        """Everything this browser needs to continue after a reload, as plain JSON-able data: its secret
+        key share of the match (never sent), never a card of the other's hand before the rules make it
+        public (only the cards opened here are kept)."""
         data: dict[str, Any] = json.loads(self.to_json())
         return data
 
     def to_json(self) -> str:
-        """:meth:`to_dict` as canonical JSON text (sorted keys, no spaces, ASCII): what the page saves.
-
-        Built from pieces kept between saves: a pack's ciphertexts are encoded once, and a pack's
-        record is written again only when something in it changed (a record only grows: shares
-        added, slots laid, a deck set), so a save late in a match costs about what an early one does
-        (the records are most of a save: ~7 kB a pack)."""
-        g = self.group
-        decks: dict[int, tuple[list[Ciphertext], str]] = {}
-
-        def deck(values: list[Ciphertext] | None) -> str:
-            if values is None:
-                return "null"
-            kept = self._deck_texts.get(id(values))
-            if kept is None or kept[0] is not values:
-                kept = (values, _canonical(elgamal.encode_ciphertexts(g, values)))
-            decks[id(values)] = kept
-            return kept[1]
-
-        def points(values: dict[int, Element]) -> list[list[Any]]:
-            return [[s, g.encode_text(v)] for s, v in sorted(values.items())]
-
-        records = []
-        for rec in self.records:
-            mark = rec.save_mark()
-            if rec.saved is None or rec.saved[0] != mark:
-                small = {
-                    "first_seat": rec.first_seat, "start_action": rec.start_action, "incoming": rec.incoming,
-                    "ready": rec.ready, "shares_in": points(rec.shares_in), "mine": points(rec.mine),
-                    "shares_out": list(rec.shares_out), "discard_slots": [d and list(d) for d in rec.discard_slots],
-                    "laid": [list(x) for x in rec.laid], "ended": rec.ended, "end_action": rec.end_action,
-                }
-                rec.saved = (mark, _canonical_object(small, {"deck1": deck(rec.deck1), "deck2": deck(rec.deck2)}))
-            else:
-                for values in (rec.deck1, rec.deck2):
-                    if values is not None and id(values) in self._deck_texts:
-                        decks[id(values)] = self._deck_texts[id(values)]
-            records.append(rec.saved[1])
-        self._deck_texts = decks  # (only the decks still saved: the others are let go)
-        other_key = self.keys.public[other(self.seat)]
-        body: dict[str, Any] = {
-            "format": SAVE_FORMAT, "version": SAVE_VERSION, "seat": self.seat, "names": list(self.names),
-            "room": self.room, "group": g.name, "match_number": self.match_number, "failure": self.failure,
-            "evidence": json.loads(json.dumps(self.evidence, default=str)), "peer_reason": self.peer_reason,
-            "new_match_offer": self.new_match_offer, "settling": self.settling, "early": self._early,
-            "sent": self.sent, "received": self.received, "accepted": list(self.accepted),
-            "secret": g.scalar_text(self.keys.secret),
-            "other_share": None if other_key is None else g.encode_text(other_key),
-            "actions": [str(a) for a in self.match.actions],
-            "learned": [[i, s, c.code] for i, s, c in self.learned],
-            "pending": None if self.pending is None else {
-                "action": None if self.pending.action is None else str(self.pending.action),
-                "slots": list(self.pending.slots)},
-            "final_sent": self.final_sent, "final_checked": self.final_checked, "gave_up": self.gave_up,
-            "over_at": self.over_at, "fg": self._fg, "bg": self._bg, "outbox": self._outbox,
-        }
-        if not self.rules.is_classic:
-            body["rules"] = self.rules.to_json()  # a classic save is as before the rule book
-        raw = {"records": "[" + ",".join(records) + "]"}
-        text = _canonical_object(body, raw)
-        checksum = hashlib.sha256(text.encode("ascii")).hexdigest()[:32]
-        return _canonical_object({**body, "checksum": checksum}, raw)
+        """:meth:`to_dict` as canonical JSON text (sorted keys, no spaces, ASCII): what the page saves
+        (the format: :mod:`.game_save`)."""
+        return game_save.to_json(self)
 
     @classmethod
     def from_dict(cls, data: Any, *, randbelow: Callable[[int], int] = secrets.randbelow,
@@ -489,106 +285,7 @@ class OnlineGame:
 
         ``groups``: the groups a save may name besides P-256 (tests). A save of the earlier protocol
         raises :class:`OldProtocolSave`."""
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise SaveError("this is not a save of an online match")
-        version = data.get("version")
-        if isinstance(version, int) and not isinstance(version, bool) and version < SAVE_VERSION:
-            raise OldProtocolSave("this room's match was saved by an earlier version of the game, whose deal "
-                                  "cannot be continued; a new match can start in the same room")
-        if version != SAVE_VERSION:
-            raise SaveError("this online save is from another version of the game")
-        try:
-            checksum_ok = data.get("checksum") == _checksum(data)
-        except (TypeError, ValueError):
-            checksum_ok = False
-        if not checksum_ok:
-            raise SaveError("this online save has been altered or damaged (its checksum does not match)")
-        try:
-            from .group import MODP_TEST
-            known = {g.name: g for g in (MODP_TEST, *groups)}  # a save names the group it was made in
-            name = data["group"]
-            group = known[name] if name in known else _default_group()
-            if group.name != name:
-                raise SaveError(f"this online save uses the group {str(name)[:20]!r}, unknown here")
-            try:
-                rules = online_rules(data.get("rules"))
-            except RulesError as exc:
-                raise SaveError(f"this online save names rules this game cannot play: {exc}") from exc
-            game = cls(data["seat"], tuple(data["names"]), room=str(data["room"]), randbelow=randbelow,
-                       clock=clock, group=group, rules=rules)
-            game.match_number = int(data["match_number"])
-            secret = group.decode_scalar_text(data["secret"], "the saved key")
-            game._reset_match(secret)
-            if data["other_share"] is not None:
-                game.keys.public[other(game.seat)] = group.decode_text(data["other_share"], "a saved key share")
-            game.failure = data["failure"]
-            game.evidence = dict(data["evidence"])
-            game.peer_reason = str(data["peer_reason"])
-            game.new_match_offer = data["new_match_offer"]
-            game.settling = bool(data["settling"])
-            game._early = list(data["early"])
-            game.sent = int(data["sent"])
-            game.received = int(data["received"])
-            game.accepted = [bool(a) for a in data["accepted"]]
-
-            def cts(values: Any) -> list[Ciphertext] | None:
-                if values is None:
-                    return None
-                return elgamal.decode_ciphertexts(group, values, len(values), "a saved pack")
-
-            def points(values: Any) -> dict[int, Element]:
-                return {int(s): group.decode_text(v, "a saved share") for s, v in values}
-
-            game.records = []
-            for r in data["records"]:
-                rec = PackRecord(first_seat=int(r["first_seat"]), start_action=int(r["start_action"]))
-                rec.deck1, rec.deck2 = cts(r["deck1"]), cts(r["deck2"])
-                rec.incoming = r["incoming"]
-                rec.ready = bool(r["ready"])
-                rec.shares_in, rec.mine = points(r["shares_in"]), points(r["mine"])
-                rec.shares_out = [int(x) for x in r["shares_out"]]
-                rec.discard_slots = [None if d is None else [int(x) for x in d] for d in r["discard_slots"]]
-                rec.laid = [[int(x) for x in seat] for seat in r["laid"]]
-                rec.ended = bool(r["ended"])
-                rec.end_action = int(r["end_action"])
-                game.records.append(rec)
-            game.learned = [(int(i), int(s), parse_card(c)) for i, s, c in data["learned"]]
-            game._replay(data["actions"])
-            pending = data["pending"]
-            game.pending = None if pending is None else _Pending(
-                None if pending["action"] is None else parse_action(pending["action"]),
-                [int(x) for x in pending["slots"]])
-            game.final_sent = bool(data["final_sent"])
-            game.final_checked = bool(data["final_checked"])
-            game.gave_up = bool(data["gave_up"])
-            game.over_at = None if data["over_at"] is None else float(data["over_at"])
-            game._fg, game._bg = list(data["fg"]), list(data["bg"])
-            game._outbox = list(data["outbox"])
-        except SaveError:
-            raise
-        except (KeyError, TypeError, ValueError, AssertionError, IndexError, ProtocolError) as exc:
-            raise SaveError(f"this online save cannot be loaded: {exc!r}"[:300]) from exc
-        return game
-
-    def _replay(self, actions: list[str]) -> None:
-        """Rebuild the match from its actions, learning each card when it was learned."""
-        self.source = OpenedPacks()
-        self.match = Match(0, humans=(self.seat,), names=self.names, source=self.source, declare_go=True,
-                           rules=self.rules)
-        at = 0
-        for n, text in enumerate(actions):
-            action = parse_action(text)
-            while at < len(self.learned) and self.learned[at][0] == n:
-                self.source.learn(self.learned[at][1], self.learned[at][2])
-                at += 1
-            self._turn_crib_if_open()
-            self.match.apply(action)
-        while at < len(self.learned) and self.learned[at][0] == len(actions):
-            self.source.learn(self.learned[at][1], self.learned[at][2])
-            at += 1
-        self._turn_crib_if_open()  # (with muggins the crib is turned before its count)
-        if at != len(self.learned):
-            raise SaveError("this online save holds cards learned after its last action")
+        return game_save.from_dict(cls, data, randbelow=randbelow, clock=clock, groups=groups)
 
     # --- local intents -------------------------------------------------------------------------
 
@@ -602,7 +299,7 @@ class OnlineGame:
         if waiting is not None:
             raise IllegalActionError(f"waiting for {waiting}")
         st = self.match.state
-        reason = _refusal(st, action) or _call_refusal(st, action)
+        reason = refusal(st, action) or call_refusal(st, action)
         if reason is not None and not (isinstance(action, Count) and st.show_step == 2 and st.crib_unseen
                                        and st.phase is Phase.SHOW and self.seat in st.actors()):
             raise IllegalActionError(reason)
@@ -612,14 +309,14 @@ class OnlineGame:
         base = {"m": self.match_number, "pack": k}
         if isinstance(action, (CutForDeal, CutStarter)):
             slot = st.slot_at(action.depth)
-            self.pending = _Pending(action, [slot])
+            self.pending = Pending(action, [slot])
             kind = "cutdeal" if isinstance(action, CutForDeal) else "starter"
             self._queue_send({**base, "t": kind, "depth": action.depth}, [slot])
         elif isinstance(action, CutPack):
             slots = st.deal_slots(action.depth)
-            self.pending = _Pending(action, list(slots[self.seat]))
+            self.pending = Pending(action, list(slots[self.seat]))
             self._queue_send({**base, "t": "cut", "depth": action.depth}, list(slots[other(self.seat)]))
-            self._fg.append({"kind": "mine", "pack": k, "slots": list(slots[self.seat])})
+            self.work.add(MineJob(k, list(slots[self.seat])))
         elif isinstance(action, Discard):
             laid_away = [self._own_slot(c) for c in action.cards]
             self._apply(action)
@@ -644,9 +341,9 @@ class OnlineGame:
             claim = {} if action.claim is None else {"claim": action.claim}
             if st.show_step == 2 and st.crib_unseen:  # (never with muggins: its crib is turned first)
                 mine, theirs = self._crib_slots(rec)
-                self.pending = _Pending(action, theirs)
+                self.pending = Pending(action, theirs)
                 self._queue_send({**base, "t": "count", **claim}, mine)
-                self._fg.append({"kind": "mine", "pack": k, "slots": list(theirs)})
+                self.work.add(MineJob(k, list(theirs)))
                 return
             self._apply(action)
             self._queue_send({**base, "t": "count", "shares": [], "proof": [], **claim})
@@ -686,7 +383,7 @@ class OnlineGame:
     def _agree_new_match(self) -> None:
         """Both agreed: open what this browser holds in the hand abandoned, then wait for the other's."""
         self.settling = True
-        self._bg, self._bg_work = [], None
+        self.work.drop_background()
         if self.failure is not None or self.final_checked:
             self._new_match()
         elif not self.final_sent:
@@ -720,35 +417,11 @@ class OnlineGame:
         deadline = self.clock() + budget_ms / 1000.0
         while self.busy:
             try:
-                if self._fg:
-                    job = self._fg[0]
-                    if self._fg_work is None:
-                        self._fg_work = self._start(job)
-                    try:
-                        next(self._fg_work)
-                    except StopIteration:
-                        self._fg_work = None
-                        self.revision += 1
-                        if self._fg and self._fg[0] is job:  # (a new match replaces the queue)
-                            self._fg.pop(0)
-                        if self._outbox:
-                            break  # a move's payload goes out (saved, then sent) before more work
-                elif self._warm is not None:
-                    try:
-                        next(self._warm)
-                    except StopIteration:
-                        self._warm = None
-                else:
-                    job = self._bg[0]
-                    if self._bg_work is None:
-                        self._bg_work = self._start(job)
-                    try:
-                        next(self._bg_work)
-                    except StopIteration:
-                        self._bg_work = None
-                        self.revision += 1
-                        if self._bg and self._bg[0] is job:
-                            self._bg.pop(0)
+                done = self.work.advance(self._start, self.pending is None)
+                if done is not None:
+                    self.revision += 1
+                    if self._outbox and not isinstance(done, BACKGROUND):
+                        break  # a move's payload goes out (saved, then sent) before more work
             except AuditFailure as exc:
                 self._stop(str(exc), exc.evidence)
                 return False
@@ -778,37 +451,24 @@ class OnlineGame:
         if share_slots is not None:
             rec = self.records[message["pack"]]
             rec.shares_out.extend(s for s in share_slots if s not in rec.shares_out)
-        job = {"kind": "send", "message": message, "slots": share_slots}
-        if at is None:
-            self._fg.append(job)
-        else:
-            self._fg.insert(at, job)
+        self.work.add(SendJob(message, share_slots), at)
 
-    def _queue_bg(self, job: dict[str, Any]) -> None:
-        """Background work in pack order (the pack needed soonest first; the one begun stays first)."""
-        start = 1 if self._bg_work is not None else 0
-        at = next((i for i in range(start, len(self._bg)) if self._bg[i]["pack"] > job["pack"]), len(self._bg))
-        self._bg.insert(at, job)
-
-    def _start(self, job: dict[str, Any]) -> Work[None]:
-        kind = job["kind"]
-        if kind == "key":
+    def _start(self, job: Job) -> Work[None]:
+        if isinstance(job, KeyJob):
             return self._job_key()
-        if kind == "send":
-            return self._job_send(job["message"], job["slots"])
-        if kind == "recv":
-            return self._job_recv(job["message"], job.get("replied", False))
-        if kind == "mine":
-            return self._job_mine(job["pack"], job["slots"])
-        if kind == "ahead":
-            return self._job_ahead(job["pack"])
-        if kind == "audit":
-            return self._job_audit(job.get("final", False))
-        if kind == "shuffle1":
-            return self._job_shuffle_first(job["pack"])
-        if kind == "verify":
-            return self._job_verify(job["pack"])
-        raise AssertionError(kind)
+        if isinstance(job, SendJob):
+            return self._job_send(job.message, job.slots)
+        if isinstance(job, ReceiveJob):
+            return self._job_recv(job.message, job.replied)
+        if isinstance(job, MineJob):
+            return mine_work(self.keys, self.records[job.pack], job.slots)
+        if isinstance(job, AheadJob):
+            return ahead_work(self.keys, self.records[job.pack])
+        if isinstance(job, AuditJob):
+            return self._job_audit(job.final)
+        if isinstance(job, ShuffleJob):
+            return self._job_shuffle_first(job.pack)
+        return self._job_verify(job.pack)
 
     def _job_key(self) -> Work[None]:
         body = self.keys.key_message(self.randbelow)
@@ -824,44 +484,12 @@ class OnlineGame:
             return
         k = message["pack"]
         rec = self.records[k]
-        yield from self._job_mine(k, slots)
+        yield from mine_work(self.keys, rec, slots)
         assert rec.deck2 is not None
         shares = yield from self.keys.prove_shares_work(k, slots, [rec.deck2[s] for s in slots],
                                                         [rec.mine[s] for s in slots], self.randbelow)
         # No yield after the emit: a save made while this job was half done redoes the whole job.
         self._emit({**message, **shares.to_wire(self.group)})
-
-    def _job_mine(self, k: int, slots: list[int]) -> Work[None]:
-        """This browser's decryption shares of ``slots``, kept (sent later, or added to the other's
-        to open a card: computed ahead while the other's reply is on its way)."""
-        rec = self.records[k]
-        for s in slots:
-            if s not in rec.mine:
-                computed = s not in rec.ahead
-                rec.mine[s] = self._my_share(rec, s)
-                if computed:
-                    yield
-
-    def _job_ahead(self, k: int) -> Work[None]:
-        """This browser's shares of every slot of pack ``k``, computed ahead in the background."""
-        rec = self.records[k]
-        if rec.deck2 is None or rec.ended:
-            return
-        for s in range(PACK_SIZE):
-            if s not in rec.mine and s not in rec.ahead:
-                rec.ahead[s] = self.keys.my_share(rec.deck2[s])
-                yield
-
-    def _my_share(self, rec: PackRecord, slot: int) -> Element:
-        """This browser's share of ``slot``: kept, computed ahead, or computed now."""
-        value = rec.mine.get(slot)
-        if value is None:
-            value = rec.ahead.get(slot)
-        if value is None:
-            assert rec.deck2 is not None
-            value = self.keys.my_share(rec.deck2[slot])
-            rec.ahead[slot] = value
-        return value
 
     def _job_shuffle_first(self, k: int) -> Work[None]:
         deck1, proof = yield from self.keys.shuffle_and_prove(k, 1, public_deck(self.group), self.randbelow)
@@ -873,29 +501,13 @@ class OnlineGame:
     def _job_verify(self, k: int) -> Work[None]:
         """Check a received shuffle's proof; the second shuffler then shuffles, the first says ``ready``."""
         rec = self.records[k]
-        incoming = rec.incoming
-        assert incoming is not None
-        step = incoming["step"]
-        inputs = public_deck(self.group) if step == 1 else rec.deck1
-        assert inputs is not None
-        try:
-            outputs = yield from elgamal.decode_ciphertexts_work(self.group, incoming["cards"], PACK_SIZE,
-                                                                 f"the shuffle (step {step}) of pack {k + 1}")
-        except ProtocolError as exc:
-            raise AuditFailure(f"pack {k + 1}: {exc}", {"pack": k, "step": f"shuffle {step}"}) from exc
-        yield
-        yield from self.keys.verify_shuffle(k, step, inputs, outputs, incoming["proof"])
+        step, deck, proof = yield from verify_shuffle_work(self.keys, rec, k, self.randbelow)
         if step == 1:
-            rec.deck1 = outputs
-            deck2, proof = yield from self.keys.shuffle_and_prove(k, 2, outputs, self.randbelow)
-            rec.deck2 = deck2
             self._emit({"t": "shuffle", "m": self.match_number, "pack": k, "step": 2,
-                        "cards": elgamal.encode_ciphertexts(self.group, deck2), "proof": proof})
+                        "cards": elgamal.encode_ciphertexts(self.group, deck), "proof": proof})
         else:
-            rec.deck2 = outputs
-            rec.ready = True
             self._emit({"t": "ready", "m": self.match_number, "pack": k})
-            self._queue_bg({"kind": "ahead", "pack": k})
+            self.work.add_background(AheadJob(k))
         # Only now, with no yield after the emit: a save made while this job was half done (a page
         # killed or reloaded mid-shuffle) still holds the shuffle to check, and the job starts over.
         rec.incoming = None
@@ -904,47 +516,13 @@ class OnlineGame:
         if self.failure and message["t"] != "newmatch":
             return
         if message["t"] in ("cut", "cutdeal", "starter"):
-            yield from self._on_reveal(message, replied)
+            yield from on_reveal(self, message, replied)
             return
-        handler: Callable[[dict[str, Any]], Work[None]] = getattr(self, "_on_" + message["t"])
-        yield from handler(message)
+        yield from HANDLERS[message["t"]](self, message)
 
     def _job_audit(self, final: bool) -> Work[None]:
         """Replay the match with every card known here: the engine judges each Go (and every move)."""
-        them = other(self.seat)
-        full: list[dict[int, Card]] = [dict(known) for known in self.source.packs]
-        source = OpenedPacks(full)
-        probe = Match(0, humans=(self.seat,), source=source, declare_go=True, rules=self.rules)
-        for i, action in enumerate(self.match.actions):
-            j = source.current
-            if isinstance(action, Discard) and not action.cards:
-                slots = self.records[j].discard_slots[action.seat] or []
-                laid_away = [full[j][s] for s in slots if s in full[j]]
-                if slots and len(laid_away) == len(slots):
-                    action = Discard(action.seat, tuple(laid_away))
-            if i % REPLAY_SLICE == REPLAY_SLICE - 1:
-                yield
-            st = probe.state
-            if isinstance(action, Count) and st.show_step == 2 and st.crib_unseen:
-                rec = self.records[j]
-                crib = [full[j].get(s) for s in [*st.crib_slots, *(s for seat in (0, 1)
-                                                                   for s in rec.discard_slots[seat] or [])]]
-                if all(c is not None for c in crib):
-                    st.reveal_crib([c for c in crib if c is not None])
-            try:
-                probe.apply(action)
-            except IllegalActionError as exc:
-                who = "the other player" if action.seat == them else "this browser"
-                if isinstance(action, Go) and st.phase is Phase.PLAY:
-                    fits = st.playable(action.seat)
-                    what = (f"said Go at the count of {st.count} while holding "
-                            f"{' '.join(c.code for c in fits)}, which fitted")
-                else:
-                    what = f"played '{action}', which the rules refuse with every card known ({exc})"
-                raise AuditFailure(
-                    f"pack {j + 1}: {who} {what} (action {i + 1} of the match)",
-                    {"pack": j, "action": str(action), "index": i, "seat": action.seat, "reason": str(exc)},
-                ) from exc
+        yield from audit_work(self.seat, self.rules, self.match.actions, self.source.packs, self.records)
         if final:
             self.final_checked = True
             self.gave_up = False
@@ -954,7 +532,7 @@ class OnlineGame:
     def _stop(self, reason: str, evidence: dict[str, object]) -> None:
         self.failure = reason
         self.evidence = dict(evidence)
-        self._fg, self._bg, self._fg_work, self._bg_work, self._warm = [], [], None, None, None
+        self.work.drop(warm=True)
         self.pending = None
         self.settling = False
         self._emit({"t": "abort", "m": self.match_number, "reason": clean_peer_text(reason)})
@@ -967,37 +545,21 @@ class OnlineGame:
         Its envelope (kind, fields, match and message numbers, the shape of its values) is checked
         now: :class:`ProtocolError`, nothing changed. The move itself and its proofs are checked in
         order by the queued work (:meth:`step`); a failure there stops the match."""
-        if not isinstance(message, dict):
-            raise ProtocolError("a message must be a JSON object")
-        kind = message.get("t")
-        if not isinstance(kind, str) or kind not in _FIELDS:
-            raise ProtocolError(f"unknown message kind {clean_peer_text(str(kind), 40)!r}")
-        expected = _FIELDS[kind] | {"t", "m", "n"}
-        if kind == "count" and self.rules.muggins:
-            expected |= {"claim"}  # with muggins every count says what it claims
-        elif kind == "play" and self.rules.play_muggins:
-            expected |= {"claim"}  # with muggins in the play every card says what it scores
-        elif kind == "key" and "rules" in message:
-            expected |= {"rules"}  # checked when the key is taken: a peer at another table is refused
-        if set(message) != expected:
-            extra = sorted(clean_peer_text(str(k), 20) for k in set(message) - expected)
-            missing = sorted(expected - set(message))
-            raise ProtocolError(f"a {kind!r} message has the wrong fields (extra {extra}, missing {missing})")
-        m = _int(message["m"], "the match number")
+        kind, message = check_fields(message, self.rules)
+        m = small_int(message["m"], "the match number")
         if m == self.match_number + 1 and (self.settling or self.new_match_offer == self.seat):
             # (the other accepted this browser's offer and began the new match: its accept is queued here)
-            if len(self._early) > 64:
-                raise ProtocolError("too many messages of the next match before this one settled")
+            check_early(kind, message, self._early)  # (only the few it may send before this browser begins it)
             self._early.append(message)
             return
         if m < self.match_number and kind != "newmatch":
             return  # sent before the other saw the new match begin: it no longer matters
         if m != self.match_number:
             raise ProtocolError(f"a message for match {m}, but this is match {self.match_number}")
-        n = _int(message["n"], "the message number", 1 << 40)
+        n = small_int(message["n"], "the message number", 1 << 40)
         if n != self.received:
             raise ProtocolError(f"message number {n} where {self.received} was expected (replayed or lost)")
-        _shape(kind, message)
+        check_shape(kind, message)
         if kind == "discard" and len(message["slots"]) != self.rules.discards:
             raise ProtocolError("a discard names two slots" if self.rules.discards == 2 else "a discard names one slot")
         self.received += 1
@@ -1005,294 +567,13 @@ class OnlineGame:
             if self.failure is None:
                 self.peer_reason = clean_peer_text(message["reason"])
                 self.failure = "the other browser stopped the match"
-                self._fg, self._bg, self._fg_work, self._bg_work, self._warm = [], [], None, None, None
+                self.work.drop(warm=True)
                 self.pending = None
                 self.settling = False
             return
         if self.failure and kind != "newmatch":
             return  # the match has stopped: the rest of its moves are read and ignored
-        self._fg.append({"kind": "recv", "message": message})  # checked in order by step()
-
-    def _on_newmatch(self, message: dict[str, Any]) -> Work[None]:
-        self._receive_newmatch(message["op"])
-        return
-        yield
-
-    def _receive_newmatch(self, op: object) -> None:
-        them = other(self.seat)
-        if op == "offer":
-            if self.settling:
-                raise ProtocolError("an offer of a new match while one is being settled")
-            if self.new_match_offer == self.seat:
-                self.new_match_offer = None  # both offered: that is agreement
-                self._agree_new_match()
-            elif self.new_match_offer is None:
-                self.new_match_offer = them
-            else:
-                raise ProtocolError("a second offer of a new match")
-        elif op in ("accept", "decline"):
-            if self.new_match_offer != self.seat:
-                raise ProtocolError("an answer to an offer of a new match that was not made")
-            self.new_match_offer = None
-            if op == "accept":
-                self._agree_new_match()
-        else:
-            raise ProtocolError("a new-match message must offer, accept or decline")
-
-    def _current(self, message: dict[str, Any], *, ready: bool = True) -> tuple[int, PackRecord]:
-        k: int = message["pack"]
-        if k != self.source.current or self.pack is None:
-            raise ProtocolError(f"a message about pack {k + 1}, but the pack in play is {self.source.current + 1}")
-        rec = self.pack
-        if ready and not rec.ready:
-            raise ProtocolError("an action before the pack was shuffled and proven")
-        return k, rec
-
-    def _check_turn(self, action: Action) -> None:
-        if self.pending is not None:
-            raise ProtocolError("an action while this browser's own action waits for its reply")
-        reason = _refusal(self.match.state, action) or _call_refusal(self.match.state, action)
-        if reason is not None:
-            raise ProtocolError(f"the other player's '{action}' is not legal now: {reason}")
-
-    def _read(self, message: dict[str, Any], slots: list[int]) -> Shares:
-        """Decode the other's shares of a payload, which must be for exactly ``slots`` (nothing checked
-        beyond their encodings yet)."""
-        shares = self.keys.read_shares(message["shares"], message["proof"])
-        if len(shares.slots) != len(slots):
-            raise ProtocolError(f"expected decryption shares for {len(slots)} slots")
-        for slot in shares.slots:
-            if slot not in slots:
-                raise ProtocolError(f"a share for slot {slot}, which this message does not open")
-        return shares
-
-    def _open(self, rec: PackRecord, k: int, shares: Shares, slots: list[int]) -> Work[dict[int, tuple[Card, Element]]]:
-        """Check the other's proven shares for exactly ``slots``; return the cards they open (nothing changed)."""
-        assert rec.deck2 is not None
-        deck = rec.deck2
-        yield from self.keys.check_shares_work(k, shares, [deck[s] for s in shares.slots])
-        opened: dict[int, tuple[Card, Element]] = {}
-        mine_new: dict[int, Element] = {}
-        for slot, value in zip(shares.slots, shares.values):
-            ct = deck[slot]
-            mine = rec.mine.get(slot)
-            if mine is None:
-                computed = slot not in rec.ahead
-                mine = self._my_share(rec, slot)
-                mine_new[slot] = mine
-                if computed:
-                    yield
-            index = self.keys.open(ct, mine, value)
-            if index is None:
-                raise AuditFailure(f"pack {k + 1}: slot {slot} opens no card, though every proof passed",
-                                   {"pack": k, "slot": slot})
-            opened[slot] = (DECK[index], value)
-        known = self.source.packs[k]
-        for slot, (card, _) in opened.items():
-            if slot in known and known[slot] != card:
-                raise AuditFailure(f"pack {k + 1}: slot {slot} was already opened as {known[slot].code}",
-                                   {"pack": k, "slot": slot})
-            if slot not in known and card in known.values():
-                raise AuditFailure(f"pack {k + 1}: slot {slot} opens {card.code}, already elsewhere in the pack",
-                                   {"pack": k, "slot": slot})
-        rec.mine.update(mine_new)  # this browser's own shares: keeping them changes nothing the rules see
-        return opened
-
-    def _learn(self, rec: PackRecord, opened: dict[int, tuple[Card, Element]]) -> None:
-        for slot, (card, value) in opened.items():
-            if self.source.card(slot) is None:
-                self.source.learn(slot, card)
-                self.learned.append((len(self.match.actions), slot, card))
-            rec.shares_in[slot] = value
-
-    def _on_key(self, message: dict[str, Any]) -> Work[None]:
-        try:
-            theirs = online_rules(message.get("rules"))
-        except RulesError as exc:
-            raise ProtocolError(f"the other browser names rules this table cannot play ({exc})") from exc
-        if theirs != self.rules:
-            raise ProtocolError(f"the other browser plays by other rules ({theirs.describe()}) than this "
-                                f"room ({self.rules.describe()})")
-        self.keys.take_key(message["share"], message["proof"])
-        yield
-        self._sync_packs()
-
-    def _on_shuffle(self, message: dict[str, Any]) -> Work[None]:
-        k: int = message["pack"]
-        step: int = message["step"]
-        if not 0 <= k < len(self.records):
-            raise ProtocolError(f"a shuffle of pack {k + 1}, which is not being shuffled")
-        rec = self.records[k]
-        mine_first = rec.first_seat == self.seat
-        if rec.incoming is not None:
-            raise ProtocolError(f"a second shuffle of pack {k + 1} before the first was checked")
-        if step == 1 and not mine_first and rec.deck1 is None:
-            pass
-        elif step == 2 and mine_first and rec.deck1 is not None and rec.deck2 is None:
-            pass
-        else:
-            raise ProtocolError(f"a shuffle (step {step}) of pack {k + 1} that is not expected now")
-        rec.incoming = {"step": step, "cards": message["cards"], "proof": message["proof"]}
-        self._queue_bg({"kind": "verify", "pack": k})
-        return
-        yield
-
-    def _on_ready(self, message: dict[str, Any]) -> Work[None]:
-        k: int = message["pack"]
-        if not 0 <= k < len(self.records):
-            raise ProtocolError(f"pack {k + 1} said ready, which is not being shuffled")
-        rec = self.records[k]
-        if rec.first_seat == self.seat or rec.deck2 is None or rec.ready:
-            raise ProtocolError(f"pack {k + 1} said ready out of turn")
-        rec.ready = True
-        self._queue_bg({"kind": "ahead", "pack": k})
-        return
-        yield
-
-    def _on_reveal(self, message: dict[str, Any], replied: bool) -> Work[None]:
-        """The other cut: for deal or the starter (a public card: open its slot for both), or the pack
-        (the deal: open this browser's hand here, and the other's there).
-
-        The reply (this browser's shares for the other) depends only on the move itself, checked
-        legal first, never on the shares the move carries: it goes out first, in a job of its own,
-        and the move's shares are checked after (``replied``) before anything is built on them."""
-        k, rec = self._current(message)
-        them = other(self.seat)
-        kind = message["t"]
-        action: CutForDeal | CutStarter | CutPack
-        if kind == "cut":
-            action = CutPack(them, message["depth"])
-            if self._needs_acceptance() and not all(self.accepted):
-                raise ProtocolError("a cut before both players accepted the next hand")
-        else:
-            action = (CutForDeal if kind == "cutdeal" else CutStarter)(them, message["depth"])
-        self._check_turn(action)
-        st = self.match.state
-        if isinstance(action, CutPack):
-            dealt = st.deal_slots(action.depth)
-            opens, reply = list(dealt[self.seat]), list(dealt[them])
-        else:
-            opens = reply = [st.slot_at(action.depth)]
-        shares = self._read(message, opens)
-        if not replied:
-            self._queue_send({"t": "shares", "m": self.match_number, "pack": k}, reply, at=1)
-            self._fg.insert(2, {"kind": "recv", "message": message, "replied": True})
-            return
-        opened = yield from self._open(rec, k, shares, opens)
-        self._learn(rec, opened)
-        self._apply(action)
-        if not isinstance(action, CutPack):
-            self._after_apply(k)
-
-    def _on_discard(self, message: dict[str, Any]) -> Work[None]:
-        _, rec = self._current(message)
-        them = other(self.seat)
-        action = Discard(them, ())
-        self._check_turn(action)
-        slots: list[int] = message["slots"]
-        dealt = self.match.state.hand_slots[them]
-        want = self.rules.discards
-        if len(slots) != want or len(set(slots)) != want or any(s not in dealt for s in slots):
-            raise ProtocolError(f"the discard names slots {slots}, not {'two slots' if want == 2 else 'one slot'} "
-                                "dealt to that player")
-        self._apply(action)
-        rec.discard_slots[them] = list(slots)
-        return
-        yield
-
-    def _on_play(self, message: dict[str, Any]) -> Work[None]:
-        k, rec = self._current(message)
-        them = other(self.seat)
-        slot: int = message["slot"]
-        if slot not in self.match.state.hand_slots[them]:
-            raise ProtocolError(f"slot {slot} was not dealt to the player who lays it")
-        if slot in (rec.discard_slots[them] or []):
-            raise ProtocolError(f"slot {slot} went to the crib: it cannot be laid")
-        if slot in rec.laid[them]:
-            raise ProtocolError(f"slot {slot} was laid before")
-        if self.pending is not None:
-            raise ProtocolError("an action while this browser's own action waits for its reply")
-        st = self.match.state
-        if st.phase is not Phase.PLAY or st.to_play != them:
-            raise ProtocolError("the other player lays a card out of turn")
-        opened = yield from self._open(rec, k, self._read(message, [slot]), [slot])
-        action = Play(them, opened[slot][0], message.get("claim"))
-        self._check_turn(action)
-        self._learn(rec, opened)
-        self._apply(action)
-        rec.laid[them].append(slot)
-        self._after_apply(k)
-
-    def _on_go(self, message: dict[str, Any]) -> Work[None]:
-        k, _ = self._current(message)
-        self._check_turn(Go(other(self.seat)))
-        self._apply(Go(other(self.seat)))
-        self._after_apply(k)
-        return
-        yield
-
-    def _on_count(self, message: dict[str, Any]) -> Work[None]:
-        k, rec = self._current(message)
-        them = other(self.seat)
-        action = Count(them, message.get("claim"))
-        st = self.match.state
-        if self.pending is not None:
-            raise ProtocolError("an action while this browser's own action waits for its reply")
-        if st.phase is not Phase.SHOW or them not in st.actors():
-            raise ProtocolError("the other player counts out of turn")
-        if st.show_step == 2 and st.crib_unseen and not self.rules.muggins:
-            mine, theirs = self._crib_slots(rec)
-            opened = yield from self._open(rec, k, self._read(message, theirs), theirs)
-            self._learn(rec, opened)
-            self._turn_crib_if_open()
-            self._reply(k, mine)
-        elif message["shares"] != [] or message["proof"] != []:
-            raise ProtocolError("a count that opens no cards carries no shares")
-        self._check_turn(action)
-        self._apply(action)
-        self._after_apply(k)
-
-    def _on_shares(self, message: dict[str, Any]) -> Work[None]:
-        k, rec = self._current(message)
-        pending = self.pending
-        if pending is None:
-            raise ProtocolError("decryption shares that nothing here waits for")
-        opened = yield from self._open(rec, k, self._read(message, pending.slots), pending.slots)
-        action = pending.action
-        self._learn(rec, opened)
-        self.pending = None
-        self._turn_crib_if_open()  # a count of the crib (or, with muggins, the crib turned before it)
-        if action is not None:
-            self._apply(action)
-        self._after_apply(k)
-
-    def _on_muggins(self, message: dict[str, Any]) -> Work[None]:
-        yield from self._on_call(message, Muggins(other(self.seat)))
-
-    def _on_pass(self, message: dict[str, Any]) -> Work[None]:
-        yield from self._on_call(message, Pass(other(self.seat)))
-
-    def _on_call(self, message: dict[str, Any], action: Muggins | Pass) -> Work[None]:
-        """Muggins: the other calls muggins on this player's claim, or lets it stand (all cards open)."""
-        k, _ = self._current(message)
-        self._check_turn(action)
-        self._apply(action)
-        self._after_apply(k)
-        return
-        yield
-
-    def _on_crib(self, message: dict[str, Any]) -> Work[None]:
-        """Muggins: the dealer turns the crib before claiming it; open it here and for the dealer."""
-        k, rec = self._current(message)
-        if self.pending is not None:
-            raise ProtocolError("an action while this browser's own action waits for its reply")
-        if not self._crib_turn_due() or self.match.state.dealer != other(self.seat):
-            raise ProtocolError("the crib is turned out of turn")
-        mine, theirs = self._crib_slots(rec)
-        opened = yield from self._open(rec, k, self._read(message, theirs), theirs)
-        self._learn(rec, opened)
-        self._turn_crib_if_open()
-        self._reply(k, mine)
+        self.work.add(ReceiveJob(message))  # checked in order by step()
 
     # --- the crib -------------------------------------------------------------------------------
 
@@ -1332,39 +613,9 @@ class OnlineGame:
             return
         k = self.source.current
         mine, theirs = self._crib_slots(self.records[k])
-        self.pending = _Pending(None, theirs)
+        self.pending = Pending(None, theirs)
         self._queue_send({"t": "crib", "m": self.match_number, "pack": k}, mine)
-        self._fg.append({"kind": "mine", "pack": k, "slots": list(theirs)})
-
-    def _on_final(self, message: dict[str, Any]) -> Work[None]:
-        """The other opens what it still held at the end (or when the match was abandoned)."""
-        if not (self.match.state.is_over or self.settling):
-            raise ProtocolError("cards opened at the end of a match that has not ended")
-        if self.final_checked:
-            raise ProtocolError("a second opening of the cards held at the end")
-        k: int = message["pack"]
-        slots = self._unopened_kept(other(self.seat))
-        if k != max(self.source.current, 0):
-            raise ProtocolError(f"the cards held at the end of pack {k + 1}, but the last pack is "
-                                f"{self.source.current + 1}")
-        rec = self.pack
-        if rec is None or not rec.ready:
-            if message["shares"] or message["proof"]:
-                raise ProtocolError("shares for a pack that was never dealt")
-        else:
-            opened = yield from self._open(rec, k, self._read(message, slots), slots)
-            self._learn(rec, opened)
-        self._fg.append({"kind": "audit", "final": True})
-
-    def _on_next(self, message: dict[str, Any]) -> Work[None]:
-        hand: int = message["hand"]
-        them = other(self.seat)
-        st = self.match.state
-        if hand != st.hand_number or not self._needs_acceptance() or self.accepted[them]:
-            raise ProtocolError("an acceptance of a next hand that is not waiting")
-        self.accepted[them] = True
-        return
-        yield
+        self.work.add(MineJob(k, list(theirs)))
 
     # --- applying ------------------------------------------------------------------------------
 
@@ -1376,7 +627,7 @@ class OnlineGame:
         self.match.apply(action)
         st = self.match.state
         if before is Phase.PLAY and st.phase is not Phase.PLAY and not st.is_over:
-            self._fg.append({"kind": "audit"})  # every card of the play is open: judge each Go now
+            self.work.add(AuditJob())  # every card of the play is open: judge each Go now
 
     def _after_apply(self, k: int) -> None:
         """Close pack ``k`` if the action ended it, open the next; at the end, open what is still held."""
@@ -1387,7 +638,7 @@ class OnlineGame:
             rec.deck1 = None  # the slots still needed are in deck2
             rec.ahead = {}
         if self.match.state.is_over:
-            self._bg, self._bg_work = [], None
+            self.work.drop_background()
             if not self.final_sent:
                 self._send_final()
         self._start_crib_turn()
@@ -1427,107 +678,10 @@ class OnlineGame:
             n = len(self.records)
             self.records.append(PackRecord(first_seat=n % 2, start_action=0 if n == 0 else -1))
             if n % 2 == self.seat:
-                self._queue_bg({"kind": "shuffle1", "pack": n})
+                self.work.add_background(ShuffleJob(n))
 
     def _own_slot(self, card: Card) -> int:
         for slot in self.match.state.hand_slots[self.seat]:
             if self.source.card(slot) == card:
                 return slot
         raise IllegalActionError(f"you do not hold {card.pretty}")
-
-    def _known(self, slot: int) -> Card:
-        card = self.source.card(slot)
-        assert card is not None
-        return card
-
-
-def _canonical(value: Any) -> str:
-    """Canonical JSON: sorted keys, no spaces, ASCII (what :func:`_checksum` hashes)."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
-
-
-def _canonical_object(values: dict[str, Any], raw: dict[str, str]) -> str:
-    """The canonical JSON of ``values`` merged with ``raw`` (key -> a value's canonical JSON, already
-    written): the same text as :func:`_canonical` of the whole."""
-    parts = {k: _canonical(v) for k, v in values.items() if k not in raw}
-    parts.update(raw)
-    return "{" + ",".join(f"{_canonical(k)}:{parts[k]}" for k in sorted(parts)) + "}"
-
-
-def _checksum(body: dict[str, Any]) -> str:
-    """SHA-256 of the canonical JSON of the save without its checksum (catches damage).
-
-    ASCII-escaped, so any text (a lone surrogate included) has a checksum."""
-    payload = {k: v for k, v in body.items() if k != "checksum"}
-    canonical = json.dumps(payload, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("ascii")).hexdigest()[:32]
-
-
-def _refusal(state: Any, action: Action) -> str | None:
-    """Why the engine refuses ``action`` now, or None if it is legal."""
-    try:
-        state._check(action)
-    except IllegalActionError as exc:
-        return str(exc)
-    return None
-
-
-def _call_refusal(state: GameState, action: Action) -> str | None:
-    """Online, muggins in the play is called on one's own turn, before laying a card or saying Go:
-    out of turn, the call and the other's next card could cross on the wire and the two browsers'
-    action lists would differ. None if ``action`` is not refused for that."""
-    claim = state.claim
-    if (isinstance(action, Muggins) and claim is not None and claim.what == "play"
-            and action.seat not in state.actors()):
-        return "online, muggins in the play is called on your turn, before you lay a card or say Go"
-    return None
-
-
-def _int(value: object, what: str, limit: int = 1 << 20) -> int:
-    if type(value) is not int or not 0 <= value < limit:
-        raise ProtocolError(f"{what} must be a small non-negative integer")
-    return value
-
-
-def _shape(kind: str, message: dict[str, Any]) -> None:
-    """The types and sizes of a payload's fields (no arithmetic): ProtocolError if wrong."""
-    if "pack" in message:
-        _int(message["pack"], "the pack number", 1 << 12)
-    if "depth" in message:
-        _int(message["depth"], "the depth", PACK_SIZE)
-    if "slot" in message:
-        _int(message["slot"], "the slot laid", PACK_SIZE)
-    if "hand" in message:
-        _int(message["hand"], "the hand number", 1 << 12)
-    if "claim" in message:
-        _int(message["claim"], "the claim", (MAX_PLAY_CLAIM if kind == "play" else MAX_CLAIM) + 1)
-    if "step" in message and message["step"] not in (1, 2) or type(message.get("step", 1)) is not int:
-        raise ProtocolError("a shuffle's step is 1 or 2")
-    if "slots" in message:
-        slots = message["slots"]
-        if not isinstance(slots, list) or len(slots) not in (1, 2):
-            raise ProtocolError("a discard names one or two slots")
-        for s in slots:
-            _int(s, "a discarded slot", PACK_SIZE)
-    if "shares" in message:
-        shares = message["shares"]
-        if not isinstance(shares, list) or len(shares) > 8:
-            raise ProtocolError("shares are a list of at most 8 [slot, value] pairs")
-        for entry in shares:
-            if not isinstance(entry, list) or len(entry) != 2:
-                raise ProtocolError("a share is a [slot, value] pair")
-            _int(entry[0], "a share's slot", PACK_SIZE)
-            if not isinstance(entry[1], str):
-                raise ProtocolError("a share's value is text")
-        proof = message["proof"]
-        if not isinstance(proof, list) or len(proof) != (2 if shares else 0):
-            raise ProtocolError("the shares' proof is a list of two scalars (none without shares)")
-    if kind == "shuffle":
-        if not isinstance(message["cards"], list) or len(message["cards"]) != PACK_SIZE:
-            raise ProtocolError(f"a shuffle holds exactly {PACK_SIZE} ciphertexts")
-        if not isinstance(message["proof"], dict):
-            raise ProtocolError("a shuffle's proof is an object")
-    if kind == "key" and not (isinstance(message["share"], str) and isinstance(message["proof"], list)):
-        raise ProtocolError("a key share is text and its proof a list")
-    if kind == "abort" and not isinstance(message["reason"], str):
-        raise ProtocolError("an abort must give its reason as text")

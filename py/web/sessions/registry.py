@@ -83,7 +83,7 @@ def _online_ready() -> None:
 
 def _online_new(mode: Mode, ctx: OpenContext, seed: int, level: str) -> Session:
     """Create a room (online play is imported now, on first use)."""
-    from web.sessions.online import peer as online
+    from web.sessions.online import room as online
 
     _online_ready()
     return online.new_room(mode, ctx, seed, level)
@@ -91,7 +91,7 @@ def _online_new(mode: Mode, ctx: OpenContext, seed: int, level: str) -> Session:
 
 def _online_resume(mode: Mode, ctx: OpenContext) -> tuple[Session | None, str | None]:
     """Join or reclaim the room of the URL, else reopen the last one (online play is imported now)."""
-    from web.sessions.online import peer as online
+    from web.sessions.online import room as online
 
     _online_ready()
     return online.resume_room(mode, ctx)

@@ -1,6 +1,8 @@
-"""Online play: :class:`PeerSession` (the Session protocol over an OnlineGame and a Link) and how the
-online mode opens one (:func:`new_room`, :func:`resume_room`). The mode's menu entry is in
-:mod:`web.sessions.registry`, which imports this module only when an online session is first opened.
+"""Online play: :class:`PeerSession`, the Session protocol over an :class:`~cribbage.online.game.OnlineGame`
+(the proven deal) and a :class:`~cribbage.online.link.Link` (seats, acknowledgements, heartbeat). The
+mode's menu entry is in :mod:`web.sessions.registry`; a room is opened by :mod:`.room`; when work runs,
+texts leave and the table is drawn is :mod:`.runner`; what the page gives online play and a room's
+names are :mod:`.env` (re-exported here, as the page and the tests have always read them).
 
 The session is transport-agnostic: a :class:`Channel` carries strings to the other browser (PeerJS in
 the page, an in-memory pair in the tests) and calls back ``on_open`` / ``on_message`` / ``on_close`` /
@@ -23,246 +25,34 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import secrets
-import time
-import unicodedata
-from collections import deque
-from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from cribbage.actions import Action, Muggins
-from cribbage.match import Match, SaveError
-from cribbage.online.group import Group
+from cribbage.match import Match
 from cribbage.online.errors import ProtocolError
-from cribbage.online.game import OldProtocolSave, OnlineGame, clean_peer_text, online_rules
-from cribbage.rules import CLASSIC, Rules, RulesError
-from cribbage.online.link import (LOSS_TIMEOUT, Binding, Delivered, HangUp, Link, LinkError, Problem,
-                                  StateChanged, is_room_id, is_room_secret, new_room_id, new_room_secret,
-                                  new_seat_key)
-from cribbage.state import Event, IllegalActionError, Phase
+from cribbage.online.game import OnlineGame, clean_peer_text
+from cribbage.online.link import Delivered, HangUp, Link, Problem, StateChanged
+from cribbage.state import IllegalActionError
 from cribbage.view import SeatView
 
-from web.sessions.base import ONLINE_SAVE_KEY, Mode, OpenContext
-from web.sessions.newgame import RULE_WORDS
+from web.sessions.base import OpenContext
+from web.sessions.online.env import (CHANNEL_ERRORS, CURRENT_KEY, ENV, NAME_KEY, Channel, ChannelEvents,
+                                     ChannelFactory, OnlineEnv, clean_name, configure, parse_rules_query,
+                                     peer_ids, refusal_text, room_key, room_link, rules_query)
 from web.sessions.online.room_rules import rules_sentence
+from web.sessions.online.connection import FULL_REDIAL_S, REACH_S, REACH_STALE_S, REDIAL_S, TICK_MS, Connection
+from web.sessions.online.runner import HOLD_MS, SLICE_MS, Runner
+from web.sessions.online.words import (DECLINED, INVITED, MAX_FAILURE, NO_DIRECT, ROOM_FULL, SAVE_FAILED,
+                                       result_words, waiting_words)
 from web.sessions.seats import LocalHuman, RemoteSeat, Seat
-from web.sessions.session import Change, ChangeKind, Link as LinkName, Listener, Offer, Question, summary_hand
+from web.sessions.session import Change, Link as LinkName, Listener, Offer, Question, summary_hand
 
-__all__ = ["Channel", "ChannelEvents", "ChannelFactory", "OnlineEnv", "ENV", "configure", "PeerSession",
-           "OnlinePanel", "new_room", "resume_room", "room_key", "CURRENT_KEY", "NAME_KEY", "clean_name",
-           "peer_ids", "rules_query", "parse_rules_query"]
-
-CURRENT_KEY = ONLINE_SAVE_KEY
-"""The room this browser last played in (also the mode's save key: the menu offers to resume it)."""
-NAME_KEY = "cribbage.online.name"
-"""This browser's player name."""
-SLICE_MS = 8.0
-"""Work per task: steps until this budget is spent (one step of the proven deal is a few ms inside
-Pyodide), so a task of the deal's work, with a move's save and redraw beside its first slice, stays
-well under 50 ms even while the page shares its core. The next slice comes through the page's
-``soon`` (no 4 ms timer clamp a hop), so halving the budget from 16 ms costs the deal no time."""
-HOLD_MS = 250
-"""Longest a payload's save may keep the queued work (and a redraw) waiting: the store usually
-answers in a few milliseconds, and the payload goes out before anything else runs."""
-TICK_MS = 500
-"""The link's heartbeat and reconnection clock."""
-REDIAL_S = 3.0
-"""Seconds between attempts of the friend to reach the room's host."""
-FULL_REDIAL_S = 5.0
-"""Seconds before the friend calls again after the host said the room is full (a stranger may hold
-the host's channel for up to ``link.UNPROVEN_TIMEOUT``)."""
-ROOM_FULL = ("This room is full: two players are already seated (this page keeps asking, in case a seat "
-             "frees up).")
-"""What a browser without a seat sees instead of the table (a third browser with the whole link)."""
-SAVE_FAILED = ("This browser could not save the match; it goes on here, but a reload now would lose the "
-               "latest moves.")
-MAX_FAILURE = 400
-"""Longest reason for a stopped match shown (ours; the evidence follows it)."""
-REACH_S = 15.0
-"""Seconds the friend may be there (registered, answering) without a data channel opening before the
-page says why: the networks block a direct connection."""
-REACH_STALE_S = 25.0
-"""Seconds after the last sign of the friend (it calls again about every 10 s) when that is forgotten."""
-NO_DIRECT = ("{peer}\u2019s browser is there, but no direct connection between your two browsers could be "
-             "made: one of your networks (or both) blocks it. Try again with both on the same Wi-Fi, or ask "
-             "whoever runs this page to set up a TURN relay.")
-INCOMPLETE_LINK = ("This room link is incomplete: ask your friend for the whole link (with the part after "
-                   "\u201c#\u201d).")
-MAX_NAME = 24
-INVITED = "Your friend\u2019s room plays by house rules. Join it to play by them, or not now: nothing is sent before you join."
-"""What the invited friend reads above the room's rules and the *Join* and *Not now* buttons."""
-DECLINED = ("You did not join this room, and nothing was sent to it. To join later, open the link again; "
-            "meanwhile you can play against the computer.")
-
-
-def room_key(room: str) -> str:
-    """Where a room's link and game are saved."""
-    return f"cribbage.online.room.{room}"
-
-
-def peer_ids(room: str, seat: int, tag: str) -> tuple[str, str]:
-    """(this browser's signalling id, the host's) for a room: the host is reachable at a fixed id."""
-    host = f"cribbage-{room}-0"
-    return (host if seat == 0 else f"cribbage-{room}-1-{tag}"), host
-
-
-def refusal_text(detail: str) -> str | None:
-    """The sentence for what a room link asks that this page does not trust (net.js ``untrusted()``:
-    JSON ``{"what": "signal"|"relay", "value": ...}``, or "" for nothing), or None."""
-    try:
-        data = json.loads(detail) if detail else None
-    except ValueError:
-        data = None
-    if not isinstance(data, dict):
-        return None
-    value = "".join(ch for ch in str(data.get("value", "")) if unicodedata.category(ch)[0] != "C").strip()
-    named = "\u201c" + (value if len(value) <= 80 else value[:80] + "\u2026") + "\u201d"
-    if data.get("what") == "relay":
-        return (f"This link asks to route the game through the relay {named}, which a link may not choose, "
-                "so nothing was contacted: ask your friend for a room link made on this page.")
-    return (f"This link asks to use the signalling server {named}, which this page does not trust, so it "
-            "was not contacted: ask your friend for a room link made on this page.")
-
-
-def clean_name(text: object) -> str | None:
-    """A player name as plain text, or None: cleaned as all the other browser's text is
-    (:func:`~cribbage.online.game.clean_peer_text`: no lone surrogates, no control or format
-    characters, whitespace collapsed), at most 24 characters."""
-    return clean_peer_text(text, MAX_NAME) or None
-
-
-class Channel(Protocol):
-    """A string pipe to the other browser (PeerJS in the page)."""
-
-    def connect(self) -> None:
-        """The friend: (re)dial the room's host. The host: nothing (it is called)."""
-        ...
-
-    def send(self, text: str) -> bool: ...
-    def drop(self) -> None:
-        """Close the current channel; stay reachable."""
-        ...
-
-    def close(self) -> None:
-        """Close everything; no event follows."""
-        ...
-
-
-class ChannelEvents(Protocol):
-    """What a channel tells its session (strings only)."""
-
-    def on_open(self, binding: Binding | None = None) -> None:
-        """The channel opened; ``binding``: its DTLS fingerprints (None: unreadable, nothing is proven)."""
-        ...
-
-    def on_message(self, text: str) -> None: ...
-    def on_close(self) -> None: ...
-    def on_full(self) -> None: ...
-    def on_error(self, code: str) -> None: ...
-    def on_reach(self) -> None:
-        """The other browser is registered and a channel to it is being negotiated (not open yet)."""
-        ...
-
-
-CHANNEL_ERRORS = {
-    "unavailable-id": "This seat is still held by another tab, or by a page that was closed abruptly; trying again.",
-    "no-peerjs": "Online play could not load its connection library (is this device offline?); reload the page "
-                 "to try again.",
-    "bad-signal": "The signalling server named in this link cannot be used.",
-    **{code: "The signalling server cannot be reached; retrying." for code in (
-        "network", "signal-lost", "socket-error", "socket-closed", "server-error", "open-timeout")},
-}
-"""What the page says of a channel error (never its code); a code not here says nothing (the next
-dial tries again)."""
-
-ChannelFactory = Callable[[str, int, str, str, ChannelEvents], Channel]
-"""(room, seat, my id, host id, events) -> a channel."""
-
-
-@dataclass
-class OnlineEnv:
-    """What the page gives online play (``browser.py`` fills it; the tests give in-memory channels)."""
-
-    channel: ChannelFactory | None = None
-    room: str | None = None
-    """The room id of ``?room=`` (None: none in the URL)."""
-    secret: str | None = None
-    """The room secret of the link's ``#k=`` (None: none, or malformed: the link is incomplete)."""
-    bad_room: str | None = None
-    """A ``?room=`` that is not a room id (the page says the link is broken)."""
-    page_url: str = "./"
-    """The page's address without its query (the room link starts with it)."""
-    link_query: str = ""
-    """Extra query for the room link, e.g. ``&signal=...`` (same signalling server)."""
-    refusal: str | None = None
-    """Why online play contacts nothing on this page (its link names an untrusted signalling server
-    or relay, see :func:`refusal_text`), or None."""
-    wall: Callable[[], float] = time.time
-    group: Group | None = None
-    """The group of the deal: None is NIST P-256 (tests on loopback may use a small one)."""
-    rules: Rules = CLASSIC
-    """The table of ``?rules=``: a new room's (``?mode=online&rules=to61,muggins``), or the room's
-    own in its link (the friend plays by them; the host's browser checks they are its own)."""
-    bad_rules: str | None = None
-    """Why the link's ``?rules=`` cannot be played online (the page says so), or None."""
-    hold: Callable[[bool], None] | None = None
-    """Called with True while this page's online work is under way (the channel opening and its
-    handshake, the key set-up, a move to check or prove, the shuffles ahead) and False once it is
-    done: the page then holds its own background jobs (the start-up snapshot's worker and the service
-    worker's install, which took a core from the deal's slices on a 2-core machine), see
-    ``static/loader.mjs`` and ``static/sw-register.js``."""
-    qr: Callable[[str, Callable[[], None]], str] | None = None
-    """The room link's QR code as SVG markup, drawn by the page (``web.page.net.RoomQr``: a vendored
-    library encodes it): ``qr(link, ready)`` gives ``""`` while the library loads and calls
-    ``ready()`` once it is there. None: no QR code."""
-    trace: Callable[[str], None] | None = None
-    """Called with a short label at each step of the session (a payload in or out, a slice of work,
-    a save, a redraw), for ``py/tools/bench_online.py``: kinds and durations only, never a card or
-    a value (the page turns it on with ``?trace=1``)."""
-
-
-ENV = OnlineEnv()
-
-_RULE_WORDS: dict[str, dict[str, Any]] = {"to61": RULE_WORDS["to61"], **RULE_WORDS}
-"""The words of ``?rules=``, comma-separated: the New game dialog's list (:data:`web.sessions.newgame.RULE_WORDS`),
-``to61`` first as room links have always written it (none: the classic game)."""
-
-
-def rules_query(rules: Rules) -> str:
-    """The ``rules=`` value of a room link (``""`` for the classic table)."""
-    data = rules.to_json()
-    return ",".join(word for word, choice in _RULE_WORDS.items() if all(data.get(k) == v for k, v in choice.items()))
-
-
-def parse_rules_query(text: str) -> Rules:
-    """The table a ``?rules=`` names; :class:`RulesError` (in words) for a word online play does not know."""
-    data: dict[str, Any] = {}
-    for word in (w.strip() for w in text.split(",")):
-        if not word or word == "classic":
-            continue
-        if word not in _RULE_WORDS:
-            raise RulesError(f"unknown rule {clean_peer_text(word, 20)!r} (online: {', '.join(_RULE_WORDS)})")
-        data.update(_RULE_WORDS[word])
-    return online_rules(data)
-
-
-def configure(**values: Any) -> OnlineEnv:
-    """Set the environment of online play (the page, or a test)."""
-    global ENV
-    room = values.get("room")
-    if room is not None and not is_room_id(room):
-        values = {**values, "room": None, "bad_room": str(room)[:80]}
-    if not is_room_secret(values.get("secret")):
-        values = {**values, "secret": None}
-    text = values.pop("rules_text", None)
-    if text:
-        try:
-            values = {**values, "rules": parse_rules_query(str(text)[:200])}
-        except RulesError as exc:
-            values = {**values, "bad_rules": f"This link names rules online play does not have: {exc}."}
-    ENV = dataclasses.replace(OnlineEnv(), **values)
-    return ENV
-
+__all__ = ["PeerSession", "OnlinePanel", "PeerSeat", "TICK_MS", "SAVE_FAILED",
+           # (re-exported: the page's and the tests' names for online play's environment)
+           "Channel", "ChannelEvents", "ChannelFactory", "CHANNEL_ERRORS", "OnlineEnv", "ENV", "configure",
+           "CURRENT_KEY", "NAME_KEY", "room_key", "peer_ids", "room_link", "clean_name", "refusal_text",
+           "rules_query", "parse_rules_query", "SLICE_MS", "HOLD_MS", "REDIAL_S", "FULL_REDIAL_S", "REACH_S", "REACH_STALE_S"]
 
 @dataclass(frozen=True)
 class OnlinePanel:
@@ -349,16 +139,7 @@ class PeerSession:
         self._listeners: list[Listener] = []
         self._closed = False
         self._started = False
-        self._pumping = False
-        self._again = False
-        self._work_handle: object | None = None
-        self._tick_handle: object | None = None
-        self._last_dial = float("-inf")
-        self._open = False
-        self._heard = 0.0
         self._sent_name = False
-        self._carried = False
-        self._save_failed = False
         self.expanded = False
         """The folded panel's link and name fields are open (the player asked)."""
         self.invited = False
@@ -366,31 +147,12 @@ class PeerSession:
         accepted the room's rules yet: nothing is dialled, sent or saved until :meth:`accept`."""
         self.declined = False
         """The invited friend chose *Not now*: nothing was sent; the page offers a game against the computer."""
-        self._reach_first: float | None = None
-        self._reach_last = 0.0
-        self.no_direct = False
-        """The friend has been there for REACH_S without a channel opening (the page says why)."""
-        self.channel: Channel | None = None
-        self._held: deque[tuple[int, str]] = deque()
-        """Texts for the channel waiting for the save that produced them to be on disk (with the
-        channel's generation: a text meant for a channel that has closed since is dropped)."""
-        self._queued = 0
-        self._released = 0
-        self._generation = 0
-        self._save_failure: str | None = None
-        self._owed = False
-        """A redraw put off while a payload waits for its save or the move's queued work goes on
-        (see :meth:`_batch`)."""
-        self._hold_handle: object | None = None
-        self._held_too_long = False
-        self._deferred: list[Change] = []
-        """Redraws put off to a task of their own after a slice of work (see :meth:`_redraw`), drawn in
-        order by :meth:`_draw_deferred` (or first when another redraw is made at once)."""
-        self._deferred_handle: object | None = None
-        self._sliced = False
-        """A slice of work ran in this batch (its redraw then gets a task of its own)."""
-        self._held_work: bool | None = None
-        """What :meth:`_hold_check` last told the page (None: nothing yet)."""
+        self._driver = _Driver(self)
+        self.runner = Runner(game, self._driver, ctx.timer, ctx.storage.when_durable, lambda text: self.connection.send(text),
+                             trace=env.trace)
+        """When work runs, texts leave and the table is drawn (:mod:`.runner`)."""
+        self.connection = Connection(ctx, env, link, game, self.runner, self._tell, self._driver.check_storage)
+        """The channel to the other browser, the dialling and the heartbeat (:mod:`.connection`)."""
 
     # --- the Session protocol ----------------------------------------------------------------------
 
@@ -443,14 +205,8 @@ class PeerSession:
             return
         self._started = True
         self._send_name()
-        if self.env.refusal:
-            self.net.stop(self.env.refusal)  # the page's link names a server it does not trust: contact nothing
-        elif self.env.channel is not None:
-            me, host = peer_ids(self.net.room, self.game.seat, self.tag)
-            self.channel = self.env.channel(self.net.room, self.game.seat, me, host, self)
-            self._dial()
-        self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
-        self._batch(lambda: None)
+        self.connection.start(self.tag)
+        self.runner.batch(lambda: None)
 
     def accept(self) -> None:
         """The invited friend accepts the room's rules: the seat is saved, then the key set-up starts."""
@@ -458,7 +214,7 @@ class PeerSession:
             return
         self.invited = self.declined = False
         self.notes.append(f"You joined the room: {self.game.rules.describe()}.")
-        self._save()
+        self.save()
         self.start()
 
     def can_act(self) -> str | None:
@@ -476,19 +232,7 @@ class PeerSession:
                 return f"Waiting for {self.peer_name} to join."
             return f"Waiting for {self.peer_name} to reconnect."
         waiting = self.game.waiting_for()
-        if waiting is None:
-            return None
-        if waiting == "the shuffle":
-            return "Shuffling and proving the pack\u2026"
-        if waiting == "the other browser's move to be checked":
-            return f"Checking {self.peer_name}\u2019s move\u2026"
-        if waiting == "the other browser's decryption":
-            return f"Waiting for {self.peer_name}\u2019s browser\u2026"
-        if waiting == "your acceptance of the next hand":
-            return "Press Next hand when you are ready."
-        if waiting == "the other player to accept the next hand":
-            return f"Waiting for {self.peer_name} to accept the next hand."
-        return f"Waiting for {waiting}."
+        return None if waiting is None else waiting_words(waiting, self.peer_name)
 
     def propose(self, action: Action) -> None:
         """The local player's move: refused unless both are here and it is legal now."""
@@ -503,7 +247,7 @@ class PeerSession:
             return
         self._trace(f"propose {type(action).__name__}")
         try:
-            self._batch(lambda: self.game.act(action), work=True, now=True)
+            self.runner.move(lambda: self.game.act(action))
         except IllegalActionError as exc:
             text = str(exc)
             self._emit(Change("refused", message=text[:1].upper() + text[1:] + "."))
@@ -518,9 +262,9 @@ class PeerSession:
                 return
             self.acked_hand = done
             if self.game.can_accept_next_hand():
-                self._batch(self.game.accept_next_hand)
+                self.runner.batch(self.game.accept_next_hand)
             else:
-                self._save()
+                self.save()
             self._emit(Change("next hand", offer=offer))
         elif offer is Offer.NEW_MATCH:
             if self.question is not None:
@@ -528,7 +272,7 @@ class PeerSession:
                 return
             if self.game.new_match_offer is not None:
                 return
-            self._batch(self.game.offer_new_match)
+            self.runner.batch(self.game.offer_new_match)
             self.notes.append(f"You offered {self.peer_name} a new match.")
             self._emit(Change("question", offer=offer))
 
@@ -536,7 +280,7 @@ class PeerSession:
         """Accept or decline the friend's offer of a new match."""
         if self.question is None or self._closed or self.invited:
             return
-        self._batch(lambda: self.game.answer_new_match(yes))
+        self.runner.batch(lambda: self.game.answer_new_match(yes))
         if not yes:
             self.notes.append(f"You declined {self.peer_name}\u2019s new match.")
             self._emit(Change("declined", offer=Offer.NEW_MATCH))
@@ -545,19 +289,13 @@ class PeerSession:
         """Nothing to hold: the friend's moves come whatever dialog is open here."""
 
     def save(self) -> None:
-        self._save()
+        """Save the link and the game together (:meth:`_Driver.save`)."""
+        self._driver.save()
 
     def close(self) -> None:
         self._closed = True
-        for handle in (self._work_handle, self._tick_handle, self._hold_handle, self._deferred_handle):
-            if handle is not None:
-                self.ctx.timer.cancel(handle)
-        self._work_handle = self._tick_handle = self._hold_handle = self._deferred_handle = None
-        self._deferred.clear()
-        self._hold_check()
-        if self.channel is not None:
-            self.channel.close()
-            self.channel = None
+        self.runner.close()
+        self.connection.close()
 
     # --- extra controls (the controller routes unknown actions here) --------------------------------
 
@@ -584,7 +322,7 @@ class PeerSession:
             except Exception:  # noqa: BLE001
                 pass
             self._sent_name = False
-            self._batch(self._send_name)
+            self.runner.batch(self._send_name)
             return True
         if action in ("online-accept", "online-decline"):
             self.answer(action == "online-accept")
@@ -671,18 +409,7 @@ class PeerSession:
 
     def result_text(self) -> str:
         """The end of the match, and whether its result is verified."""
-        v = self.game.verification
-        if v == "verified":
-            return "The match is over. The result is verified: every card and every Go was checked."
-        if v == "stands":
-            return (f"The match is over. {self.peer_name}\u2019s browser did not open the cards it still held; "
-                    "your win stands.")
-        if v == "unverified":
-            return (f"The match is over, but the result is unverified: {self.peer_name}\u2019s browser did not "
-                    "open the cards it still held, so its last Go could not be checked. It counts as neither a "
-                    "win nor a loss.")
-        return (f"The match is over. Checking the result: waiting for {self.peer_name}\u2019s browser to open "
-                "the cards it still held\u2026")
+        return result_words(self.game.verification, self.peer_name)
 
     def turn_text(self) -> str:
         """Whose turn it is, or what the table waits for."""
@@ -704,59 +431,29 @@ class PeerSession:
             return f"{self.peer_name}\u2019s turn."
         return ""
 
-    # --- the channel's events ------------------------------------------------------------------------
+    # --- the connection ------------------------------------------------------------------------------
 
-    def on_open(self, binding: Binding | None = None) -> None:
-        self._trace("channel open")
-        self._open = True
-        self._generation += 1
-        self._reach_first = None
-        self.no_direct = False
-        self._heard = self.env.wall()
-        self._batch(lambda: self.net.connected(self.env.wall(), binding))
+    @property
+    def channel(self) -> Channel | None:
+        """The channel to the other browser (None before :meth:`start`, or when none is made)."""
+        return self.connection.channel
 
-    def on_message(self, text: str) -> None:
-        self._trace("channel in")
-        self._heard = self.env.wall()
-        self._batch(lambda: self.net.receive(text, self.env.wall()), work=True)
+    @property
+    def no_direct(self) -> bool:
+        """The friend has been there a while without a channel opening (the page says why)."""
+        return self.connection.no_direct
 
-    def on_close(self) -> None:
-        self._open = False
-        self._generation += 1
-        if not self.net.full:
-            self._last_dial = float("-inf")  # the friend redials at the next tick
-        self._batch(lambda: self.net.disconnected(self.env.wall()))
+    @property
+    def working(self) -> bool:
+        """Online work is under way in this page (:attr:`Connection.working`)."""
+        return self.connection.working
 
-    def on_reach(self) -> None:
-        now = self.env.wall()
-        if self._reach_first is None or now - self._reach_last > REACH_STALE_S:
-            self._reach_first = now
-        self._reach_last = now
-        self._hold_check()
-
-    def _check_reach(self, now: float) -> None:
-        """Say (or stop saying) that the friend is there but no direct connection opens."""
-        first = self._reach_first
-        if first is not None and now - self._reach_last > REACH_STALE_S:
-            self._reach_first = first = None  # no sign of the friend for a while: just waiting again
-        blocked = not self._open and first is not None and now - first >= REACH_S
-        if blocked != self.no_direct:
-            self.no_direct = blocked
-            self._emit(Change("link"))
-
-    def on_full(self) -> None:
-        self.notes.append("Another browser tried to join this room and was told it is full.")
-        self._emit(Change("link"))
-
-    def on_error(self, code: str) -> None:
-        if code in ("peer-unavailable", "connect-timeout"):
-            return  # the host is not there yet: the next dial tries again
-        text = CHANNEL_ERRORS.get(code)
-        if text is None:
+    def _tell(self, text: str, once: bool) -> None:
+        if once and text in self.notes:
             return
-        if text not in self.notes:
-            self.notes.append(text)
-        self.notes = self.notes[-3:]
+        self.notes.append(text)
+        if once:
+            self.notes = self.notes[-3:]
         self._emit(Change("link"))
 
     # --- inside ----------------------------------------------------------------------------------------
@@ -766,356 +463,12 @@ class PeerSession:
             self._sent_name = True
             self.net.send({"t": "name", "name": self.my_name}, self.env.wall())
 
-    def _dial(self) -> None:
-        now = self.env.wall()
-        if (self.channel is not None and self.game.seat == 1 and not self._open
-                and self.net.state not in ("refused", "expired")
-                and now - self._last_dial >= (FULL_REDIAL_S if self.net.full else REDIAL_S)):
-            self._last_dial = now
-            self.channel.connect()
-
-    def _tick(self) -> None:
-        self._tick_handle = None
-        if self._closed:
-            return
-        now = self.env.wall()
-        if self._open and now - self._heard > LOSS_TIMEOUT + 1 and self.channel is not None:
-            self._open = False  # our heartbeat gave up: the friend redials once it is back
-            self._generation += 1
-            self.channel.drop()
-            self._batch(lambda: self.net.disconnected(now))
-        self._dial()
-        self._check_storage()
-        self._check_reach(now)
-        verification = self.game.verification
-
-        def tick() -> None:
-            self.net.tick(now)
-            self.game.tick(now)
-
-        self._batch(tick, quiet=verification == self.game.verification)
-        if not self._closed:
-            self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
-
-    def _work(self) -> None:
-        self._trace("work")
-        self._work_handle = None
-        if self._closed:
-            return
-        if self._holding():
-            self._schedule_work()  # a payload waits for its save: _resume() runs the work once it is out
-            return
-        # Saved only if a piece of work finished (or something was sent): work in progress is not
-        # part of a save, so saving after every slice of a shuffle's proof would only cost time.
-        self._batch(self._slice, quiet=True)
-
-    def _slice(self) -> None:
-        """One slice of the game's queued work (SLICE_MS), traced for the benchmark."""
-        self._sliced = True
-        trace = self.env.trace
-        if trace is None:
-            self.game.step(SLICE_MS)
-            return
-        lane = "fg" if self.game.moving else "bg"
-        job = self.game.next_job
-        trace(f"slice {lane} {job} >" if job else f"slice {lane} >")
-        self.game.step(SLICE_MS)
-        trace(f"slice {lane} <")
-
-    def _batch(self, fn: Callable[[], object], quiet: bool = False, work: bool = False, now: bool = False) -> None:
-        """Run ``fn`` then carry everything it set moving; save once; tell the listeners once.
-
-        ``quiet``: ``fn`` changes nothing worth saving by itself (the heartbeat, a slice of work): saved
-        only if the link then reported events, a payload was sent or a piece of work finished.
-        ``work``: a move was made or a payload came: its first slice of work runs now, in the same
-        task (its checks and shares are a few milliseconds: no timer hop, one save). After any slice the
-        table is redrawn in a task of its own right after (:meth:`_soon`): a move's slice, its save and
-        its redraw in one task were the longest tasks of a match (62-74 ms of wall time, quiet).
-        ``now``: the local player's own move: drawn in its tap's task (the page must never show, even
-        for a frame, a table on which the move just made is still to make), "busy" included, and its
-        first slice runs in the next task (a move's slice of proofs or audit and its redraw in the tap's
-        task made tasks of 51-67 ms of wall time, quiet). Its payload then goes out a redraw later.
-
-        What goes out first: a payload waits for its save to be on disk, so until the store says so
-        (or :data:`HOLD_MS` at most) no more work runs and a redraw that only says "busy" waits; the
-        same redraw waits while more of the move's work is queued. The table is then drawn once per
-        move, after its payload is on its way."""
-        if not self._pumping:
-            self._sliced = False
-        st = self.match.state
-        before, scores = len(st.events), (st.scores[0], st.scores[1])
-        state, number, failure, hand = self.net.state, self.game.match_number, self.game.failure, st.hand_number
-        busy = self.busy
-        question = self.game.new_match_offer
-        said = (self.game.waiting_for(), self.game.verification)  # what the table tells the player
-        revision = self.game.revision
-        if self._pumping:
-            fn()
-            self._again = True
-            return
-        held_before = self._holding()  # (what this batch sends waits for this batch's save: no matter)
-        self._pumping = True
-        try:
-            fn()
-            heard = self._pump()
-            if work and not now and self.game.moving and not self._closed and not held_before:
-                self._slice()
-                heard = self._pump() or heard
-        finally:
-            self._pumping = False
-        if self._closed:
-            return
-        if not quiet or heard or self._carried or self.game.revision != revision:
-            self._save()
-        st = self.match.state
-        change: Change | None = None
-        if self.game.match_number != number:
-            self.acked_hand = 0
-            self.problems.clear()
-            self.notes.append("A new match has started.")
-            change = Change("applied", events=tuple(st.events), scores_before=(0, 0))
-        elif len(st.events) != before or st.hand_number != hand:
-            change = Change("applied", events=tuple(st.events[before:]), scores_before=scores)
-        elif self.game.new_match_offer != question:
-            change = Change("question")
-        elif self.net.state != state or self.game.failure != failure:
-            change = Change("link")
-        elif self._again or heard or self.busy != busy or (self.game.waiting_for(), self.game.verification) != said:
-            self._owed = True  # "busy", "checking": drawn below, or once the payload is out and the work done
-        self._again = False
-        if change is None and self._owed and (now or (not self._holding() and not (self.game.moving and self.game.busy))):
-            change = Change("link")  # (the player's own move: its "busy" frame at once, see above)
-        if change is not None:
-            self._owed = False
-            self._redraw(change)
-        self._release_when_durable()
-        self._schedule_work()
-        self._sliced = False
-        self._hold_check()
-
-    @property
-    def working(self) -> bool:
-        """Whether online work is under way in this page (see :attr:`OnlineEnv.hold`): the friend's
-        call reaching it, the channel's handshake, or the deal's work (a move to check or prove, a
-        decryption awaited, the shuffles ahead)."""
-        if self._closed or not self._started:
-            return False
-        if self.net.state in ("refused", "expired"):
-            return False
-        if self._open and self.net.state != "live":
-            return True  # the handshake, then the key set-up
-        if not self._open and self._reach_first is not None and not self.no_direct:
-            return True  # the friend's call is reaching this page: the channel is about to open
-        return self.game.busy or (self._open and self.game.pending is not None)
-
-    def _hold_check(self) -> None:
-        """Tell the page when online work starts and stops (:attr:`OnlineEnv.hold`), once a change."""
-        hold = self.env.hold
-        working = self.working
-        if hold is None or working == self._held_work:
-            return
-        self._held_work = working
-        try:
-            hold(working)
-        except Exception:  # noqa: BLE001 - the page's background jobs never stop the match
-            pass
-
-    def _schedule_work(self) -> None:
-        """Run the queued work on the host's timer, unless a payload waits for its save to be on disk:
-        then :meth:`_release` (or :data:`HOLD_MS` at most) resumes it."""
-        if self._closed:
-            return
-        if self._holding():
-            if self._hold_handle is None and (self.game.busy or self._owed):
-                self._hold_handle = self.ctx.timer.later(HOLD_MS, self._hold_over)
-            return
-        if self._work_handle is None and self.game.busy:
-            self._work_handle = self._soon(self._work)
-
-    def _soon(self, fn: Callable[[], None]) -> object:
-        """The next slice of work: at once after this task (the page's ``soon``: no 4 ms clamp of
-        nested timers), else on a zero-delay timer."""
-        soon = getattr(self.ctx.timer, "soon", None)
-        return soon(fn) if soon is not None else self.ctx.timer.later(0, fn)
-
-    def _holding(self) -> bool:
-        """A payload waits for its save to be on disk (for up to :data:`HOLD_MS`): nothing else runs."""
-        return self._released < self._queued and not self._held_too_long
-
-    def _hold_over(self) -> None:
-        """The store is slow (or cannot write): the work goes on while the payloads still wait."""
-        self._hold_handle = None
-        self._held_too_long = True
-        self._resume()
-
-    def _resume(self) -> None:
-        """The payloads are out (or the store is slow): the queued work goes on, a redraw put off is made."""
-        self._trace("resume")
-        if self._hold_handle is not None:
-            self.ctx.timer.cancel(self._hold_handle)
-            self._hold_handle = None
-        if self._closed:
-            return
-        if self._work_handle is None and self.game.busy:
-            self._work_handle = self._soon(self._work)
-        if self._owed and not (self.game.moving and self.game.busy) and not self._pumping:
-            self._owed = False
-            self._redraw(Change("link"))
-
-    def _pump(self) -> bool:
-        """Carry payloads and envelopes until quiet; True if the link reported anything."""
-        now = self.env.wall()
-        heard = False
-        self._carried = False
-        for _ in range(10_000):
-            moved = False
-            for payload in self.game.take_outbox():
-                self._trace(f"emit {payload.get('t')}")
-                self.net.send(payload, now)
-                moved = self._carried = True
-            for text in self.net.pop_outgoing():
-                moved = True
-                if self.channel is not None and self._open:
-                    self._held.append((self._generation, text))
-                    self._queued += 1
-            for event in self.net.pop_events():
-                moved = heard = True
-                if isinstance(event, Delivered):
-                    self._deliver(event.payload)
-                elif isinstance(event, Problem):
-                    self._problem(event.text)
-                elif isinstance(event, StateChanged):
-                    if event.state == "live":
-                        self.joined = True
-                elif isinstance(event, HangUp):
-                    self.notes.append(event.text)
-                    self.ctx.timer.later(200, self._hang_up)
-            if not moved:
-                return heard
-        return heard
-
-    def _release_when_durable(self) -> None:
-        """Durable before sent: the texts queued so far go to the channel once every save made so
-        far is on disk (an acknowledgement included, so nothing is acknowledged that a killed
-        browser could lose). In order; at once with a storage whose writes are durable at once."""
-        if self._released == self._queued:
-            return
-        mark = self._queued
-        self._trace(f"durable wait {self._released}..{mark}")
-        self.ctx.storage.when_durable(lambda: self._release(mark))
-
-    def _release(self, mark: int) -> None:
-        self._trace(f"durable {mark}")
-        while self._held and self._released < mark:
-            generation, text = self._held.popleft()
-            self._released += 1
-            if (generation == self._generation and self._open and self.channel is not None
-                    and not self._closed):
-                self._trace("channel out")
-                self.channel.send(text)
-        if self._released >= self._queued:
-            self._held_too_long = False
-            self._resume()
-
-    def _check_storage(self) -> None:
-        """Tell the player when saves stop reaching the disk (and when they reach it again)."""
-        try:
-            why = self.ctx.storage.failure()
-        except Exception:  # noqa: BLE001
-            why = None
-        if why == self._save_failure:
-            return
-        self._save_failure = why
-        if why is not None:
-            self._problem(f"This browser cannot save the match ({why}), so nothing more is sent to "
-                          f"{self.peer_name} until it can; it keeps trying. If you reload, the match "
-                          "resumes from the last move saved.")
-        else:
-            self.notes.append("Saving works again.")
-        self._emit(Change("link"))
-
-    def _hang_up(self) -> None:
-        if self.channel is not None and not self._closed:
-            self.channel.drop()
-        self.on_close()
-
-    def _deliver(self, payload: dict[str, Any]) -> None:
-        self._trace(f"deliver {clean_peer_text(payload.get('t'), 12)}")
-        if payload.get("t") == "name":
-            name = clean_name(payload.get("name"))
-            if name is None:
-                self.net.distrust("The other browser sent a name that is not text; it was ignored.",
-                                  self.env.wall())
-                return
-            self.peer_name = name
-            self._seats[self.other].label = name
-            return
-        try:
-            self.game.receive(payload)
-        except ProtocolError as exc:
-            # Refused by the rules or the deal: nothing changes, and the peer is not trusted again
-            # (no move is taken from it) until it proves its seat in a new handshake.
-            self.net.distrust(f"The other browser sent something wrong ({exc}). It was refused; nothing changed.",
-                              self.env.wall())
-
     def _problem(self, text: str) -> None:
         self.problems.append(text[:400])
         self.problems = self.problems[-5:]
 
-    def _save(self) -> None:
-        """Save the link and the game together. A save that fails (a full storage, or a bug) never
-        stops the match: it goes on in this page, the player is told once, and the next batch tries again.
-        Nothing is saved for a room not joined yet (:attr:`invited`): a reload asks again."""
-        if self.invited:
-            return
-        self._trace("save >")
-        try:
-            head = json.dumps({"format": 1, "room": self.net.room, "seat": self.game.seat, "tag": self.tag,
-                               "my_name": self.my_name, "peer_name": self.peer_name, "acked": self.acked_hand,
-                               "joined": self.joined}, ensure_ascii=True)
-            # The link and the game write their own JSON, each part once (a save late in a match
-            # costs about what an early one does): the record is {..., "link": ..., "game": ...}.
-            record = f'{head[:-1]}, "link": {self.net.to_json()}, "game": {self.game.to_json()}}}'
-            self.ctx.storage.set(room_key(self.net.room), record)
-            self.ctx.storage.set(CURRENT_KEY, self.net.room)
-        except Exception:  # noqa: BLE001 - a full storage must not stop the game
-            if not self._save_failed:
-                self._save_failed = True
-                self.notes.append(SAVE_FAILED)
-            return
-        finally:
-            self._trace("save <")
-        self._save_failed = False
-
-    def _redraw(self, change: Change) -> None:
-        """Tell the listeners now, or, if a slice of work ran in this task, in a task of its own right
-        after (a slice, its save and a redraw together made the longest tasks of a match)."""
-        if not self._sliced:
-            self._emit(change)
-            return
-        self._deferred.append(change)
-        if self._deferred_handle is None:
-            self._deferred_handle = self._soon(self._draw_deferred)
-
-    def _draw_deferred(self) -> None:
-        """Draw the redraws put off by :meth:`_redraw` (in their own task, or before what comes next)."""
-        changes, handle = self._deferred, self._deferred_handle
-        self._deferred, self._deferred_handle = [], None
-        if handle is not None:
-            self.ctx.timer.cancel(handle)
-        for change in changes:
-            if not self._closed:
-                self._emit_now(change)
-
     def _emit(self, change: Change) -> None:
-        self._draw_deferred()  # in order: a move's redraw put off comes first
-        self._emit_now(change)
-
-    def _emit_now(self, change: Change) -> None:
-        self._trace(f"redraw {change.kind} >")
-        for listener in list(self._listeners):
-            listener(change)
-        self._trace("redraw <")
+        self.runner.draw(change)
 
     def _trace(self, label: str) -> None:
         trace = self.env.trace
@@ -1123,107 +476,141 @@ class PeerSession:
             trace(label)
 
 
-def room_link(env: OnlineEnv, room: str, secret: str | None = None, rules: Rules = CLASSIC) -> str:
-    """The address a friend opens to join ``room``; the secret goes in the fragment (``#k=``), which
-    the browser never sends to any server. The room's rules ride in the query (``&rules=``): the friend
-    sees them before playing, and both browsers check them in the first payload of every match."""
-    words = rules_query(rules)
-    link = f"{env.page_url}?room={room}{'&rules=' + words if words else ''}{env.link_query}"
-    return f"{link}#k={secret}" if secret else link
+class _Driver:
+    """The runner's view of a session (:class:`~.runner.Driven`): what a batch carries between the game,
+    the link and the channel, what the table shows, what is saved and drawn. Apart from the session, so
+    the Session's own surface stays the protocol's."""
 
+    def __init__(self, session: PeerSession) -> None:
+        self.s = session
+        self._record: str | None = None
+        """The room's record as this page last wrote it (a save that would write it again is skipped)."""
+        self._save_failed = False
+        self._save_failure: str | None = None
 
-def _my_name(ctx: OpenContext, seat: int) -> str:
-    """The name this browser plays under (its saved name, else "Player 1" / "Player 2")."""
-    try:
-        return clean_name(ctx.storage.get(NAME_KEY)) or f"Player {seat + 1}"
-    except Exception:  # noqa: BLE001
-        return f"Player {seat + 1}"
+    def look(self) -> tuple[object, ...]:
+        """What the table shows now (compared by the runner before and after a batch)."""
+        st = self.s.match.state
+        return (len(st.events), st.scores[0], st.scores[1], self.s.net.state, self.s.game.match_number,
+                self.s.game.failure, st.hand_number, self.s.busy, self.s.game.new_match_offer,
+                self.s.game.waiting_for(), self.s.game.verification)
 
-
-def _load(ctx: OpenContext, env: OnlineEnv, room: str) -> PeerSession | None:
-    """The saved seat of ``room`` in this browser (SaveError/LinkError if it is damaged)."""
-    raw = ctx.storage.get(room_key(room))
-    if not raw:
+    def change(self, before: Any) -> Change | None:
+        """The redraw owed since the look ``before``: a new match, a move, an offer, the link (None: at
+        most "busy" or "checking" changed, which the runner draws once the payload is out)."""
+        events, score0, score1, state, number, failure, hand, _, question, _, _ = before
+        st = self.s.match.state
+        if self.s.game.match_number != number:
+            self.s.acked_hand = 0
+            self.s.problems.clear()
+            self.s.notes.append("A new match has started.")
+            return Change("applied", events=tuple(st.events), scores_before=(0, 0))
+        if len(st.events) != events or st.hand_number != hand:
+            return Change("applied", events=tuple(st.events[events:]), scores_before=(score0, score1))
+        if self.s.game.new_match_offer != question:
+            return Change("question")
+        if self.s.net.state != state or self.s.game.failure != failure:
+            return Change("link")
         return None
-    data = json.loads(raw)
-    if not isinstance(data, dict) or data.get("format") != 1 or data.get("room") != room:
-        raise SaveError("the saved online room is damaged")
-    link = Link.from_dict(data["link"])
-    notes: list[str] = []
-    try:
-        game = OnlineGame.from_dict(data["game"], groups=() if env.group is None else (env.group,))
-    except OldProtocolSave:
-        # The deal of an earlier version cannot continue: the room, its link and the seats stay,
-        # and a new match starts in it.
-        game = OnlineGame(link.seat, room=room, group=env.group, rules=env.rules)
-        notes.append("This room\u2019s match was made by an earlier version of the game and cannot be "
-                     "continued; a new match has started in the same room.")
-    if link.seat != game.seat or link.room != room:
-        raise SaveError("the saved online room does not match its seat")
-    if link.peer_commit is None and link.secret is None:
-        if link.seat == 0:
-            link.secret = new_room_secret()  # a room made before secrets, never joined: its link gets one now
-        elif env.room == room:
-            link.secret = env.secret  # a friend whose first join never finished: the link's secret
-    session = PeerSession(ctx, env, link, game, str(data["tag"]),
-                          clean_name(data.get("my_name")) or _my_name(ctx, game.seat),
-                          clean_name(data.get("peer_name")) or "Friend", 0 if notes else int(data.get("acked", 0)),
-                          bool(data.get("joined", False)))
-    session.notes.extend(notes)
-    return session
 
+    def draw(self, change: Change) -> None:
+        for listener in list(self.s._listeners):
+            listener(change)
 
-def _fresh(ctx: OpenContext, env: OnlineEnv, room: str, seat: int, rules: Rules | None = None) -> PeerSession:
-    """A new seat in ``room``: the host's (at ``rules``, else the page's ``?rules=``), or the friend's
-    at the room link's rules. A friend asked to a table other than the classic one is only invited:
-    nothing is saved, sent or dialled until they accept (:meth:`PeerSession.accept`)."""
-    now = env.wall()
-    key = new_seat_key()
-    link = Link.host(room, key, now, new_room_secret()) if seat == 0 else Link.join(room, key, now, env.secret)
-    game = OnlineGame(seat, room=room, group=env.group, rules=env.rules if rules is None else rules)
-    session = PeerSession(ctx, env, link, game, secrets.token_hex(6), _my_name(ctx, seat), "Friend")
-    if env.bad_rules and seat == 0 and rules is None:
-        session.notes.append(env.bad_rules + " This room plays the classic game.")
-    if seat == 1 and not game.rules.is_classic:
-        session.invited = True
-    else:
-        session._save()
-    return session
-
-
-def new_room(mode: Mode, ctx: OpenContext, seed: int, level: str) -> PeerSession:
-    """Create a room: this browser holds seat 0 and shows the link to share. Its rules: the ones
-    chosen in the menu (``ctx.rules``), else the page's ``?rules=``."""
-    return _fresh(ctx, ENV, new_room_id(), 0, ctx.rules)
-
-
-def resume_room(mode: Mode, ctx: OpenContext) -> tuple[PeerSession | None, str | None]:
-    """``?room=ID``: reclaim this browser's seat there, or join as the friend; else the last room."""
-    env = ENV
-    if env.bad_room is not None:
-        return None, "This room link is broken (its room id is not valid). A new room was opened instead."
-    room = env.room or ctx.storage.get(CURRENT_KEY)
-    if not room or not is_room_id(room):
-        return None, None
-    try:
-        session = _load(ctx, env, room)
-    except (SaveError, LinkError, ValueError, KeyError, TypeError) as exc:
-        aside = f"{room_key(room)}.corrupt.{ctx.now_ms()}"
+    def save(self) -> None:
+        """Save the link and the game together. A save that fails (a full storage, or a bug) never
+        stops the match: it goes on in this page, the player is told once, and the next batch tries again.
+        Nothing is saved for a room not joined yet (:attr:`invited`): a reload asks again."""
+        if self.s.invited:
+            return
+        self.s._trace("save >")
         try:
-            ctx.storage.set(aside, ctx.storage.get(room_key(room)) or "")
-        except Exception:  # noqa: BLE001
-            pass
-        return None, (f"The saved online game could not be read. A copy of it was kept in this browser."
-                      f"\nWhy: {exc}. The copy is stored as \u201c{aside}\u201d.")
-    if session is not None:
-        if session.net.expired(env.wall()):
-            return session, "This room has expired (unused for seven days). Start a new one."
-        return session, None
-    if env.room is None:
-        return None, None
-    if env.secret is None:
-        return None, INCOMPLETE_LINK
-    if env.bad_rules:
-        return None, env.bad_rules + " Ask your friend for the room's link again."
-    return _fresh(ctx, env, room, 1), None
+            head = json.dumps({"format": 1, "room": self.s.net.room, "seat": self.s.game.seat, "tag": self.s.tag,
+                               "my_name": self.s.my_name, "peer_name": self.s.peer_name, "acked": self.s.acked_hand,
+                               "joined": self.s.joined}, ensure_ascii=True)
+            # The link and the game write their own JSON, each part once (a save late in a match
+            # costs about what an early one does): the record is {..., "link": ..., "game": ...}.
+            record = f'{head[:-1]}, "link": {self.s.net.to_json()}, "game": {self.s.game.to_json()}}}'
+            if record == self._record:
+                return  # nothing changed since the last save: the store is not written again
+            self.s.ctx.storage.set(room_key(self.s.net.room), record)
+            self.s.ctx.storage.set(CURRENT_KEY, self.s.net.room)
+            self._record = record
+        except Exception:  # noqa: BLE001 - a full storage must not stop the game
+            if not self._save_failed:
+                self._save_failed = True
+                self.s.notes.append(SAVE_FAILED)
+            return
+        finally:
+            self.s._trace("save <")
+        self._save_failed = False
 
+    def check_storage(self) -> None:
+        """Tell the player when saves stop reaching the disk (and when they reach it again)."""
+        try:
+            why = self.s.ctx.storage.failure()
+        except Exception:  # noqa: BLE001
+            why = None
+        if why == self._save_failure:
+            return
+        self._save_failure = why
+        if why is not None:
+            self.s._problem(f"This browser cannot save the match ({why}), so nothing more is sent to "
+                          f"{self.s.peer_name} until it can; it keeps trying. If you reload, the match "
+                          "resumes from the last move saved.")
+        else:
+            self.s.notes.append("Saving works again.")
+        self.s._emit(Change("link"))
+
+
+    def settled(self) -> None:
+        self.s.connection.hold_check()
+
+    def carry(self) -> tuple[bool, bool]:
+        """Carry payloads and envelopes until quiet: (the link reported anything, a payload was sent)."""
+        now = self.s.env.wall()
+        heard = carried = False
+        for _ in range(10_000):
+            moved = False
+            for payload in self.s.game.take_outbox():
+                self.s._trace(f"emit {payload.get('t')}")
+                self.s.net.send(payload, now)
+                moved = carried = True
+            for text in self.s.net.pop_outgoing():
+                moved = True
+                if self.s.channel is not None and self.s.connection.open:
+                    self.s.runner.send(text)
+            for event in self.s.net.pop_events():
+                moved = heard = True
+                if isinstance(event, Delivered):
+                    self._deliver(event.payload)
+                elif isinstance(event, Problem):
+                    self.s._problem(event.text)
+                elif isinstance(event, StateChanged):
+                    if event.state == "live":
+                        self.s.joined = True
+                elif isinstance(event, HangUp):
+                    self.s.notes.append(event.text)
+                    self.s.ctx.timer.later(200, self.s.connection.hang_up)
+            if not moved:
+                break
+        return heard, carried
+
+    def _deliver(self, payload: dict[str, Any]) -> None:
+        self.s._trace(f"deliver {clean_peer_text(payload.get('t'), 12)}")
+        if payload.get("t") == "name":
+            name = clean_name(payload.get("name"))
+            if name is None:
+                self.s.net.distrust("The other browser sent a name that is not text; it was ignored.",
+                                  self.s.env.wall())
+                return
+            self.s.peer_name = name
+            self.s._seats[self.s.other].label = name
+            return
+        try:
+            self.s.game.receive(payload)
+        except ProtocolError as exc:
+            # Refused by the rules or the deal: nothing changes, and the peer is not trusted again
+            # (no move is taken from it) until it proves its seat in a new handshake.
+            self.s.net.distrust(f"The other browser sent something wrong ({exc}). It was refused; nothing changed.",
+                              self.s.env.wall())

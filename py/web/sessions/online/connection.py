@@ -1,0 +1,213 @@
+"""The channel to the other browser and the link's clock: :class:`Connection` dials (the friend calls
+the host every :data:`REDIAL_S`, :data:`FULL_REDIAL_S` after "full"), takes the channel's events
+(:class:`~.env.ChannelEvents`: open, message, close, full, error, reach) into the link through the
+session's runner, beats the heartbeat every :data:`TICK_MS` (giving up on a silent channel after the
+link's ``LOSS_TIMEOUT``), says when the friend is there but no direct route opens (:data:`REACH_S`),
+and tells the page while online work is under way (:attr:`~.env.OnlineEnv.hold`)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from cribbage.online.game import OnlineGame
+from cribbage.online.link import LOSS_TIMEOUT, Binding, Link
+
+from web.sessions.base import OpenContext
+from web.sessions.online.env import CHANNEL_ERRORS, Channel, OnlineEnv, peer_ids
+from web.sessions.online.runner import Runner
+from web.sessions.session import Change
+
+__all__ = ["Connection", "TICK_MS", "REDIAL_S", "FULL_REDIAL_S", "REACH_S", "REACH_STALE_S"]
+
+TICK_MS = 500
+"""The link's heartbeat and reconnection clock."""
+REDIAL_S = 3.0
+"""Seconds between attempts of the friend to reach the room's host."""
+FULL_REDIAL_S = 5.0
+"""Seconds before the friend calls again after the host said the room is full (a stranger may hold
+the host's channel for up to ``link.UNPROVEN_TIMEOUT``)."""
+REACH_S = 15.0
+"""Seconds the friend may be there (registered, answering) without a data channel opening before the
+page says why: the networks block a direct connection."""
+REACH_STALE_S = 25.0
+"""Seconds after the last sign of the friend (it calls again about every 10 s) when that is forgotten."""
+
+
+class Connection:
+    """One session's channel, dialling, heartbeat and reach (the channel's :class:`~.env.ChannelEvents`)."""
+
+    def __init__(self, ctx: OpenContext, env: OnlineEnv, net: Link, game: OnlineGame, runner: Runner,
+                 tell: Callable[[str, bool], None], heartbeat: Callable[[], None]) -> None:
+        self.ctx = ctx
+        self.env = env
+        self.net = net
+        self.game = game
+        self.runner = runner
+        self.tell = tell
+        """Say a sentence to the player and redraw (``once``: unless it is already said)."""
+        self.heartbeat = heartbeat
+        """The session's own check at each tick (is saving still working?)."""
+        self.channel: Channel | None = None
+        self.open = False
+        """A data channel to the other browser is open."""
+        self.no_direct = False
+        """The friend has been there for REACH_S without a channel opening (the page says why)."""
+        self.started = False
+        self.closed = False
+        self._heard = 0.0
+        self._last_dial = float("-inf")
+        self._reach_first: float | None = None
+        self._reach_last = 0.0
+        self._tick_handle: object | None = None
+        self._held_work: bool | None = None
+        """What :meth:`hold_check` last told the page (None: nothing yet)."""
+
+    def start(self, tag: str) -> None:
+        """Open the channel (unless the page's link names a server it does not trust), start the clock."""
+        self.started = True
+        if self.env.refusal:
+            self.net.stop(self.env.refusal)  # contact nothing
+        elif self.env.channel is not None:
+            me, host = peer_ids(self.net.room, self.game.seat, tag)
+            self.channel = self.env.channel(self.net.room, self.game.seat, me, host, self)
+            self._dial()
+        self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
+
+    def close(self) -> None:
+        self.closed = True
+        if self._tick_handle is not None:
+            self.ctx.timer.cancel(self._tick_handle)
+            self._tick_handle = None
+        self.hold_check()
+        if self.channel is not None:
+            self.channel.close()
+            self.channel = None
+
+    def send(self, text: str) -> None:
+        """A text the runner released (its save is on disk): on the channel, if it is still open."""
+        if self.open and self.channel is not None and not self.closed:
+            self.channel.send(text)
+
+    # --- the channel's events ------------------------------------------------------------------------
+
+    def on_open(self, binding: Binding | None = None) -> None:
+        self._trace("channel open")
+        self.open = True
+        self.runner.new_channel()
+        self._reach_first = None
+        self.no_direct = False
+        self._heard = self.env.wall()
+        self.runner.batch(lambda: self.net.connected(self.env.wall(), binding))
+
+    def on_message(self, text: str) -> None:
+        self._trace("channel in")
+        self._heard = self.env.wall()
+        self.runner.receive(lambda: self.net.receive(text, self.env.wall()))
+
+    def on_close(self) -> None:
+        self.open = False
+        self.runner.new_channel()
+        if not self.net.full:
+            self._last_dial = float("-inf")  # the friend redials at the next tick
+        self.runner.batch(lambda: self.net.disconnected(self.env.wall()))
+
+    def on_reach(self) -> None:
+        now = self.env.wall()
+        if self._reach_first is None or now - self._reach_last > REACH_STALE_S:
+            self._reach_first = now
+        self._reach_last = now
+        self.hold_check()
+
+    def on_full(self) -> None:
+        self.tell("Another browser tried to join this room and was told it is full.", False)
+
+    def on_error(self, code: str) -> None:
+        if code in ("peer-unavailable", "connect-timeout"):
+            return  # the host is not there yet: the next dial tries again
+        text = CHANNEL_ERRORS.get(code)
+        if text is not None:
+            self.tell(text, True)
+
+    def hang_up(self) -> None:
+        """The link hung up (a peer that never proved its seat): drop the channel, stay reachable."""
+        if self.channel is not None and not self.closed:
+            self.channel.drop()
+        self.on_close()
+
+    # --- the page's hold -------------------------------------------------------------------------------
+
+    @property
+    def working(self) -> bool:
+        """Whether online work is under way in this page (see :attr:`OnlineEnv.hold`): the friend's
+        call reaching it, the channel's handshake, or the deal's work (a move to check or prove, a
+        decryption awaited, the shuffles ahead)."""
+        if self.closed or not self.started:
+            return False
+        if self.net.state in ("refused", "expired"):
+            return False
+        if self.open and self.net.state != "live":
+            return True  # the handshake, then the key set-up
+        if not self.open and self._reach_first is not None and not self.no_direct:
+            return True  # the friend's call is reaching this page: the channel is about to open
+        return self.game.busy or (self.open and self.game.pending is not None)
+
+    def hold_check(self) -> None:
+        """Tell the page when online work starts and stops (:attr:`OnlineEnv.hold`), once a change."""
+        hold = self.env.hold
+        working = self.working
+        if hold is None or working == self._held_work:
+            return
+        self._held_work = working
+        try:
+            hold(working)
+        except Exception:  # noqa: BLE001 - the page's background jobs never stop the match
+            pass
+
+    # --- inside ----------------------------------------------------------------------------------------
+
+    def _dial(self) -> None:
+        now = self.env.wall()
+        if (self.channel is not None and self.game.seat == 1 and not self.open
+                and self.net.state not in ("refused", "expired")
+                and now - self._last_dial >= (FULL_REDIAL_S if self.net.full else REDIAL_S)):
+            self._last_dial = now
+            self.channel.connect()
+
+    def _check_reach(self, now: float) -> bool:
+        """Whether the page now says (or stops saying) that the friend is there but no direct
+        connection opens."""
+        first = self._reach_first
+        if first is not None and now - self._reach_last > REACH_STALE_S:
+            self._reach_first = first = None  # no sign of the friend for a while: just waiting again
+        blocked = not self.open and first is not None and now - first >= REACH_S
+        if blocked == self.no_direct:
+            return False
+        self.no_direct = blocked
+        return True
+
+    def _tick(self) -> None:
+        self._tick_handle = None
+        if self.closed:
+            return
+        now = self.env.wall()
+        if self.open and now - self._heard > LOSS_TIMEOUT + 1 and self.channel is not None:
+            self.open = False  # our heartbeat gave up: the friend redials once it is back
+            self.runner.new_channel()
+            self.channel.drop()
+            self.runner.batch(lambda: self.net.disconnected(now))
+        self._dial()
+        self.heartbeat()
+        if self._check_reach(now):
+            self.runner.draw(Change("link"))
+
+        def tick() -> None:
+            self.net.tick(now)
+            self.game.tick(now)
+
+        self.runner.quiet(tick)
+        if not self.closed:
+            self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
+
+    def _trace(self, label: str) -> None:
+        if self.env.trace is not None:
+            self.env.trace(label)

@@ -1,0 +1,53 @@
+"""What online play says to the player, from plain facts: whom the table waits for
+(:func:`waiting_words`), the end of a match and whether its result is verified (:func:`result_words`),
+and the sentences of the room (full, invited, declined, no direct route, a save that failed)."""
+
+from __future__ import annotations
+
+__all__ = ["ROOM_FULL", "SAVE_FAILED", "MAX_FAILURE", "NO_DIRECT", "INVITED", "DECLINED", "waiting_words",
+           "result_words"]
+
+ROOM_FULL = ("This room is full: two players are already seated (this page keeps asking, in case a seat "
+             "frees up).")
+"""What a browser without a seat sees instead of the table (a third browser with the whole link)."""
+SAVE_FAILED = ("This browser could not save the match; it goes on here, but a reload now would lose the "
+               "latest moves.")
+MAX_FAILURE = 400
+"""Longest reason for a stopped match shown (ours; the evidence follows it)."""
+NO_DIRECT = ("{peer}\u2019s browser is there, but no direct connection between your two browsers could be "
+             "made: one of your networks (or both) blocks it. Try again with both on the same Wi-Fi, or ask "
+             "whoever runs this page to set up a TURN relay.")
+INVITED = "Your friend\u2019s room plays by house rules. Join it to play by them, or not now: nothing is sent before you join."
+"""What the invited friend reads above the room's rules and the *Join* and *Not now* buttons."""
+DECLINED = ("You did not join this room, and nothing was sent to it. To join later, open the link again; "
+            "meanwhile you can play against the computer.")
+
+
+def waiting_words(waiting: str, peer: str) -> str:
+    """The sentence for what the game waits for (:meth:`OnlineGame.waiting_for`), ``peer`` the friend's name."""
+    if waiting == "the shuffle":
+        return "Shuffling and proving the pack\u2026"
+    if waiting == "the other browser's move to be checked":
+        return f"Checking {peer}\u2019s move\u2026"
+    if waiting == "the other browser's decryption":
+        return f"Waiting for {peer}\u2019s browser\u2026"
+    if waiting == "your acceptance of the next hand":
+        return "Press Next hand when you are ready."
+    if waiting == "the other player to accept the next hand":
+        return f"Waiting for {peer} to accept the next hand."
+    return f"Waiting for {waiting}."
+
+
+def result_words(verification: str | None, peer: str) -> str:
+    """The end of the match, and whether its result is verified (:attr:`OnlineGame.verification`)."""
+    if verification == "verified":
+        return "The match is over. The result is verified: every card and every Go was checked."
+    if verification == "stands":
+        return (f"The match is over. {peer}\u2019s browser did not open the cards it still held; "
+                "your win stands.")
+    if verification == "unverified":
+        return (f"The match is over, but the result is unverified: {peer}\u2019s browser did not "
+                "open the cards it still held, so its last Go could not be checked. It counts as neither a "
+                "win nor a loss.")
+    return (f"The match is over. Checking the result: waiting for {peer}\u2019s browser to open "
+            "the cards it still held\u2026")
