@@ -43,7 +43,8 @@ from web.shell.ports import Cues, Host
 from web.table.layout import side_names
 from web.table import claims
 from web.table.render import crib_of, discard_size, primary_button
-from web.table.scene import DELAYS, LEVELS, Scene
+from web.table.scene import DELAYS, LEVELS, Button, Scene
+from web.shell.game_over import game_over_chart
 from web.sessions.seats import ai_available as _ai_available
 from web.sessions.seats import ai_module as _ai
 from web.sessions.seats import warmed as _warmed
@@ -415,6 +416,14 @@ class Controller:
                 # Everything the card certainly scores, by the engine's rules (go and last card included).
                 play_preview = (view.count + card.value, items)
         saved = tuple(key for key, m in MODES.items() if self.storage.get(m.save_key))
+        dialog = self.ui.dialog if cover is None else None
+        challenge = self._challenges.scene() if self._challenges is not None else None
+        # The open dialog's own value, when a screen draws it (the table never reads it).
+        content: object = (self.newgame.scene() if dialog == "newgame"
+                           else self._records.scene() if dialog == "record" and self._records is not None
+                           else challenge if dialog == "challenge" else None)
+        chances = self.chances.scene(view, private)
+        series = self.newgame.series()
         scene = Scene(
             view=view,
             names=self.names,
@@ -439,7 +448,7 @@ class Controller:
             delay=self.delay,
             summary=self.summary_hand(),
             deal_cut_shown=self.deal_cut_shown(),
-            dialog=self.ui.dialog if cover is None else None,
+            dialog=dialog,
             notice=self.ui.notice,
             orientation=self.orientation,
             moved=self.ui.moved,
@@ -449,15 +458,17 @@ class Controller:
             new_level=self.ui.new_level,
             saved_modes=saved,
             coach_ready=_ai_available(),
-            record=self._records.scene() if self._records is not None else None,
             claim_entry=self.ui.claim if private else "",
             claim_note=self.ui.claim_note if private else None,
             play_callers=self.play_callers(view) if private else (),
-            newgame=self.newgame.scene(),
+            content=content,
             room_rules=self.newgame.room_scene(),
-            series=self.newgame.series(),
-            challenge=self._challenges.scene() if self._challenges is not None else None,
-            chances=self.chances.scene(view, private),
+            series=series,
+            title=challenge.title if challenge is not None else "",
+            end_buttons=tuple(Button(b.id, b.label, b.action, b.primary, key=b.key, data=b.data)
+                              for b in (challenge.buttons if challenge is not None else ())),
+            chart=game_over_chart(view, self.names, chances, series),
+            chances=chances,
             comforts=self.comforts.scene(),
             looks=self.looks.choice,
         )

@@ -44,6 +44,7 @@ from cribbage.view import SeatView
 
 from web.sessions.base import ONLINE_SAVE_KEY, Mode, OpenContext
 from web.sessions.newgame import RULE_WORDS
+from web.sessions.online.panel import panel_slot
 from web.sessions.online.room_rules import rules_sentence
 from web.sessions.seats import LocalHuman, RemoteSeat, Seat
 from web.sessions.session import Change, ChangeKind, Link as LinkName, Listener, Offer, Question, summary_hand
@@ -603,7 +604,7 @@ class PeerSession:
         view = self.dress_view(scene.view)
         if self.can_act() is not None and view.legal_actions:
             view = dataclasses.replace(view, legal_actions=())
-        return dataclasses.replace(scene, view=view, online=self.panel(), busy=self.busy)
+        return dataclasses.replace(scene, view=view, online=panel_slot(self.panel()), busy=self.busy)
 
     def dress_view(self, view: SeatView) -> SeatView:
         """The engine's view of this seat with only the calls online play allows: muggins in the play

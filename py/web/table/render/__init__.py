@@ -12,7 +12,7 @@ up) only public information is drawn: both hands face down, no actions, no previ
 The drawing is split by region, one module each: :mod:`~web.table.render.base` (what they all read),
 :mod:`~web.table.render.header` (the bar, the notice, online play's panel, the chance bar),
 :mod:`~web.table.render.hands` (the seats' hands), :mod:`~web.table.render.centre` (the pack, crib,
-cuts, pile and game over), :mod:`~web.table.render.show`, :mod:`~web.table.render.status` (the
+cuts, pile and game over: its chart is the shell's markup), :mod:`~web.table.render.show`, :mod:`~web.table.render.status` (the
 prompt), :mod:`~web.table.render.buttons` and :mod:`~web.table.render.cover`; this module assembles
 the frame (:func:`render`) and its regions.
 """

@@ -21,8 +21,8 @@ def buttons_for(scene: Scene) -> list[Button]:
     if scene.dialog or scene.cover_for is not None or not scene.private:
         return out
     if v.phase is Phase.GAME_OVER:
-        if scene.challenge is not None and scene.challenge.buttons:  # a challenge match's end
-            return [Button(b.id, b.label, b.action, b.primary, key=b.key, data=b.data) for b in scene.challenge.buttons]
+        if scene.end_buttons:  # a challenge match's end
+            return list(scene.end_buttons)
         going_on = scene.series is not None and scene.series.winner is None
         out.append(Button("btn-new", "Next game" if going_on else "New game", "new-game", primary=True, key="Enter"))
         out.append(Button("btn-sheet2", "Score sheet", "sheet", key="S"))

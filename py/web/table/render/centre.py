@@ -1,6 +1,6 @@
 """The middle of the table: the pack and the starter, the crib, the face-down fan to cut from, the
 cut for deal, the stage (the discard preview, the pile and its earlier counts, the show, the game's
-end with its race chart and series summary)."""
+end: its race chart and a won series' summary arrive drawn, ``Scene.chart``)."""
 
 from __future__ import annotations
 
@@ -230,14 +230,11 @@ def _center(scene: Scene) -> str:
         shows = _show(scene, v.hand_number, live=False) if last else ""
         you = scene.me is not None and v.rules.side_of(scene.me) == winner
         verb = "win" if you or len(v.rules.seats_of(winner)) > 1 else "wins"  # "Ann & Cid win"
-        from web.screens.record.view import game_over_html  # the race chart: only a finished match has one
-
-        chart = game_over_html(v.events, sides, scene.chances, target=v.rules.target)  # a line a side
         return (
             f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
             f'{esc(name)} {verb}!</h2>'
             f'<p class="final">{esc(final_line(v.scores, sides, winner, _game_kind(scene), verb))}</p></div>'
-            f'{chart}{_series_summary(scene)}{shows}'
+            f'{scene.chart}{shows}'  # the race chart and a won series' summary (the shell's)
         )
     return ""
 
@@ -278,11 +275,3 @@ def _game_kind(scene: Scene) -> str:
         return game_value(scene.view.rules, SeriesRules(), scene.view.scores)[2]
     except ValueError:  # not a finished game of these rules: name no skunk
         return "win"
-
-
-def _series_summary(scene: Scene) -> str:
-    if scene.series is None:
-        return ""
-    from web.table.series_view import series_summary
-
-    return series_summary(scene.series)

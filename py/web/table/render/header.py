@@ -93,8 +93,8 @@ def _header(scene: Scene, scores: bool = True) -> str:
     v = scene.view
     how = mode_of(scene.mode)
     mode = f"{how.title} \u00b7 {scene.level.capitalize()}" if how.computer else how.title
-    if scene.challenge is not None and scene.challenge.title:  # "Challenge from Ann · Medium"
-        mode = scene.challenge.title
+    if scene.title:  # "Challenge from Ann · Medium"
+        mode = scene.title
     hand = f"Hand {_shown_hand(scene)}" if v.hand_number else "Cut for deal"
     hand = f" \u00b7 {hand}" if scores else ""  # no seat at the table: no hand to name
     return (
@@ -128,8 +128,5 @@ def _notice(scene: Scene) -> str:
 
 
 def _online(scene: Scene) -> str:
-    if scene.online is None:
-        return ""
-    from web.sessions.online.panel import online_html  # online play draws its own panel
-
-    return online_html(scene.online)
+    """Online play's panel: the slot its session filled (web.sessions.online.panel draws it)."""
+    return scene.online.markup if scene.online is not None else ""
