@@ -457,7 +457,6 @@ class Controller:
             new_mode=self.ui.new_mode,
             new_level=self.ui.new_level,
             saved_modes=saved,
-            coach_ready=_ai_available(),
             claim_entry=self.ui.claim if private else "",
             claim_note=self.ui.claim_note if private else None,
             play_callers=self.play_callers(view) if private else (),

@@ -89,9 +89,6 @@ class Scene:
     """The menu's choice of a new online room's rules (None: not offered now)."""
     saved_modes: tuple[str, ...] = ()
     """Modes with a match in progress saved (for "resume")."""
-    coach_ready: bool = False
-    sheet_hand: int | None = None
-    """Hand the score sheet scrolls to (its review open)."""
     online: PanelSlot | None = None
     """Online play: the panel of the room and the connection, filled by the session
     (:func:`web.sessions.online.panel.panel_slot`)."""
