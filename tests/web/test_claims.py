@@ -135,11 +135,11 @@ def test_the_player_calls_muggins_on_an_easy_computer() -> None:
 
 def test_the_page_passes_on_every_data_attribute_of_the_pad_and_the_room_rules() -> None:
     """The page hands a click's data-* to the controller only for the keys it knows (``DATA_KEYS`` of
-    web/page/host.py, read here without the browser): the pad's digit was one it dropped."""
+    web/page/input.py, read here without the browser): the pad's digit was one it dropped."""
     import ast
     from pathlib import Path
 
-    source = (Path(__file__).resolve().parents[2] / "py" / "web" / "page" / "host.py").read_text(encoding="utf-8")
+    source = (Path(__file__).resolve().parents[2] / "py" / "web" / "page" / "input.py").read_text(encoding="utf-8")
     known = next(ast.literal_eval(node.value) for node in ast.parse(source).body if isinstance(node, ast.Assign)
                  and any(isinstance(t, ast.Name) and t.id == "DATA_KEYS" for t in node.targets))
     c, host = at_my_count()

@@ -1,5 +1,5 @@
 """The page's click handler passes a control's ``data-*`` on to the controller only for the keys it
-lists (``DATA_KEYS`` in ``web/page/host.py``, which needs the browser and is read here as source): every
+lists (``DATA_KEYS`` in ``web/page/input.py``, which needs the browser and is read here as source): every
 key a control is drawn with must be among them, or the tap arrives without it and does nothing (the
 muggins pad's digits did, issue 19)."""
 
@@ -15,11 +15,11 @@ HANDLED_APART = {"action", "copy", "input", "inputs"}
 
 
 def data_keys() -> set[str]:
-    tree = ast.parse((WEB / "page" / "host.py").read_text())
+    tree = ast.parse((WEB / "page" / "input.py").read_text())
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "DATA_KEYS" for t in node.targets):
             return {e.value for e in node.value.elts}  # type: ignore[attr-defined]
-    raise AssertionError("DATA_KEYS is not in web/page/host.py")
+    raise AssertionError("DATA_KEYS is not in web/page/input.py")
 
 
 def drawn_keys() -> dict[str, set[str]]:

@@ -97,7 +97,7 @@ def test_every_option_the_page_reads_is_checked() -> None:
 
     from web.shell.link_options import LINK_NAMES
 
-    source = (Path(__file__).parents[2] / "py/web/page/host.py").read_text().split("def _params", 1)[1].split("\ndef ", 1)[0]
+    source = (Path(__file__).parents[2] / "py/web/page/input.py").read_text().split("def _params", 1)[1].split("\ndef ", 1)[0]
     assert "for name in LINK_NAMES:" in source and set(CHECKS) <= set(LINK_NAMES)
 
 

@@ -183,7 +183,10 @@ def test_the_game_over_screen_names_every_side_and_draws_a_race_line_each(player
     st = match.state
     assert st.winner is not None
     sides = side_names(names, rules)
-    html = frame(Scene(view=match.view(0), names=names, me=0, mode="hotseat")).table
+    from web.shell.game_over import game_over_chart  # the race chart: the shell's markup on the table
+
+    chart = game_over_chart(match.view(0), names, None, None)
+    html = frame(Scene(view=match.view(0), names=names, me=0, mode="hotseat", chart=chart)).table
     import re
     from html import unescape
 

@@ -19,7 +19,10 @@ try:
 except ImportError:  # pragma: no cover - older Pyodide
     create_once_callable = create_proxy
 
-from web.page.host import BrowserHost, _nn, _on_click, _on_key, _text, page_storage
+from web.page.host import BrowserHost
+from web.page.input import _on_click, _on_key
+from web.page.jsvalues import _nn, _text
+from web.page.storage import page_storage
 from web.kit.cards import sprite_svg
 from web.screens.puzzle.screen import PuzzleController
 

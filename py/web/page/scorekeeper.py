@@ -16,7 +16,10 @@ try:
 except ImportError:  # pragma: no cover - older Pyodide
     create_once_callable = create_proxy
 
-from web.page.host import BrowserHost, _nn, _on_click, _on_key, page_storage
+from web.page.host import BrowserHost
+from web.page.input import _on_click, _on_key
+from web.page.jsvalues import _nn
+from web.page.storage import page_storage
 from web.screens.scorekeeper.screen import ScoreController
 
 __all__ = ["start_scorekeeper", "WakeLock"]

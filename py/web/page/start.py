@@ -23,8 +23,10 @@ from web.shell.link_options import read_link
 from web.kit.cards import sprite_svg
 from web.sessions import registry as modes
 from web.page.cues import BrowserCues
-from web.page.host import (BrowserHost, Routed, _embedded, _nn, _on_click, _on_key, _on_root_click, _params,
-                           _text, page_storage)
+from web.page.host import BrowserHost
+from web.page.input import Routed, _embedded, _on_click, _on_key, _on_root_click, _params
+from web.page.jsvalues import _nn, _text
+from web.page.storage import page_storage
 
 WIDE_QUERY = ("(min-width: 960px) and (min-height: 600px), "
               "(min-width: 640px) and (max-height: 599px) and (min-aspect-ratio: 4/3)")

@@ -51,6 +51,8 @@ from web.table.render import discard_size
 from web.table.ports import Ui
 from web.table.scene import LEVELS, Scene
 from web.table.screen import TableScreen
+from web.table.scene import Button
+from web.shell.game_over import game_over_chart
 from web.sessions.seats import ai_available as _ai_available
 from web.sessions.seats import keep_points as _keep_points
 from web.sessions.seats import LocalHuman
@@ -326,6 +328,14 @@ class Controller:
                 # Everything the card certainly scores, by the engine's rules (go and last card included).
                 play_preview = (view.count + card.value, items)
         saved = tuple(key for key, m in MODES.items() if self.storage.get(m.save_key))
+        dialog = self.ui.dialog if cover is None else None
+        challenge = self._challenges.scene() if self._challenges is not None else None
+        # The open dialog's own value, when a screen draws it (the table never reads it).
+        content: object = (self.newgame.scene() if dialog == "newgame"
+                           else self._records.scene() if dialog == "record" and self._records is not None
+                           else challenge if dialog == "challenge" else None)
+        chances = self.chances.scene(view, private)
+        series = self.newgame.series()
         scene = Scene(
             view=view,
             names=self.names,
@@ -350,7 +360,7 @@ class Controller:
             delay=self.delay,
             summary=self.summary_hand(),
             deal_cut_shown=self.deal_cut_shown(),
-            dialog=self.ui.dialog if cover is None else None,
+            dialog=dialog,
             notice=self.ui.notice,
             orientation=self.orientation,
             moved=self.ui.moved,
@@ -359,21 +369,21 @@ class Controller:
             new_mode=self.ui.new_mode,
             new_level=self.ui.new_level,
             saved_modes=saved,
-            coach_ready=_ai_available(),
-            record=self._records.scene() if self._records is not None else None,
             claim_entry=self.ui.claim if private else "",
             claim_note=self.ui.claim_note if private else None,
             play_callers=self.play_callers(view) if private else (),
-            newgame=self.newgame.scene(),
+            content=content,
             room_rules=self.newgame.room_scene(),
-            series=self.newgame.series(),
-            challenge=self._challenges.scene() if self._challenges is not None else None,
-            chances=self.chances.scene(view, private),
+            series=series,
+            title=challenge.title if challenge is not None else "",
+            end_buttons=tuple(Button(b.id, b.label, b.action, b.primary, key=b.key, data=b.data)
+                              for b in (challenge.buttons if challenge is not None else ())),
+            chart=game_over_chart(view, self.names, chances, series),
+            chances=chances,
             comforts=self.comforts.scene(),
             looks=self.looks.choice,
         )
-        dress = getattr(self.session, "dress", None)  # online: its panel, no action while waiting
-        return dress(scene) if dress is not None else scene
+        return self.session.dress(scene)  # online: its panel, no action while waiting
 
     def _keep_ev(self, view: SeatView, selected: tuple[str, ...]) -> str | None:
         return self.chances.keep_ev(view, selected)

@@ -45,18 +45,18 @@ def overlay(scene: Scene) -> str:
         return _restart(scene)
     if scene.dialog == "rules":
         return _rules(scene)
-    if scene.dialog == "newgame" and scene.newgame is not None:
-        from web.screens.newgame.view import newgame_dialog  # imported when the dialog is first drawn
+    if scene.dialog == "newgame" and scene.content is not None:
+        from web.screens.newgame.view import NewGameScene, newgame_dialog  # imported when the dialog is first drawn
 
-        return newgame_dialog(scene.newgame)
-    if scene.dialog == "record" and scene.record is not None:  # record.render.RECORD_DIALOG
-        from web.screens.record.view import record_dialog  # imported when the record dialog is first drawn
+        return newgame_dialog(scene.content) if isinstance(scene.content, NewGameScene) else ""
+    if scene.dialog == "record" and scene.content is not None:  # record.render.RECORD_DIALOG
+        from web.screens.record.view import RecordScene, record_dialog  # imported when the record dialog is first drawn
 
-        return record_dialog(scene.record)
-    if scene.dialog == "challenge" and scene.challenge is not None:  # challenge_view.CHALLENGE_DIALOG
-        from web.screens.challenge.view import challenge_dialog  # imported when a challenge is first drawn
+        return record_dialog(scene.content) if isinstance(scene.content, RecordScene) else ""
+    if scene.dialog == "challenge" and scene.content is not None:  # challenge_view.CHALLENGE_DIALOG
+        from web.screens.challenge.view import ChallengeScene, challenge_dialog  # imported when first drawn
 
-        return challenge_dialog(scene.challenge)
+        return challenge_dialog(scene.content) if isinstance(scene.content, ChallengeScene) else ""
     return ""
 
 

@@ -1,23 +1,26 @@
 """What a frame of the table is drawn from: the :class:`Scene` (one seat's view plus the screen's
-own state) and the action :class:`Button` it offers. Values only; :mod:`web.table.render` draws them."""
+own state) and the action :class:`Button` it offers. Values only; :mod:`web.table.render` draws them.
+
+The table imports neither the screens nor online play: what they put on the table reaches it as
+values the shell fills (a challenge's header words and game-over buttons, the race chart, the open
+dialog's own content, which only the shell reads) or as a slot the session fills (online play's
+panel: :class:`~web.kit.slot.PanelSlot`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cribbage.rules import Rules
 from cribbage.scoring import ScoreItem
 from cribbage.view import SeatView
 
-if TYPE_CHECKING:  # the record's drawing is imported when it is first drawn (a match over, its dialog)
-    from web.screens.newgame.view import NewGameScene
-    from web.kit.winchance import ChanceScene
+if TYPE_CHECKING:  # (the chance and the series are drawn by modules imported when first needed)
     from web.kit.comfort_view import ComfortScene
-    from web.screens.challenge.view import ChallengeScene
-    from web.screens.record.view import RecordScene
-    from web.table.series_view import SeriesScene
     from web.kit.looks import LookChoice
+    from web.kit.slot import PanelSlot
+    from web.kit.winchance import ChanceScene
+    from web.table.series_view import SeriesScene
 
 __all__ = ["Scene", "Button", "LEVELS", "DELAYS"]
 
@@ -86,13 +89,12 @@ class Scene:
     """The menu's choice of a new online room's rules (None: not offered now)."""
     saved_modes: tuple[str, ...] = ()
     """Modes with a match in progress saved (for "resume")."""
-    coach_ready: bool = False
-    sheet_hand: int | None = None
-    online: Any = None
-    """Online play: the panel of the room and the connection (``web.sessions.online.peer.OnlinePanel``)."""
-    """Hand the score sheet scrolls to (its review open)."""
-    record: RecordScene | None = None
-    """The record dialog's content (when ``dialog`` is ``record``)."""
+    online: PanelSlot | None = None
+    """Online play: the panel of the room and the connection, filled by the session
+    (:func:`web.sessions.online.panel.panel_slot`)."""
+    content: object = None
+    """The open dialog's own value when a screen draws it (the record's ``RecordScene``, the New game's
+    ``NewGameScene``, a challenge's ``ChallengeScene``): the shell's to read, never the table's."""
     claim_entry: str = ""
     """Muggins: the digits of the claim typed so far on the pad."""
     claim_note: str | None = None
@@ -100,12 +102,14 @@ class Scene:
     """Muggins in the play, hot-seat: the other seats of this device that may call the open card claim
     now (the seat shown calls with its own legal action)."""
     """Muggins: a note about the claim being typed (none is refused by the engine: over-claims are legal)."""
-    newgame: NewGameScene | None = None
-    """The New game dialog's content (when ``dialog`` is ``newgame``)."""
     series: SeriesScene | None = None
     """The series the match on the table belongs to (the header's games score, the summary)."""
-    challenge: ChallengeScene | None = None
-    """A friend's challenge: its match's header and game-over buttons, its dialog (``web.screens.challenge.screen``)."""
+    title: str = ""
+    """The header's words for the match instead of the mode's: ``"Challenge from Ann · Medium"``."""
+    end_buttons: tuple[Button, ...] = ()
+    """The game-over buttons instead of the table's own (a friend's challenge: compare, send)."""
+    chart: str = ""
+    """The finished match's race chart (markup the shell fills from the record's drawing; '' before)."""
     chances: ChanceScene | None = None
     looks: LookChoice | None = None
     """The felt and the card backs chosen (web.shell.looks): the frame's ``look-*`` attributes, the menu's choice."""

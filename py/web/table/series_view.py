@@ -1,7 +1,9 @@
 """A series on the table: the games score in the header and the summary once the series is won.
 
 Pure markup from a :class:`SeriesScene` (built by :func:`series_scene` from the kept series and the
-match on the table). The summary lists every game (winner, score, skunk) with its race chart.
+match on the table). The summary, which lists every game (winner, score, skunk) with its race chart,
+is drawn with the record's charts by :func:`web.shell.game_over.series_summary` and reaches the table
+as markup.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from cribbage.state import Event
 
 from web.sessions.series import SeriesPlay
 
-__all__ = ["SeriesScene", "SummaryLine", "series_scene", "series_badge", "series_summary", "side_names"]
+__all__ = ["SeriesScene", "SummaryLine", "series_scene", "series_badge", "side_names"]
 
 
 @dataclass(frozen=True)
@@ -116,31 +118,3 @@ def series_badge(scene: SeriesScene | None) -> str:
     tail = f" \u00b7 {skunks} skunk{'s' if skunks != 1 else ''}" if skunks else ""
     return (f'<span class="brand-series" id="series-score" role="status" aria-label="{_esc(label)}" '
             f'title="{_esc(label)}">Games {dash.join(str(p) for p in scene.points)}{_esc(tail)}</span>')
-
-
-def series_summary(scene: SeriesScene | None) -> str:
-    """The series summary on the game-over screen of its deciding game (empty before)."""
-    if scene is None or scene.winner is None:
-        return ""
-    from web.screens.record.view import race_figure  # the charts: only a finished game has one
-
-    dash = "\u2013"
-    rows = []
-    charts = []
-    for line in scene.lines:
-        how = {"win": "", "skunk": " (skunk)", "double skunk": " (double skunk)", "lurch": " (lurch)"}[line.kind]
-        score = dash.join(str(s) for s in line.scores)
-        rows.append(f'<tr><th scope="row">Game {line.number}</th><td>{_esc(line.winner)}</td><td>{score}</td>'
-                    f"<td>{line.value}{_esc(how)}</td></tr>")
-        if line.events:  # a line a side: two players, three, or two partnerships
-            charts.append(f'<div class="series-game"><h4>Game {line.number}</h4>'
-                          f"{race_figure(line.events, scene.sides, short=True, target=scene.target)}</div>")
-    verb = "win" if scene.winner == scene.you or " & " in scene.sides[scene.winner] else "wins"
-    return (
-        f'<section class="series-summary" aria-labelledby="series-title" id="series-summary">'
-        f'<h3 id="series-title">{_esc(scene.sides[scene.winner])} {verb} the series, '
-        f"{dash.join(str(p) for p in scene.points)}</h3>"
-        '<table class="sheet series-table"><thead><tr><th scope="col">Game</th><th scope="col">Winner</th>'
-        '<th scope="col">Score</th><th scope="col">Game points</th></tr></thead>'
-        f'<tbody>{"".join(rows)}</tbody></table>{"".join(charts)}</section>'
-    )

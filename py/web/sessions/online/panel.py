@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from web.kit.html import esc
+from web.kit.slot import PanelSlot
 
-__all__ = ["online_html"]
+__all__ = ["online_html", "panel_slot"]
 
 CONTROLS = ' aria-controls="online-more"'
 
@@ -111,3 +112,8 @@ def online_html(panel: Any) -> str:
                      f"{_names(panel)}</div>")
     parts.append("</section>")
     return "".join(parts)
+
+
+def panel_slot(panel: Any) -> PanelSlot:
+    """The table's slot for an :class:`~web.sessions.online.peer.OnlinePanel`: its markup and words."""
+    return PanelSlot(online_html(panel), waiting=panel.waiting, result=panel.result, blocked=panel.blocked)

@@ -40,6 +40,7 @@ from web.sessions.base import OpenContext
 from web.sessions.online.env import (CHANNEL_ERRORS, CURRENT_KEY, ENV, NAME_KEY, Channel, ChannelEvents,
                                      ChannelFactory, OnlineEnv, clean_name, configure, parse_rules_query,
                                      peer_ids, refusal_text, room_key, room_link, rules_query)
+from web.sessions.online.panel import panel_slot
 from web.sessions.online.room_rules import rules_sentence
 from web.sessions.online.connection import FULL_REDIAL_S, REACH_S, REACH_STALE_S, REDIAL_S, TICK_MS, Connection
 from web.sessions.online.runner import HOLD_MS, SLICE_MS, Runner
@@ -341,7 +342,7 @@ class PeerSession:
         view = self.dress_view(scene.view)
         if self.can_act() is not None and view.legal_actions:
             view = dataclasses.replace(view, legal_actions=())
-        return dataclasses.replace(scene, view=view, online=self.panel(), busy=self.busy)
+        return dataclasses.replace(scene, view=view, online=panel_slot(self.panel()), busy=self.busy)
 
     def dress_view(self, view: SeatView) -> SeatView:
         """The engine's view of this seat with only the calls online play allows: muggins in the play
