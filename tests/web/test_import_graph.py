@@ -120,18 +120,6 @@ LAYERS = {"web": 6, "main": 6, "page": 5, "shell": 4, "table": 3, "screens": 3, 
 -> ``cribbage`` (the engine, outside py/web). A module imports only from its own package or a lower
 floor (docs/architecture.md)."""
 
-KNOWN_LEFTOVERS = {
-    ("web.table.scene", "web.screens.challenge.view"),
-    ("web.table.scene", "web.screens.newgame.view"),
-    ("web.table.scene", "web.screens.record.view"),
-    ("web.table.render", "web.screens.record.view"),
-    ("web.table.series_view", "web.screens.record.view"),
-}
-"""The table reaching into other screens' views, as it did when the floors were drawn (the scene
-carries their sub-scenes; the record's view draws the series' table): the table's re-cut removes
-them. Nothing may be added here; an entry that no longer happens fails :func:`test_the_leftovers_are_still_there`."""
-
-
 def floor(module: str) -> str:
     """``table`` for web.table.render (and for web.table.render.hands, once render is a package)."""
     parts = module.split(".")
@@ -149,18 +137,12 @@ def upward(edges: dict[str, set[str]]) -> set[tuple[str, str]]:
     return out
 
 
-def leftover(edge: tuple[str, str]) -> bool:
-    """A known leftover (a module of a package named there counts: ``web.table.render.show``)."""
-    module, target = edge
-    return any((module == m or module.startswith(m + ".")) and target == t for m, t in KNOWN_LEFTOVERS)
-
-
 def test_every_package_of_py_web_has_a_floor() -> None:
     assert {floor(m) for m in graph()} <= set(LAYERS)
 
 
 def test_a_lower_floor_never_imports_a_higher_one() -> None:
-    wrong = sorted(e for e in upward(graph()) if not leftover(e))
+    wrong = sorted(upward(graph()))
     assert not wrong, "imports against the floors (page -> shell -> table, screens -> sessions -> kit): " + \
         ", ".join(f"{a} -> {b}" for a, b in wrong)
 
@@ -170,19 +152,7 @@ def test_the_rule_catches_an_upward_import() -> None:
              "web.shell.controller": {"web.table.screen", "web.sessions.local"}, "web.kit.html": set()}
     assert upward(edges) == {("web.sessions.local", "web.table.screen"),
                              ("web.table.screen", "web.screens.record.view")}
-    assert leftover(("web.table.render.show", "web.screens.record.view"))
-    assert not leftover(("web.table.screen", "web.screens.record.view"))
 
-
-def test_the_leftovers_are_still_there() -> None:
-    """A leftover removed is taken off the list (so the list only shrinks to empty)."""
-    edges = upward(graph())
-
-    def happens(module: str, target: str) -> bool:
-        return any(t == target and (m == module or m.startswith(module + ".")) for m, t in edges)
-
-    gone = sorted(e for e in KNOWN_LEFTOVERS if not happens(*e))
-    assert not gone, "no longer imported, take off KNOWN_LEFTOVERS: " + ", ".join(f"{a} -> {b}" for a, b in gone)
 
 def test_the_engine_never_imports_the_web_layer() -> None:
     engine = WEB.parent / "cribbage"

@@ -23,7 +23,7 @@ from web.shell.screen import Router
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTION = re.compile(r'data-action="([^"]+)"')
-PAGE_ACTIONS = {"print": "web/page/host.py", "copy-link": "web/page/host.py", "record-import": "web/page/start.py"}
+PAGE_ACTIONS = {"print": "web/page/input.py", "copy-link": "web/page/input.py", "record-import": "web/page/start.py"}
 """Controls the page answers itself, never routed to Python's screens: the browser's print dialog,
 the clipboard, a file chosen (a change event), each with the page module that answers it."""
 
