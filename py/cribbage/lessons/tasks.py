@@ -34,7 +34,7 @@ __all__ = [
     "Combos", "Count", "PlayCount", "BestPlay", "Position", "Heels", "Lay", "Choose", "TableCount", "Task",
     "Feedback", "LevelRun", "expected", "items_text", "cards_text", "stars_for", "answer_kind",
     "combo_items", "count_items", "best_cards", "play_points", "discard_ranking", "choose_answer",
-    "table_number",
+    "table_number", "position_table", "position_outcomes",
 ]
 
 ComboKind = Literal["fifteen", "pair", "run"]
@@ -464,3 +464,14 @@ def _table_why(task: TableCount) -> str:
     return (f"With {who}, each is dealt {r.hand_size} cards and lays {r.discards} away{pack}; "
             f"{r.dealt} cards are dealt in all, and there are {r.sides} scores on the board.")
 
+
+
+def position_table(task: Position) -> tuple[tuple[Card, ...], tuple[Card, ...], int]:
+    """What the seat to move sees: the cards of the current count, its own cards, the count."""
+    from ..view import view
+    from .positions import DEALER, PONE, deal_to_play, play_out
+
+    state = play_out(deal_to_play(task.pone, task.dealer, task.starter), task.moves)
+    seat = next((s for s in (PONE, DEALER) if state.legal_actions(s)), PONE)
+    v = view(state, seat)
+    return tuple(c for _, c in v.pile), tuple(v.hand), v.count

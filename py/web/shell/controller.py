@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from cribbage.ai.coach import DiscardChoice
 
     from web.screens.challenge.screen import ChallengeScreens
+    from web.screens.lessons.screen import LessonsScreen
     from web.screens.record.screen import RecordScreens
 
 from web.sessions.registry import DEFAULT_MODE, MODES, Mode, OpenContext, mode_of
@@ -59,6 +60,8 @@ __all__ = ["Controller", "Host", "Storage", "MemoryStorage", "SAVE_KEYS", "MODE_
 SAVE_KEYS = {key: mode.save_key for key, mode in MODES.items()}
 MODE_KEY = "cribbage.mode"
 SETTINGS_KEY = "cribbage.settings"
+LESSONS_KEY = "cribbage.lessons"
+"""The lessons' progress (web.screens.lessons.screen.PROGRESS_KEY): none yet, the first screen offers them."""
 DEFAULT_DELAY = 600
 PRIVATE_PHASES = (Phase.DISCARD, Phase.CUT_STARTER, Phase.PLAY)
 """Phases in which a seat's own cards are secret from the other player."""
@@ -114,6 +117,8 @@ class Controller:
         """The match on the table and who moves in it (until :meth:`boot` opens the real one)."""
         self._records: RecordScreens | None = None
         self._challenges: ChallengeScreens | None = None
+        self._lessons: LessonsScreen | None = None
+        """The lessons (web.screens.lessons), imported when first opened."""
         self._mode_kept = False
         """The mode on the table is remembered (:meth:`_keep_mode`)."""
         self._claimed: int | None = None
@@ -460,6 +465,7 @@ class Controller:
             chances=self.chances.scene(view, private),
             comforts=self.comforts.scene(),
             looks=self.looks.choice,
+            learn=view.phase is Phase.CUT_FOR_DEAL and not self.storage.get(LESSONS_KEY),
         )
         dress = getattr(self.session, "dress", None)  # online: its panel, no action while waiting
         return dress(scene) if dress is not None else scene
@@ -501,6 +507,9 @@ class Controller:
         scene = self.scene()
         drawn = clock() if clock is not None else 0.0
         rendered = render(scene)
+        if self.ui.dialog == "lessons" and self._lessons is not None and scene.dialog == "lessons":  # the lessons' own markup
+            rendered = replace(rendered, overlay=self._lessons.render(self._lessons.scene()))
+            self.ui.focus = self._lessons.take_focus() or self.ui.focus
         if clock is not None:
             done = clock()
             self.host.measure("\u00b7 scene", began, drawn)  # type: ignore[attr-defined]
@@ -530,6 +539,8 @@ class Controller:
         """Route a click on an element with ``data-action`` (``data`` holds its other data-*)."""
         data = data or {}
         self.comforts.touched(action)
+        if action.startswith("lesson") and self._on_lessons(action, data):
+            return
         handler = getattr(self, "_on_" + action.replace("-", "_"), None)
         if handler is None and action.startswith("comfort-"):  # the menu's sound, vibration, auto-play
             handler = self.comforts.handler(action)
@@ -548,6 +559,25 @@ class Controller:
         if data.get("disabled") == "true" and action not in ("card",):
             return
         handler(data)
+
+    def _on_lessons(self, action: str, data: dict[str, str]) -> bool:
+        """The lessons: opened (imported on first use), or one of their clicks while they are up."""
+        if action == "lessons":
+            if self.cover_for() is not None:
+                return True
+            if self._lessons is None:
+                from web.screens.lessons.screen import LessonsScreen
+
+                self._lessons = LessonsScreen(self.storage, self.host.announce, self.seed_source())
+            self._lessons.open_map()
+            self._set_dialog("lessons")
+            self.host.announce("Learn to play: eleven short lessons, then practice.")
+            self.refresh()
+            return True
+        if self.ui.dialog == "lessons" and self._lessons is not None and self._lessons.click(action, data):
+            self.refresh()
+            return True
+        return False
 
     # One method per data-action.
 
@@ -877,7 +907,7 @@ class Controller:
             scene.private and bool(scene.view.legal_actions) and scene.view.phase in (Phase.DISCARD, Phase.PLAY))
         self.ui.focus = "primary" if pending else {
             "sheet": "tool-sheet", "menu": "tool-menu", "restart": "tool-menu", "rules": "tool-menu",
-            "record": "tool-menu", "newgame": "tool-menu"}.get(previous or "")
+            "record": "tool-menu", "newgame": "tool-menu", "lessons": "tool-menu"}.get(previous or "")
         self.refresh()
 
     def _on_close_backdrop(self, data: dict[str, str]) -> None:
@@ -1041,6 +1071,12 @@ class Controller:
             return False
         self.comforts.touched("key" if key in ("ArrowLeft", "ArrowRight", "h", "H", *"123456") else "")
         lower = key.lower()
+        if self.ui.dialog == "lessons" and self._lessons is not None:  # the lessons' keys first
+            from web.screens.lessons.screen import Mods
+
+            if self._lessons.key(key, Mods(ctrl, shift, alt, target_action)):
+                self.refresh()
+                return True
         if ctrl:
             if lower == "z" and not shift:
                 self._on_undo({})

@@ -558,7 +558,9 @@ def _center(scene: Scene) -> str:
         return _show(scene, scene.summary, live=False)
     phase = v.phase
     if phase is Phase.CUT_FOR_DEAL:
-        return f'<div class="cutting">{_fan(scene)}{_cut_for_deal_cards(scene)}</div>'
+        learn = ('<p class="learn-entry"><button type="button" class="btn" data-action="lessons" id="btn-learn">'
+                 'New to cribbage? Learn in 10 minutes</button></p>' if scene.learn else "")
+        return f'<div class="cutting">{_fan(scene)}{_cut_for_deal_cards(scene)}{learn}</div>'
     if phase in (Phase.CUT_PACK, Phase.CUT_STARTER):
         extra = ""
         if phase is Phase.CUT_PACK and v.hand_number == 1 and len(deal_cuts(v.events)) == v.players:
