@@ -33,7 +33,7 @@ TRAVEL_MS = 220.0
 TRAVEL_EASING = "cubic-bezier(.25, .7, .3, 1)"
 
 DATA_KEYS = ("index", "depth", "step", "mode", "level", "delay", "hand", "record", "digit",
-             "side", "points", "kind", "field", "choice", "claim", "seat")
+             "side", "points", "kind", "field", "choice", "claim", "seat", "stage", "card", "drill", "word")
 """The data-* attributes a control may pass along with its data-action."""
 NAME_FIELDS = {"online-name": "online-name", "challenge-name": "challenge-make",
                "challenge-reply-name": "challenge-answer"}

@@ -430,8 +430,8 @@ class LessonsScreen:
             return False
         s = self.scene()
         if key == "Enter":
-            if mods.target and mods.target != "lesson-card":
-                return False  # Enter on a button presses it
+            if mods.target and mods.target not in ("lesson-card", "lesson-digit", "lesson-erase"):
+                return False  # Enter on a button presses it (on a card or the pad it confirms the answer)
             if s.solved:
                 self._on_next({})
             elif s.answer == "number" and self.entry:
