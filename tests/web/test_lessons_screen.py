@@ -165,3 +165,13 @@ def test_unreadable_progress_is_told_and_replaced_without_touching_other_keys() 
     screen.click("lesson-card", {"card": "TD"})
     screen.click("lesson-claim", {})
     assert storage.get("cribbage.settings") == "{}" and '"fifteens":[3]' in (storage.get(PROGRESS_KEY) or "")
+
+
+def test_count_my_own_hands_starts_a_muggins_match_against_the_computer() -> None:
+    c, host, _ = make()
+    assert not c.match.state.rules.muggins
+    c.click("lessons")
+    assert select(host.last.overlay, id="lesson-muggins")
+    c.click("lesson-muggins")
+    assert c.ui.dialog is None and c.mode == "computer" and c.match.state.rules.muggins
+    assert host.last.meta["dialog"] == ""

@@ -574,6 +574,11 @@ class Controller:
             self.host.announce("Learn to play: eleven short lessons, then practice.")
             self.refresh()
             return True
+        if action == "lesson-muggins" and self.ui.dialog == "lessons":  # "count my own hands": muggins, a new match
+            key = self.newgame.from_url({"mode": "computer", "players": "2", "rules": "muggins"})  # remembered
+            self._set_dialog(None)
+            self._start_new(mode_of(key or "computer"))
+            return True
         if self.ui.dialog == "lessons" and self._lessons is not None and self._lessons.click(action, data):
             self.refresh()
             return True

@@ -149,9 +149,10 @@ def _map(s: LessonsScene) -> str:
         'every answer is checked by the game\u2019s own scoring.</p>'
         f'<h3>Lessons</h3><ol class="lesson-map">{"".join(rows)}</ol>'
         f'<h3>Practice</h3><ul class="lesson-drills">{drills}</ul>'
-        '<p class="note">Then play the computer counting your own hands: with muggins, it takes what you '
-        'miss and shows it. <a class="btn" href="./?mode=computer&amp;rules=muggins" id="lesson-muggins">'
-        'Count my own hands</a></p>'
+        '<h3>Then play</h3><p class="note">Play the computer counting your own hands: with muggins, whatever '
+        'you miss it takes, and the table shows exactly what it was. A new game replaces the one against the '
+        'computer on the table.</p><div class="row"><button type="button" class="btn btn-primary" '
+        'data-action="lesson-muggins" id="lesson-muggins">New game: count my own hands</button></div>'
     )
 
 
@@ -216,6 +217,12 @@ def _level(s: LessonsScene) -> str:
             parts.append('<div class="row" role="group" aria-label="Answers">' + "".join(
                 _btn("lesson-word", label, f"lesson-word-{i}", data={"word": value})
                 for i, (value, label) in enumerate(s.words)) + "</div>")
+    keys = {"combos": "1\u20136 tap a card, Enter counts it, D when all are found",
+            "card": "1\u20136 tap a card", "pair": "1\u20136 tap a card, Enter lays the two away",
+            "number": "type the number, Backspace erases, Enter checks",
+            "word": "A, B or C chooses"}.get(s.answer, "")
+    if keys and not s.solved:
+        parts.append(f'<p class="note lesson-keys">Keys: {esc(keys)}; Esc: all lessons.</p>')
     if s.feedback:
         cls = "ok" if s.ok else "wrong"
         parts.append(f'<p class="lesson-feedback {cls}" id="lesson-feedback">{esc(s.feedback)}</p>')
