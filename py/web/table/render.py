@@ -558,9 +558,7 @@ def _center(scene: Scene) -> str:
         return _show(scene, scene.summary, live=False)
     phase = v.phase
     if phase is Phase.CUT_FOR_DEAL:
-        learn = ('<p class="learn-entry"><button type="button" class="btn" data-action="lessons" id="btn-learn">'
-                 'New to cribbage? Learn in 10 minutes</button></p>' if scene.learn else "")
-        return f'<div class="cutting">{_fan(scene)}{_cut_for_deal_cards(scene)}{learn}</div>'
+        return f'<div class="cutting">{_fan(scene)}{_cut_for_deal_cards(scene)}</div>'
     if phase in (Phase.CUT_PACK, Phase.CUT_STARTER):
         extra = ""
         if phase is Phase.CUT_PACK and v.hand_number == 1 and len(deal_cuts(v.events)) == v.players:
@@ -922,10 +920,18 @@ def _prompt(scene: Scene) -> str:
     return (
         '<section class="prompt" aria-label="What to do">'
         f'<div class="prompt-text"><p class="headline" id="headline">{esc(head)}</p>{_counted(scene)}'
-        f'<p class="detail">{esc(detail)}</p>{hint}</div>'
+        f'<p class="detail">{esc(detail)}</p>{hint}{_learn(scene)}</div>'
         f'<div class="actions">{buttons}</div>'
         "</section>"
     )
+
+
+def _learn(scene: Scene) -> str:
+    """The first screen's way to the lessons (web.screens.lessons), until one is done."""
+    if not scene.learn or scene.view.phase is not Phase.CUT_FOR_DEAL:
+        return ""
+    return ('<p class="learn-entry"><button type="button" class="btn btn-small" data-action="lessons" '
+            'id="btn-learn">New to cribbage? Learn in 10 minutes</button></p>')
 
 
 NOTICE_DETAILS = "\n"

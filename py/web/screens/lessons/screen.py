@@ -227,7 +227,12 @@ class LessonsScreen:
         return True
 
     def open_map(self) -> None:
-        """Show the progress map (the screen was just opened)."""
+        """Show the progress map (the screen was just opened: progress imported since is read again)."""
+        stored = self._stored()
+        if stored and stored != self.progress.to_text():
+            self.progress, problem = Progress.from_text(stored)
+            self.notice = (f"Your lessons\u2019 progress could not be read ({problem}); it starts again."
+                           if problem else None)
         self.page = "map"
         self.run = None
         self.focus = f"lesson-stage-{self.progress.next_stage()}"

@@ -192,11 +192,14 @@ def _level(s: LessonsScene) -> str:
     parts.append(f'<p class="lesson-goal" id="lesson-goal"><strong>{esc(s.goal)}</strong></p>')
     if s.info:
         parts.append(f'<p class="lesson-info">{esc(s.info)}</p>')
-    if s.pile:
-        parts.append(_card_images(s.pile, f"The count so far, {s.count}", "lesson-cards lesson-pile")
-                     + f'<p class="lesson-count">Count: <strong>{s.count}</strong></p>')
+    if s.pile or s.count is not None:
+        parts.append(f'<p class="lesson-caption">Laid so far: count <strong>{s.count}</strong></p>'
+                     + (_card_images(s.pile, f"Laid so far, count {s.count}", "lesson-cards lesson-pile")
+                        if s.pile else ""))
     tappable = s.answer in ("combos", "card", "pair") and not s.solved
     if s.cards:
+        if s.pile or s.count is not None or s.starter is not None:
+            parts.append(f'<p class="lesson-caption">{esc(s.cards_label)}</p>')
         parts.append(_card_buttons(s) if tappable else _card_images(s.cards, s.cards_label))
     if s.starter is not None:
         parts.append(f'<div class="lesson-starter"><span>Starter</span>{card_html(s.starter)}</div>')
