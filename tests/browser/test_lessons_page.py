@@ -162,3 +162,11 @@ def test_the_lesson_screens_have_no_accessibility_violations(audit_page: Any, ba
     if found := axe_audit(audit_page, ("minor", "moderate", "serious", "critical")):
         problems["a drill"] = found
     assert not problems, problems
+    for size in ({"width": 400, "height": 500}, {"width": 1280, "height": 800}):  # an embed's frame, a desktop
+        audit_page.set_viewport_size(size)
+        for where in ("#lesson-map", "#lesson-stage-7", "#lesson-map", "#lesson-stage-0"):
+            audit_page.click(where)
+            widths = audit_page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth, "
+                                         "document.querySelector('#dlg-lessons').scrollWidth - "
+                                         "document.querySelector('#dlg-lessons').clientWidth]")
+            assert widths[0] <= widths[1] and widths[2] <= 0, (size, where, widths)
