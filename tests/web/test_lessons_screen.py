@@ -175,3 +175,35 @@ def test_count_my_own_hands_starts_a_muggins_match_against_the_computer() -> Non
     c.click("lesson-muggins")
     assert c.ui.dialog is None and c.mode == "computer" and c.match.state.rules.muggins
     assert host.last.meta["dialog"] == ""
+
+
+def test_any_sequence_of_taps_and_keys_never_breaks_the_screen_and_draws_every_page() -> None:
+    import random
+
+    rng = random.Random(33)
+    storage = MemoryStorage()
+    said: list[str] = []
+    screen = LessonsScreen(storage, said.append, seed=9)
+    screen.open_map()
+    actions = ["lesson-stage", "lesson-level", "lesson-card", "lesson-claim", "lesson-done", "lesson-digit",
+               "lesson-erase", "lesson-check", "lesson-word", "lesson-next", "lesson-retry", "lesson-map",
+               "lesson-drill", "lesson-unknown"]
+    keys = [*"0123456789dDabc", "Enter", "Backspace", "Escape", "ArrowLeft", "x"]
+    pages = set()
+    for _ in range(3000):
+        scene = screen.scene()
+        pages.add(scene.page)
+        html = screen.render(scene)
+        assert html.startswith('<div class="backdrop')
+        if rng.random() < 0.5:
+            action = rng.choice(actions)
+            codes = [c.code for c in scene.cards] or ["5H"]
+            data = {"stage": rng.choice(["0", "3", "7", "10", "11", "x", ""]), "level": str(rng.randrange(-1, 9)),
+                    "card": rng.choice([*codes, "ZZ", ""]), "digit": rng.choice([*"0123456789", "x", "12"]),
+                    "word": rng.choice(["win", "skunk", "double skunk", "?"]),
+                    "drill": rng.choice(["count", "discard", "peg", "nope"])}
+            assert screen.click(action, data) == (action != "lesson-unknown")
+        else:
+            screen.key(rng.choice(keys), Mods(target=rng.choice([None, "lesson-card", "lesson-next", "lesson-digit"])))
+    assert pages == {"map", "level", "drill"}
+    assert said and storage.get(PROGRESS_KEY)
