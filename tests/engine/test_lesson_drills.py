@@ -3,6 +3,8 @@ scorer's (counting, pegging) and the coach's (the discard)."""
 
 from __future__ import annotations
 
+import pytest
+
 from cribbage.ai.coach import analyze_discards
 from cribbage.cards import Card
 from cribbage.lessons.drills import count_drill, discard_drill, missed_items, peg_drill
@@ -11,6 +13,7 @@ from cribbage.scoring import score_hand, score_play
 CASES = 1000
 
 
+@pytest.mark.slow  # a thousand random cases each (skipped inside Pyodide)
 def test_the_count_drill_agrees_with_the_scorer_and_names_what_a_short_count_missed() -> None:
     named = 0
     for seed in range(CASES):
@@ -34,6 +37,7 @@ def test_the_count_drill_agrees_with_the_scorer_and_names_what_a_short_count_mis
     assert any(count_drill(s).crib for s in range(40)) and not all(count_drill(s).crib for s in range(40))
 
 
+@pytest.mark.slow  # a thousand random cases each (skipped inside Pyodide)
 def test_the_discard_drill_ranks_every_choice_as_the_coach_does() -> None:
     streak_breaks = 0
     for seed in range(CASES):
@@ -50,6 +54,7 @@ def test_the_discard_drill_ranks_every_choice_as_the_coach_does() -> None:
     assert streak_breaks == CASES
 
 
+@pytest.mark.slow  # a thousand random cases each (skipped inside Pyodide)
 def test_the_pegging_drill_agrees_with_the_scorer() -> None:
     asked_card = 0
     for seed in range(CASES):
