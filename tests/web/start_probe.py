@@ -15,7 +15,8 @@ from typing import Any, Callable
 LAZY = ("cribbage.online", "cribbage.online.pack", "cribbage.online.game", "web.sessions.online.peer", "web.sessions.online.panel",
         "web.page.net", "web.kit.qr_svg",
         "cribbage.record", "web.screens.record.screen", "web.screens.record.view", "web.screens.record.store", "web.kit.charts",
-        "cribbage.challenge", "web.screens.challenge.screen", "web.screens.challenge.view")
+        "cribbage.challenge", "web.screens.challenge.screen", "web.screens.challenge.view",
+        "cribbage.lessons", "web.screens.lessons.screen", "web.screens.lessons.view")
 """Modules a start of the page must leave for later."""
 
 

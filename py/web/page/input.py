@@ -16,7 +16,7 @@ from web.shell.link_options import LINK_NAMES
 __all__ = ["Routed", "PageHost", "DATA_KEYS", "NAME_FIELDS"]
 
 DATA_KEYS = ("index", "depth", "step", "mode", "level", "delay", "hand", "record", "digit",
-             "side", "points", "kind", "field", "choice", "claim", "seat")
+             "side", "points", "kind", "field", "choice", "claim", "seat", "stage", "card", "drill", "word")
 """The data-* attributes a control may pass along with its data-action."""
 NAME_FIELDS = {"online-name": "online-name", "challenge-name": "challenge-make",
                "challenge-reply-name": "challenge-answer"}

@@ -42,6 +42,7 @@ from web.sessions.registry import MODES, Mode, OpenContext, mode_of
 from web.shell.chances import TableChances
 from web.shell.comforts import TableComforts
 from web.shell.link_options import read_link
+from web.shell.lessons import LESSONS_KEY, LessonsPart
 from web.shell.looks import Looks
 from web.shell.menu import SETTINGS_KEY, TableMenu
 from web.shell.dialogs import frame as render
@@ -91,6 +92,8 @@ class Controller:
         """The match on the table and who moves in it (until :meth:`boot` opens the real one)."""
         self._records: RecordScreens | None = None
         self._challenges: ChallengeScreens | None = None
+        self._lessons: LessonsPart | None = None
+        """The lessons (:mod:`web.shell.lessons`), imported when a control of theirs is first used."""
         self._mode_kept = False
         """The mode on the table is remembered (:meth:`_keep_mode`)."""
         from web.shell.newgame import NewGameScreen
@@ -111,7 +114,8 @@ class Controller:
         """The menu and the shell's dialogs over the table (:mod:`web.shell.menu`)."""
         self.router = Router([("", lambda: self.table), ("", lambda: self.menu), ("", lambda: self.chances),
                               ("comfort-", lambda: self.comforts), ("record", lambda: self.records),
-                              ("newgame", lambda: self.newgame), ("challenge", lambda: self.challenges)])
+                              ("newgame", lambda: self.newgame), ("challenge", lambda: self.challenges),
+                              ("lesson", lambda: self.lessons)])
         """Every ``data-action`` of the table page, one table (:mod:`web.shell.screen`); the record and
         challenge dialogs are imported when an action of theirs first comes."""
 
@@ -125,6 +129,14 @@ class Controller:
 
             self._records = RecordScreens(self)
         return self._records
+
+    @property
+    def lessons(self) -> LessonsPart:
+        """The lessons and practice (:mod:`web.shell.lessons`), imported on first use."""
+        if self._lessons is None:
+        
+            self._lessons = LessonsPart(self)
+        return self._lessons
 
     @property
     def challenges(self) -> ChallengeScreens:
@@ -382,6 +394,7 @@ class Controller:
             chances=chances,
             comforts=self.comforts.scene(),
             looks=self.looks.choice,
+            learn=view.phase is Phase.CUT_FOR_DEAL and not self.storage.get(LESSONS_KEY),
         )
         return self.session.dress(scene)  # online: its panel, no action while waiting
 
@@ -395,6 +408,8 @@ class Controller:
         scene = self.scene()
         drawn = clock() if clock is not None else 0.0
         rendered = render(scene)
+        if self._lessons is not None:  # the lessons' own markup, while they are up
+            rendered = self._lessons.dress(rendered, scene)
         if clock is not None:
             done = clock()
             self.host.measure("\u00b7 scene", began, drawn)  # type: ignore[attr-defined]
@@ -441,6 +456,8 @@ class Controller:
         if alt:
             return False
         self.comforts.touched("key" if key in ("ArrowLeft", "ArrowRight", "h", "H", *"123456") else "")
+        if self._lessons is not None and self._lessons.key(key, ctrl, shift, alt, target_action):
+            return True
         return self.table.key(key, ctrl, shift, alt, target_action)
 
     def _cut_choice(self) -> int | None:

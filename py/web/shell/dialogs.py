@@ -170,6 +170,8 @@ def _menu(scene: Scene) -> str:
         '<button type="button" class="btn" data-action="newgame-open" id="btn-newgame">'
         "Players, house rules, series…</button></div>"
         + (f'<div class="row">{resume}</div>' if resume else "")
+        + ('<h3>Learn to play</h3><div class="row"><button type="button" class="btn" data-action="lessons" '
+           'id="btn-lessons">Lessons and practice\u2026</button></div>')
         + ('<h3>Your record</h3><div class="row"><button type="button" class="btn" data-action="record" '
            'id="btn-record">History, statistics, export and import\u2026</button></div>')
         + current

@@ -111,7 +111,7 @@ class TableMenu:
             scene.private and bool(scene.view.legal_actions) and scene.view.phase in (Phase.DISCARD, Phase.PLAY))
         self.app.ui.focus = "primary" if pending else {
             "sheet": "tool-sheet", "menu": "tool-menu", "restart": "tool-menu", "rules": "tool-menu",
-            "record": "tool-menu", "newgame": "tool-menu"}.get(previous or "")
+            "record": "tool-menu", "newgame": "tool-menu", "lessons": "tool-menu"}.get(previous or "")
         self.app.refresh()
 
     def _on_close_backdrop(self, data: dict[str, str]) -> None:

@@ -117,6 +117,8 @@ class Scene:
     (``web.shell.chances``; None at a table the model does not cover)."""
     comforts: ComfortScene | None = None
     """The menu's switches of sound, vibration and auto-play (``web.shell.comforts``)."""
+    learn: bool = False
+    """The first screen offers the lessons ("New to cribbage?": no lesson done yet)."""
 
 
 @dataclass(frozen=True)

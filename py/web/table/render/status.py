@@ -183,6 +183,14 @@ def _count_strip(scene: Scene) -> str:
             f'<span class="plus" aria-hidden="true">= {total}</span></div>')
 
 
+def _learn(scene: Scene) -> str:
+    """The first screen's way to the lessons (web.shell.lessons), until one is done."""
+    if not scene.learn or scene.view.phase is not Phase.CUT_FOR_DEAL:
+        return ""
+    return ('<p class="learn-entry"><button type="button" class="btn btn-small" data-action="lessons" '
+            'id="btn-learn">New to cribbage? Learn in 10 minutes</button></p>')
+
+
 def _prompt(scene: Scene) -> str:
     head, detail = _status(scene)
     buttons = "".join(_button_html(b) for b in buttons_for(scene))
@@ -193,7 +201,7 @@ def _prompt(scene: Scene) -> str:
     return (
         '<section class="prompt" aria-label="What to do">'
         f'<div class="prompt-text"><p class="headline" id="headline">{esc(head)}</p>{_counted(scene)}'
-        f'<p class="detail">{esc(detail)}</p>{hint}</div>'
+        f'<p class="detail">{esc(detail)}</p>{hint}{_learn(scene)}</div>'
         f'<div class="actions">{buttons}</div>'
         "</section>"
     )

@@ -1,0 +1,1 @@
+"""Learn to play: the lessons and drills screen (imported on first use)."""
