@@ -9,7 +9,7 @@ from table_fakes import FakeHost, select, text_of
 from cribbage.cards import parse_card
 from cribbage.lessons import STAGES
 from cribbage.scoring import fifteens, pairs
-from web.screens.lessons.screen import PROGRESS_KEY, LessonsScreen, Mods
+from web.screens.lessons.screen import PROGRESS_KEY, LessonsScreen
 from web.shell.controller import LESSONS_KEY, Controller, MemoryStorage
 
 
@@ -131,10 +131,10 @@ def test_a_number_level_by_keys_and_the_drills_keep_their_record() -> None:
     from cribbage.scoring import score_hand
 
     total = score_hand(scene.cards, scene.starter).total
-    assert screen.key(str(total + 1)[0], Mods()) and screen.key("Backspace", Mods())
+    assert screen.key(str(total + 1)[0]) and screen.key("Backspace")
     for d in str(total):
-        screen.key(d, Mods())
-    assert screen.key("Enter", Mods()) and said[-1].startswith(f"Right: {total}.")
+        screen.key(d)
+    assert screen.key("Enter") and said[-1].startswith(f"Right: {total}.")
     assert screen.click("lesson-drill", {"drill": "discard"})
     drill = screen.drill
     from cribbage.lessons.drills import DiscardDrill
@@ -204,6 +204,6 @@ def test_any_sequence_of_taps_and_keys_never_breaks_the_screen_and_draws_every_p
                     "drill": rng.choice(["count", "discard", "peg", "nope"])}
             assert screen.click(action, data) == (action != "lesson-unknown")
         else:
-            screen.key(rng.choice(keys), Mods(target=rng.choice([None, "lesson-card", "lesson-next", "lesson-digit"])))
+            screen.key(rng.choice(keys), target_action=rng.choice([None, "lesson-card", "lesson-next", "lesson-digit"]))
     assert pages == {"map", "level", "drill"}
     assert said and storage.get(PROGRESS_KEY)
