@@ -11,6 +11,8 @@
  *   net.drop()                            close the channel (e.g. our heartbeat gave up), stay
  *                                         registered so the peer can come back
  *   net.close()                           close everything; no event follows
+ *   net.admit(callerId) -> boolean        let a knocking caller (see "knock") replace the channel
+ *   net.refuse(callerId, text)            send a knocking caller `text`, close it ~200 ms later
  *   net.status() -> JSON string           {id, registered, remote, channel, ice, signal}
  *   net.signal() -> string                the signalling server this page would use
  *   net.untrusted() -> JSON string        "" if the page's link asks for nothing untrusted, else
@@ -37,8 +39,15 @@
  *                                     negotiated with it (it called us, or answered our call); if
  *                                     no "connect" follows, the networks block a direct connection
  *   "full",    thirdId,  ""           a third peer called while busy: it was sent options.busy
- *                                     and is closed ~200 ms later (closing at once would leave it
- *                                     with no event at all)
+ *                                     (or the refusal Python chose) and is closed ~200 ms later
+ *                                     (closing at once would leave it with no event at all)
+ *   "knock",   callerId, text         (options.screen only) another peer called while a channel is
+ *                                     up, and this is a string it sent on its own channel (each
+ *                                     one, up to 16), which waits: Python answers admit(callerId) (it replaces the
+ *                                     channel: "close" "replaced", "connect", then its strings as
+ *                                     "message", this one first) or refuse(callerId, text); with
+ *                                     no answer within connectTimeoutMs it is sent options.busy.
+ *                                     At most 4 callers wait at once; more are sent busy at once
  *   "error",   peer|"",  code         PeerJS's error type ("peer-unavailable", "unavailable-id",
  *                                     "invalid-id", "network", "server-error", "socket-error",
  *                                     "socket-closed", "webrtc", "negotiation-failed", ...) or
@@ -53,6 +62,8 @@
  *   openTimeoutMs     registration not done by then: "open-timeout" (default 10000)
  *   signal            a signalling URL overriding the page's (same form as ?signal=; the same
  *                     allow-list applies)
+ *   screen            true: a caller other than the one on the channel is not refused here but
+ *                     asked about ("knock"), so Python decides (default false: it is sent busy)
  *
  * The signalling server, first found wins: `?signal=` in the page URL (e.g.
  * http://127.0.0.1:9000/cribbage, as `make play` prints), the site config
@@ -89,6 +100,8 @@
   var QR_URL = (script && script.dataset.qr) || "";
   var CLOUD = "https://0.peerjs.com/";
   var REFUSE_CLOSE_MS = 200;
+  var MAX_KNOCKING = 4;
+  var MAX_KNOCK_TEXTS = 16;
   var RECONNECT_MS = [1000, 2000, 4000, 8000, 15000, 30000];
 
   var peerjsLoading = null;
@@ -273,6 +286,7 @@
   var generation = 0; // bumped by open()/close(): events of an older link are ignored
   var reconnectTry = 0;
   var signalUrl = "";
+  var knocking = {}; // caller id -> {conn, texts}: callers waiting for Python's verdict ("knock")
 
   function later(fn, ms) {
     var id = setTimeout(fn, ms);
@@ -340,13 +354,15 @@
     emit("close", conn.peer, reason);
   }
 
-  /** Make `conn` the link's channel and wire its events (dir: "in" or "out"). */
-  function adopt(conn, dir) {
+  /** Make `conn` the link's channel and wire its events (dir: "in" or "out"). `early`: an admitted
+   *  caller's strings so far (its channel is open already: "connect" and they follow at once). */
+  function adopt(conn, dir, early) {
     var gen = generation;
     current = conn;
     currentDir = dir;
     iceState = "";
     var opened = false;
+    var held = early ? early.slice() : null; // strings that came before "connect" was told
     var timeout = later(function () {
       if (gen !== generation || opened || current !== conn) return;
       current = null;
@@ -369,16 +385,24 @@
         if (pc && pc.signalingState === "stable" && pc.remoteDescription) reach();
       });
     }
-    conn.on("open", function () {
-      if (gen !== generation || current !== conn) return;
+    function onOpen() {
+      if (gen !== generation || current !== conn || opened) return;
       opened = true;
       clearTimeout(timeout);
       emit("connect", conn.peer, bindingOf(conn, dir));
-    });
+      var texts = held || [];
+      held = null;
+      texts.forEach(function (text) {
+        if (gen === generation && current === conn) emit("message", conn.peer, text);
+      });
+    }
+    if (early) later(onOpen, 0); // (not inside Python's call of admit())
+    else conn.on("open", onOpen);
     conn.on("data", function (data) {
       if (gen !== generation || current !== conn) return;
-      if (typeof data === "string") emit("message", conn.peer, data);
-      else emit("error", conn.peer, "bad-message"); // only strings are ever sent by net.js
+      if (typeof data !== "string") emit("error", conn.peer, "bad-message"); // net.js sends strings only
+      else if (held) held.push(data);
+      else emit("message", conn.peer, data);
     });
     conn.on("iceStateChanged", function (state) {
       if (current === conn) iceState = String(state);
@@ -396,8 +420,8 @@
     });
   }
 
-  /** A third peer while busy: accept, send the busy string, close ~200 ms later. */
-  function refuse(conn) {
+  /** A third peer while busy: accept, send `text` (the busy string), close ~200 ms later. */
+  function refuseConn(conn, text) {
     conn.__netQuiet = true;
     var done = false;
     function finish() {
@@ -407,14 +431,77 @@
         conn.close();
       } catch (e) { /* already closed */ }
     }
-    conn.on("open", function () {
+    function tell() {
       try {
-        conn.send(settings.busy);
+        conn.send(typeof text === "string" ? text : settings.busy);
       } catch (e) { /* it left already */ }
       emit("full", conn.peer, "");
       later(finish, REFUSE_CLOSE_MS);
-    });
+    }
+    if (conn.open) tell();
+    else conn.on("open", tell);
     later(finish, settings.connectTimeoutMs);
+  }
+
+  /** Another caller while the channel is up (options.screen): hold its channel, hand its first
+   *  string to Python ("knock") and wait for admit() or refuse(). */
+  function knock(conn) {
+    var gen = generation;
+    var who = String(conn.peer);
+    var waiting = knocking[who];
+    if (waiting) {
+      delete knocking[who];
+      quietClose(waiting.conn); // the same caller again: its newer channel waits instead
+    }
+    if (Object.keys(knocking).length >= MAX_KNOCKING) {
+      refuseConn(conn);
+      return;
+    }
+    var entry = { conn: conn, texts: [] };
+    knocking[who] = entry;
+    conn.__netQuiet = true; // nothing of it reaches Python but the knock, unless admitted
+    conn.on("data", function (data) {
+      if (gen !== generation || knocking[who] !== entry) return;
+      if (typeof data !== "string" || entry.texts.length >= MAX_KNOCK_TEXTS) {
+        delete knocking[who];
+        refuseConn(conn);
+        return;
+      }
+      entry.texts.push(data);
+      emit("knock", who, data); // (Python waits for its hello: it may answer a later one)
+    });
+    conn.on("close", function () {
+      if (knocking[who] === entry) delete knocking[who];
+    });
+    later(function () {
+      if (knocking[who] !== entry) return;
+      delete knocking[who];
+      refuseConn(conn); // no first string, or no verdict, in time
+    }, settings.connectTimeoutMs);
+  }
+
+  function admit(callerId) {
+    var who = String(callerId || "");
+    var entry = knocking[who];
+    if (!entry) return false;
+    delete knocking[who];
+    var conn = entry.conn;
+    if (!conn.open) {
+      quietClose(conn);
+      return false;
+    }
+    conn.__netQuiet = false;
+    if (current) release("replaced");
+    adopt(conn, "in", entry.texts);
+    return true;
+  }
+
+  function refuse(callerId, text) {
+    var who = String(callerId || "");
+    var entry = knocking[who];
+    if (!entry) return;
+    delete knocking[who];
+    refuseConn(entry.conn, String(text == null ? settings.busy : text));
   }
 
   function onIncoming(conn) {
@@ -424,7 +511,8 @@
       return;
     }
     if (current && current.peer !== conn.peer && !isDead(current)) {
-      refuse(conn);
+      if (settings.screen) knock(conn);
+      else refuseConn(conn);
       return;
     }
     if (current) release("replaced"); // the same peer came back, or ours was dead
@@ -450,6 +538,7 @@
       connectTimeoutMs: ms(given.connectTimeoutMs, 10000),
       openTimeoutMs: ms(given.openTimeoutMs, 10000),
       signal: typeof given.signal === "string" && given.signal ? given.signal : "",
+      screen: given.screen === true,
     };
   }
 
@@ -458,6 +547,8 @@
     timers.forEach(clearTimeout);
     timers = [];
     if (current) quietClose(current);
+    Object.keys(knocking).forEach(function (who) { quietClose(knocking[who].conn); });
+    knocking = {};
     current = null;
     currentDir = "";
     iceState = "";
@@ -588,6 +679,8 @@
     send: send,
     drop: drop,
     close: close,
+    admit: admit,
+    refuse: refuse,
     status: status,
     signal: configuredSignal,
     untrusted: untrusted,

@@ -54,12 +54,13 @@ class PeerJSChannel:
     def _register(self) -> None:
         self._reopen = None
         if not self.closed:
-            self.net.open(self.my_id, self._proxy, json.dumps({"busy": BUSY}))
+            self.net.open(self.my_id, self._proxy, json.dumps({"busy": BUSY, "screen": True}))
 
     def _on_event(self, kind: Any, peer: Any, detail: Any) -> None:
         if self.closed:
             return
         k, text = str(kind), str(_nn(detail) or "")
+        who = str(_nn(peer) or "")
         events = self.events
 
         def handle() -> None:
@@ -69,7 +70,18 @@ class PeerJSChannel:
                     self.wanted = False
                     self.net.connect(self.host_id)
             elif k == "connect":
-                events.on_open(_binding(text))
+                events.on_open(_binding(text, who))
+            elif k == "knock":
+                # another caller while a channel is up: the link decides whether it may replace it
+                # on its hello (a heartbeat or acknowledgement left over from before comes first at times)
+                if _kind(text) in ("ping", "ack"):
+                    return
+                screen = getattr(events, "on_knock", None)
+                refusal = screen(who, text) if screen is not None else BUSY
+                if refusal is None:
+                    self.net.admit(who)
+                else:
+                    self.net.refuse(who, refusal)
             elif k == "message":
                 events.on_message(text)
             elif k == "close":
@@ -138,8 +150,9 @@ class RoomQr:
             self.host.timed(ready, "qr ready")
 
 
-def _binding(detail: str) -> Any:
-    """The channel's binding from net.js's "connect" detail (JSON: dir, local, remote), or None."""
+def _binding(detail: str, caller: str = "") -> Any:
+    """The channel's binding from net.js's "connect" detail (JSON: dir, local, remote) and the other
+    end's signalling id, or None."""
     from cribbage.online.link import channel_binding
 
     try:
@@ -148,7 +161,16 @@ def _binding(detail: str) -> Any:
         return None
     if not isinstance(data, dict):
         return None
-    return channel_binding(data.get("local"), data.get("remote"))
+    return channel_binding(data.get("local"), data.get("remote"), caller)
+
+
+def _kind(text: str) -> object:
+    """The ``k`` of an envelope (None if it is not one)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    return data.get("k") if isinstance(data, dict) else None
 
 
 def _fragment_secret() -> str | None:

@@ -38,7 +38,7 @@ from cribbage.online.game import OldProtocolSave, OnlineGame, clean_peer_text, o
 from cribbage.rules import CLASSIC, Rules, RulesError
 from cribbage.online.link import (LOSS_TIMEOUT, Binding, Delivered, HangUp, Link, LinkError, Problem,
                                   StateChanged, is_room_id, is_room_secret, new_room_id, new_room_secret,
-                                  new_seat_key)
+                                  new_seat_key, rendezvous)
 from cribbage.state import Event, IllegalActionError, Phase
 from cribbage.view import SeatView
 
@@ -100,10 +100,12 @@ def room_key(room: str) -> str:
     return f"cribbage.online.room.{room}"
 
 
-def peer_ids(room: str, seat: int, tag: str) -> tuple[str, str]:
-    """(this browser's signalling id, the host's) for a room: the host is reachable at a fixed id."""
-    host = f"cribbage-{room}-0"
-    return (host if seat == 0 else f"cribbage-{room}-1-{tag}"), host
+def peer_ids(room: str, seat: int, tag: str, secret: str | None = None) -> tuple[str, str]:
+    """(this browser's signalling id, the host's) for a room: the host is reachable at a fixed id,
+    derived from the room secret when there is one (:func:`~cribbage.online.link.rendezvous`)."""
+    name = rendezvous(room, secret)
+    host = f"cribbage-{name}-0"
+    return (host if seat == 0 else f"cribbage-{name}-1-{tag}"), host
 
 
 def refusal_text(detail: str) -> str | None:
@@ -446,7 +448,7 @@ class PeerSession:
         if self.env.refusal:
             self.net.stop(self.env.refusal)  # the page's link names a server it does not trust: contact nothing
         elif self.env.channel is not None:
-            me, host = peer_ids(self.net.room, self.game.seat, self.tag)
+            me, host = peer_ids(self.net.room, self.game.seat, self.tag, self.net.secret)
             self.channel = self.env.channel(self.net.room, self.game.seat, me, host, self)
             self._dial()
         self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
@@ -681,6 +683,9 @@ class PeerSession:
             return (f"The match is over, but the result is unverified: {self.peer_name}\u2019s browser did not "
                     "open the cards it still held, so its last Go could not be checked. It counts as neither a "
                     "win nor a loss.")
+        if self.game.failure:  # stopped while its result was being checked: it never will be
+            return (f"The match is over, but the result is unverified: the match stopped before "
+                    f"{self.peer_name}\u2019s last cards were checked.")
         return (f"The match is over. Checking the result: waiting for {self.peer_name}\u2019s browser to open "
                 "the cards it still held\u2026")
 
@@ -743,6 +748,11 @@ class PeerSession:
         if blocked != self.no_direct:
             self.no_direct = blocked
             self._emit(Change("link"))
+
+    def on_knock(self, caller: str, text: str) -> str | None:
+        """A second caller's first message while a channel is up: None lets it replace the channel
+        (it claims the friend's seat and the one there has not proved it), else the refusal to send it."""
+        return self.net.screen(text, self.env.wall(), caller)
 
     def on_full(self) -> None:
         self.notes.append("Another browser tried to join this room and was told it is full.")
