@@ -14,6 +14,9 @@
  *   net.admit(callerId) -> boolean        let a knocking caller (see "knock") replace the channel
  *   net.refuse(callerId, text)            send a knocking caller `text`, close it ~200 ms later
  *   net.status() -> JSON string           {id, registered, remote, channel, ice, signal}
+ *   net.route() -> Promise of JSON string  the open channel's selected candidate pair (getStats):
+ *                                         {"local": "host"|"srflx"|"prflx"|"relay", "remote": …,
+ *                                         "protocol": "udp"|"tcp"}, or "" with no channel or pair
  *   net.signal() -> string                the signalling server this page would use
  *   net.untrusted() -> JSON string        "" if the page's link asks for nothing untrusted, else
  *                                         {"what": "signal"|"relay", "value": what it named}
@@ -84,6 +87,9 @@
  * so a crafted link cannot route play through someone's relay). Not set: with a signalling server
  * on a loopback or private address (no internet) no STUN/TURN server is used (`iceServers: []`,
  * the peers reach each other by their host addresses); otherwise PeerJS's own defaults.
+ * <meta name="cribbage-ice-policy" content="relay"> (site config only, with the servers above)
+ * makes every connection go through those TURN servers (iceTransportPolicy "relay": no host or
+ * STUN candidate is offered, so neither browser learns the other's addresses).
  *
  * The PeerJS client (vendored by py/tools/build_site.py, named by this script's data-peerjs
  * attribute) is loaded on the first open(), so a start of the page does not pay for it; the QR
@@ -269,6 +275,7 @@
     var ice = siteIceServers();
     if (ice) {
       options.config = { iceServers: ice };
+      if (metaContent("cribbage-ice-policy") === "relay") options.config.iceTransportPolicy = "relay";
     } else if (PRIVATE_HOST.some(function (re) { return re.test(url.hostname); })) {
       options.config = { iceServers: [] }; // no internet: host candidates only, no public STUN
     }
@@ -673,6 +680,33 @@
     });
   }
 
+  /** The open channel's selected candidate pair, as JSON (see the header), or "". */
+  function route() {
+    var pc = current && current.open ? current.peerConnection : null;
+    if (!pc || typeof pc.getStats !== "function") return Promise.resolve("");
+    return pc.getStats().then(function (report) {
+      var byId = {};
+      var pair = null;
+      report.forEach(function (s) { byId[s.id] = s; });
+      report.forEach(function (s) {
+        if (s.type === "transport" && s.selectedCandidatePairId) pair = byId[s.selectedCandidatePairId] || pair;
+      });
+      if (!pair) {
+        report.forEach(function (s) {
+          if (!pair && s.type === "candidate-pair" && s.nominated && s.state === "succeeded") pair = s;
+        });
+      }
+      if (!pair) return "";
+      var local = byId[pair.localCandidateId] || {};
+      var remote = byId[pair.remoteCandidateId] || {};
+      return JSON.stringify({
+        local: String(local.candidateType || ""),
+        remote: String(remote.candidateType || ""),
+        protocol: String(local.protocol || ""),
+      });
+    }, function () { return ""; });
+  }
+
   window.cribbageNet = Object.freeze({
     open: open,
     connect: connect,
@@ -682,6 +716,7 @@
     admit: admit,
     refuse: refuse,
     status: status,
+    route: route,
     signal: configuredSignal,
     untrusted: untrusted,
     qr: qr,

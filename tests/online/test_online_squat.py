@@ -64,7 +64,7 @@ def test_a_stranger_with_the_room_id_reaches_nobody_and_a_redialling_squatter_ca
     wait_ready(bob.page, timeout=READY_TIMEOUT_MS)
     started = time.monotonic()
     print("squatter's events so far:", squat.page.evaluate("() => window.__squat"))
-    seen: list[str] = []
+    seen: list[tuple[float, list[str]]] = []
     while time.monotonic() - started < 20:
         now = [p.page.evaluate(STATUS) for p in (ann, bob)]
         if not seen or seen[-1][1] != now:
