@@ -31,8 +31,9 @@ ignored silently: a resend after a reconnect is normal. ``Delivered`` events are
 data reaches the game; ``Problem.text`` and ``StateChanged.text`` are our own plain text (never the
 peer's) to show as text, not HTML. On ``HangUp`` the caller closes the channel (~200 ms later, so the
 refusal gets through). A host that gets a second connection while one is open asks
-``screen(first_text, now)``: a refusal to send, or ``None`` when it claims the friend's seat (then
-the caller may move the link to it: ``connected``, then ``receive`` that text; the proof decides).
+``screen(hello_text, now, caller_id)``: a refusal to send, or ``None`` when it claims the friend's
+seat and may replace the channel there (then the caller moves the link to it: ``connected``, then
+``receive`` that text; the proof decides).
 
 Threat model: the signalling server (PeerJS) may be hostile. It sees the room id and the peer ids
 and can route a call anywhere, even to itself, or relay both browsers live through two WebRTC
