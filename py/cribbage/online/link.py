@@ -121,6 +121,7 @@ __all__ = [
     "new_room_secret",
     "is_room_secret",
     "rendezvous",
+    "nostr_key",
     "seat_commitment",
 ]
 
@@ -172,6 +173,7 @@ _PROOF = b"cribbage-proof-v2"
 _JOIN = b"cribbage-join-v2"
 _SEAL = b"cribbage-seal-v2"
 _RENDEZVOUS = b"cribbage-rendezvous-v1"
+_NOSTR_KEY = b"cribbage-nostr-key-v1"
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _SECRET = re.compile(r"[A-Za-z0-9_-]{43}")
 _FINGERPRINT = re.compile(r"sha-256 [0-9A-F]{2}(?::[0-9A-F]{2}){31}")
@@ -278,6 +280,17 @@ def rendezvous(room: str, secret: str | None) -> str:
     if secret is None or not is_room_secret(secret):
         return room
     return hmac.new(_secret_bytes(secret), _RENDEZVOUS + b"|" + room.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def nostr_key(room: str, secret: str | None) -> str | None:
+    """The password of the Nostr signalling path (static/net.js: Trystero encrypts the offers and
+    answers it sends over public relays under it): an HMAC of the room id under the room secret, with
+    another label than :func:`rendezvous` (which the PeerJS server sees), 43 base64url characters.
+    None for a room without a secret: such a room uses PeerJS only."""
+    if secret is None or not is_room_secret(secret):
+        return None
+    digest = hmac.new(_secret_bytes(secret), _NOSTR_KEY + b"|" + room.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
 def _secret_bytes(secret: str) -> bytes:
