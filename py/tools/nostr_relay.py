@@ -76,8 +76,11 @@ class Relay:
         self.kept: list[dict[str, Any]] = []
         self.events = 0
         """Events received (a test reads it: the path was used)."""
+        self.seen: list[str] = []
+        """Every message clients sent, as text (the last 10,000): a test checks what a relay learns."""
 
     def handle(self, client: Client, text: str) -> None:
+        self.seen = (self.seen + [text])[-10000:] if len(self.seen) >= 10000 else self.seen + [text]
         try:
             message = json.loads(text)
         except ValueError:
@@ -188,10 +191,20 @@ def start(host: str = "127.0.0.1", port: int = 0) -> Running:
     """Start a relay on ``host`` (a free port unless given) in a daemon thread."""
     relay = Relay()
     loop = asyncio.new_event_loop()
-    server = loop.run_until_complete(asyncio.start_server(relay.serve, host, port))
-    thread = threading.Thread(target=loop.run_forever, name="nostr-relay", daemon=True)
+    made: list[asyncio.base_events.Server] = []
+    ready = threading.Event()
+
+    def run() -> None:  # the server is made on the relay's own thread: the caller's may run a loop already
+        asyncio.set_event_loop(loop)
+        made.append(loop.run_until_complete(asyncio.start_server(relay.serve, host, port)))
+        ready.set()
+        loop.run_forever()
+
+    thread = threading.Thread(target=run, name="nostr-relay", daemon=True)
     thread.start()
-    return Running(relay, loop, server, thread)
+    if not ready.wait(10):
+        raise RuntimeError("the Nostr relay did not start")
+    return Running(relay, loop, made[0], thread)
 
 
 def main() -> None:
