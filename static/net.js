@@ -102,8 +102,10 @@
  * relays with AES-GCM under the key: a relay sees neither the room id nor the secret), say their
  * signalling id to each peer found there ("hello"), and a caller that chooses this path says whom
  * it calls ("pick"): from then on that Trystero peer is a channel like a PeerJS one, same events.
- * The order: the caller tries PeerJS first and Nostr NOSTR_AFTER_MS later if no channel is open
- * (at once when PeerJS is not registered or says the host is not there); the host listens on both.
+ * The order: the caller tries PeerJS first and Nostr NOSTR_AFTER_MS later if the host has not
+ * answered over PeerJS by then (at once when PeerJS is not registered or says the host is not
+ * there; a call the host answered is left to finish: ICE is the same on both paths, and switching
+ * then would make the host drop a channel about to open); the host listens on both.
  * "open" is told once either path is registered; PeerJS's registration errors are not told while
  * the Nostr path is on (it may still connect). Relays: <meta name="cribbage-nostr-relays"
  * content="wss://… wss://…"> (site config, never a link; "off": PeerJS only), else NOSTR_RELAYS.
@@ -907,8 +909,9 @@
     adopt(conn, "out");
     if (nostr) {
       var gen = generation;
-      later(function () { // PeerJS first; the relays if no channel is open by then
-        if (gen === generation && current === conn && !conn.open) nostrCall(who);
+      later(function () { // PeerJS first; the relays if the host has not answered by then
+        var pc = conn.peerConnection;
+        if (gen === generation && current === conn && !conn.open && !(pc && pc.remoteDescription)) nostrCall(who);
       }, NOSTR_AFTER_MS);
     }
   }

@@ -135,4 +135,4 @@ def test_both_paths_up_the_page_says_which(players: Any, site: str, signal_url: 
     print(f"\nlive {seconds:.1f} s after Bob's page was ready, both paths up; path {paths}")
     assert paths[0] == paths[1] and paths[0] in ("peerjs", "nostr"), paths
     status = [p.page.evaluate("() => JSON.parse(window.cribbageNet.status())") for p in (ann, bob)]
-    assert all(s["path"] == paths[0] and s["nostr"] == "ready" for s in status), status
+    assert all(s["path"] == paths[0] and s["nostr"] == "ready" for s in status), (paths, status)
