@@ -108,7 +108,8 @@
  * then would make the host drop a channel about to open); the host listens on both.
  * "open" is told once either path is registered; PeerJS's registration errors are not told while
  * the Nostr path is on (it may still connect). Relays: <meta name="cribbage-nostr-relays"
- * content="wss://… wss://…"> (site config, never a link; "off": PeerJS only), else NOSTR_RELAYS.
+ * content="wss://… wss://…"> (site config, never a link; "off": PeerJS only), else NOSTR_RELAYS
+ * (none when the signalling server is on a loopback or private address: no internet is assumed).
  * status().path and the "connect" detail's "path" say which path the channel came by.
  * A killed browser or a lost network is reported by nothing here (WebRTC's ICE goes
  * "disconnected" and PeerJS fires neither close nor error): Python's heartbeat over the channel
@@ -206,11 +207,19 @@
   }
 
   /** The Nostr relays this site uses (see the header): [] when "off" or none usable. A ws:// relay
-   *  only on a loopback or private address. */
-  function nostrRelays() {
+   *  only on a loopback or private address. Not set: the public ones, unless the signalling server
+   *  `signal` is on a loopback or private address (`make play`, a network with no internet, the
+   *  tests): such a page contacts nothing on the internet unless the site names it. */
+  function nostrRelays(signal) {
     var text = metaContent("cribbage-nostr-relays");
     if (text === "off") return [];
-    if (!text) return NOSTR_RELAYS.slice();
+    if (!text) {
+      var host = "";
+      try {
+        host = new URL(signal).hostname;
+      } catch (e) { /* not a URL: the public relays */ }
+      return PRIVATE_HOST.some(function (re) { return re.test(host); }) ? [] : NOSTR_RELAYS.slice();
+    }
     return text.split(/\s+/).filter(function (u) {
       var url;
       try {
@@ -654,7 +663,7 @@
       return;
     }
     myself = id;
-    var relays = settings.nostr ? nostrRelays() : [];
+    var relays = settings.nostr ? nostrRelays(signalUrl) : [];
     if (relays.length) nostrOpen(gen, id, settings.nostr, relays);
     loadPeerJS().then(function (peerjs) {
       if (gen !== generation) return;

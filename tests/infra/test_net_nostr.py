@@ -96,6 +96,18 @@ def test_the_relays_come_from_the_sites_meta_or_the_default_list_never_from_a_li
     assert [j["config"]["relayConfig"]["urls"] for j in from_link["joined"]] == [DEFAULT]
 
 
+
+def test_a_local_signalling_server_means_no_public_relays_unless_the_site_names_them():
+    allow = {"cribbage-signal-allow": "http://127.0.0.1:9000/cribbage"}
+    local, named = probe(
+        {"options": {"nostr": NOSTR}, "metas": allow, "search": "?signal=http://127.0.0.1:9000/cribbage"},
+        {"options": {"nostr": NOSTR}, "search": "?signal=http://127.0.0.1:9000/cribbage",
+         "metas": {**allow, "cribbage-nostr-relays": "ws://127.0.0.1:7447"}},
+    )
+    assert local["joined"] == [] and local["status"]["nostr"] == "off"  # make play: nothing on the internet
+    assert [j["config"]["relayConfig"]["urls"] for j in named["joined"]] == [["ws://127.0.0.1:7447"]]
+
+
 def test_the_topic_and_password_are_what_python_gives_and_no_key_means_no_nostr_path():
     given, none, short = probe(
         {"options": {"nostr": NOSTR}},
