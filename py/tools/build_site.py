@@ -227,7 +227,7 @@ def vendor_trystero(root: Path, out: Path) -> str:
             text = re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", text)
             for spec, rel in TRYSTERO_IMPORTS.items():
                 text = text.replace(f"from {spec}", f"from {rel}")
-            if re.search(r"""^(?:import|export)\b[^\n]*\bfrom\s+["'][^./]""", text, re.M):
+            if re.search(r"""^(?:import|export)\b[^\n]*\bfrom\s+["'][^./]""", text, re.MULTILINE):
                 raise BuildError(f"{package}/{file} imports a package by name: add it to TRYSTERO_IMPORTS")
             dest = folder / "trystero-pending" / name / file
             dest.parent.mkdir(parents=True, exist_ok=True)
