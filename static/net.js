@@ -11,7 +11,12 @@
  *   net.drop()                            close the channel (e.g. our heartbeat gave up), stay
  *                                         registered so the peer can come back
  *   net.close()                           close everything; no event follows
+ *   net.admit(callerId) -> boolean        let a knocking caller (see "knock") replace the channel
+ *   net.refuse(callerId, text)            send a knocking caller `text`, close it ~200 ms later
  *   net.status() -> JSON string           {id, registered, remote, channel, ice, signal}
+ *   net.route() -> Promise of JSON string  the open channel's selected candidate pair (getStats):
+ *                                         {"local": "host"|"srflx"|"prflx"|"relay", "remote": …,
+ *                                         "protocol": "udp"|"tcp"}, or "" with no channel or pair
  *   net.signal() -> string                the signalling server this page would use
  *   net.untrusted() -> JSON string        "" if the page's link asks for nothing untrusted, else
  *                                         {"what": "signal"|"relay", "value": what it named}
@@ -37,8 +42,15 @@
  *                                     negotiated with it (it called us, or answered our call); if
  *                                     no "connect" follows, the networks block a direct connection
  *   "full",    thirdId,  ""           a third peer called while busy: it was sent options.busy
- *                                     and is closed ~200 ms later (closing at once would leave it
- *                                     with no event at all)
+ *                                     (or the refusal Python chose) and is closed ~200 ms later
+ *                                     (closing at once would leave it with no event at all)
+ *   "knock",   callerId, text         (options.screen only) another peer called while a channel is
+ *                                     up, and this is a string it sent on its own channel (each
+ *                                     one, up to 16), which waits: Python answers admit(callerId) (it replaces the
+ *                                     channel: "close" "replaced", "connect", then its strings as
+ *                                     "message", this one first) or refuse(callerId, text); with
+ *                                     no answer within connectTimeoutMs it is sent options.busy.
+ *                                     At most 4 callers wait at once; more are sent busy at once
  *   "error",   peer|"",  code         PeerJS's error type ("peer-unavailable", "unavailable-id",
  *                                     "invalid-id", "network", "server-error", "socket-error",
  *                                     "socket-closed", "webrtc", "negotiation-failed", ...) or
@@ -53,6 +65,8 @@
  *   openTimeoutMs     registration not done by then: "open-timeout" (default 10000)
  *   signal            a signalling URL overriding the page's (same form as ?signal=; the same
  *                     allow-list applies)
+ *   screen            true: a caller other than the one on the channel is not refused here but
+ *                     asked about ("knock"), so Python decides (default false: it is sent busy)
  *
  * The signalling server, first found wins: `?signal=` in the page URL (e.g.
  * http://127.0.0.1:9000/cribbage, as `make play` prints), the site config
@@ -73,10 +87,30 @@
  * so a crafted link cannot route play through someone's relay). Not set: with a signalling server
  * on a loopback or private address (no internet) no STUN/TURN server is used (`iceServers: []`,
  * the peers reach each other by their host addresses); otherwise PeerJS's own defaults.
+ * <meta name="cribbage-ice-policy" content="relay"> (site config only, with the servers above)
+ * makes every connection go through those TURN servers (iceTransportPolicy "relay": no host or
+ * STUN candidate is offered, so neither browser learns the other's addresses).
  *
  * The PeerJS client (vendored by py/tools/build_site.py, named by this script's data-peerjs
  * attribute) is loaded on the first open(), so a start of the page does not pay for it; the QR
  * encoder (uqr, an ES module named by data-qr) is imported on the first qr() likewise.
+ * The second signalling path (issue 31): Nostr relays, through Trystero's Nostr strategy (vendored,
+ * named by data-nostr, imported on the first open() that asks for it). options.nostr =
+ * {"topic": the host's signalling id, "key": a key derived from the room secret} (Python's
+ * link.nostr_key; none for a room without a secret: PeerJS only). Both seats join the Trystero room
+ * `topic` under password `key` (Trystero hashes the topic and encrypts the SDP it sends over the
+ * relays with AES-GCM under the key: a relay sees neither the room id nor the secret), say their
+ * signalling id to each peer found there ("hello"), and a caller that chooses this path says whom
+ * it calls ("pick"): from then on that Trystero peer is a channel like a PeerJS one, same events.
+ * The order: the caller tries PeerJS first and Nostr NOSTR_AFTER_MS later if the host has not
+ * answered over PeerJS by then (at once when PeerJS is not registered or says the host is not
+ * there; a call the host answered is left to finish: ICE is the same on both paths, and switching
+ * then would make the host drop a channel about to open); the host listens on both.
+ * "open" is told once either path is registered; PeerJS's registration errors are not told while
+ * the Nostr path is on (it may still connect). Relays: <meta name="cribbage-nostr-relays"
+ * content="wss://… wss://…"> (site config, never a link; "off": PeerJS only), else NOSTR_RELAYS
+ * (none when the signalling server is on a loopback or private address: no internet is assumed).
+ * status().path and the "connect" detail's "path" say which path the channel came by.
  * A killed browser or a lost network is reported by nothing here (WebRTC's ICE goes
  * "disconnected" and PeerJS fires neither close nor error): Python's heartbeat over the channel
  * must notice it, then call drop(). status().ice shows the ICE state meanwhile.
@@ -89,7 +123,17 @@
   var QR_URL = (script && script.dataset.qr) || "";
   var CLOUD = "https://0.peerjs.com/";
   var REFUSE_CLOSE_MS = 200;
+  var MAX_KNOCKING = 4;
+  var MAX_KNOCK_TEXTS = 16;
   var RECONNECT_MS = [1000, 2000, 4000, 8000, 15000, 30000];
+  var NOSTR_URL = (script && script.dataset.nostr) || "";
+  /** Public relays used when the site names none: long-running ones on strfry / nostr-rs-relay
+   *  that pass ephemeral events (kinds 20000-29999, what Trystero sends) and allow anonymous keys. */
+  var NOSTR_RELAYS = ["wss://nos.lol", "wss://relay.damus.io", "wss://relay.primal.net", "wss://relay.nostr.band"];
+  var NOSTR_APP = "cribbage-net-1";
+  var NOSTR_AFTER_MS = 3000;
+  var PEERJS_DOWN = ["network", "server-error", "socket-error", "socket-closed", "unavailable-id", "open-timeout"];
+  var ID_RE = /^[A-Za-z0-9_-]{1,100}$/;
 
   var peerjsLoading = null;
   /** Load the vendored PeerJS client once (a same-origin classic script: the CSP allows it). */
@@ -147,6 +191,46 @@
       if (typeof onReady === "function") onReady();
     }, function () {});
     return "";
+  }
+
+  var nostrLoading = null;
+  /** Import the vendored Trystero Nostr strategy once (same-origin ES modules). */
+  function loadNostr() {
+    if (!nostrLoading) {
+      nostrLoading = NOSTR_URL ? import(new URL(NOSTR_URL, document.baseURI).href)
+        : Promise.reject(new Error("net.js: no data-nostr attribute"));
+      nostrLoading.catch(function () {
+        nostrLoading = null;
+      });
+    }
+    return nostrLoading;
+  }
+
+  /** The Nostr relays this site uses (see the header): [] when "off" or none usable. A ws:// relay
+   *  only on a loopback or private address. Not set: the public ones, unless the signalling server
+   *  `signal` is on a loopback or private address (`make play`, a network with no internet, the
+   *  tests): such a page contacts nothing on the internet unless the site names it. */
+  function nostrRelays(signal) {
+    var text = metaContent("cribbage-nostr-relays");
+    if (text === "off") return [];
+    if (!text) {
+      var host = "";
+      try {
+        host = new URL(signal).hostname;
+      } catch (e) { /* not a URL: the public relays */ }
+      return PRIVATE_HOST.some(function (re) { return re.test(host); }) ? [] : NOSTR_RELAYS.slice();
+    }
+    return text.split(/\s+/).filter(function (u) {
+      var url;
+      try {
+        url = new URL(u);
+      } catch (e) {
+        return false;
+      }
+      if (url.username || url.password || url.search || url.hash) return false;
+      if (url.protocol === "wss:") return true;
+      return url.protocol === "ws:" && PRIVATE_HOST.some(function (re) { return re.test(url.hostname); });
+    });
   }
 
   function metaContent(name) {
@@ -256,6 +340,7 @@
     var ice = siteIceServers();
     if (ice) {
       options.config = { iceServers: ice };
+      if (metaContent("cribbage-ice-policy") === "relay") options.config.iceTransportPolicy = "relay";
     } else if (PRIVATE_HOST.some(function (re) { return re.test(url.hostname); })) {
       options.config = { iceServers: [] }; // no internet: host candidates only, no public STUN
     }
@@ -273,6 +358,11 @@
   var generation = 0; // bumped by open()/close(): events of an older link are ignored
   var reconnectTry = 0;
   var signalUrl = "";
+  var knocking = {}; // caller id -> {conn, texts}: callers waiting for Python's verdict ("knock")
+  var nostr = null; // the Nostr path of this link: {room, hello, pick, data, bye, ids, conns, ready}
+  var nostrWanted = ""; // (caller) the id to call over Nostr once its hello is heard
+  var announced = false; // "open" told for this open()
+  var myself = "";
 
   function later(fn, ms) {
     var id = setTimeout(fn, ms);
@@ -313,7 +403,7 @@
       local = fingerprintOf(pc && pc.localDescription);
       remote = fingerprintOf(pc && pc.remoteDescription);
     } catch (e) { /* unreadable: Python proves nothing on this channel */ }
-    return JSON.stringify({ dir: dir, local: local, remote: remote });
+    return JSON.stringify({ dir: dir, local: local, remote: remote, path: conn.path || "peerjs" });
   }
 
   function isDead(conn) {
@@ -340,13 +430,15 @@
     emit("close", conn.peer, reason);
   }
 
-  /** Make `conn` the link's channel and wire its events (dir: "in" or "out"). */
-  function adopt(conn, dir) {
+  /** Make `conn` the link's channel and wire its events (dir: "in" or "out"). `early`: an admitted
+   *  caller's strings so far (its channel is open already: "connect" and they follow at once). */
+  function adopt(conn, dir, early) {
     var gen = generation;
     current = conn;
     currentDir = dir;
     iceState = "";
     var opened = false;
+    var held = early ? early.slice() : null; // strings that came before "connect" was told
     var timeout = later(function () {
       if (gen !== generation || opened || current !== conn) return;
       current = null;
@@ -369,16 +461,24 @@
         if (pc && pc.signalingState === "stable" && pc.remoteDescription) reach();
       });
     }
-    conn.on("open", function () {
-      if (gen !== generation || current !== conn) return;
+    function onOpen() {
+      if (gen !== generation || current !== conn || opened) return;
       opened = true;
       clearTimeout(timeout);
       emit("connect", conn.peer, bindingOf(conn, dir));
-    });
+      var texts = held || [];
+      held = null;
+      texts.forEach(function (text) {
+        if (gen === generation && current === conn) emit("message", conn.peer, text);
+      });
+    }
+    if (early) later(onOpen, 0); // (not inside Python's call of admit())
+    else conn.on("open", onOpen);
     conn.on("data", function (data) {
       if (gen !== generation || current !== conn) return;
-      if (typeof data === "string") emit("message", conn.peer, data);
-      else emit("error", conn.peer, "bad-message"); // only strings are ever sent by net.js
+      if (typeof data !== "string") emit("error", conn.peer, "bad-message"); // net.js sends strings only
+      else if (held) held.push(data);
+      else emit("message", conn.peer, data);
     });
     conn.on("iceStateChanged", function (state) {
       if (current === conn) iceState = String(state);
@@ -396,8 +496,8 @@
     });
   }
 
-  /** A third peer while busy: accept, send the busy string, close ~200 ms later. */
-  function refuse(conn) {
+  /** A third peer while busy: accept, send `text` (the busy string), close ~200 ms later. */
+  function refuseConn(conn, text) {
     conn.__netQuiet = true;
     var done = false;
     function finish() {
@@ -407,14 +507,77 @@
         conn.close();
       } catch (e) { /* already closed */ }
     }
-    conn.on("open", function () {
+    function tell() {
       try {
-        conn.send(settings.busy);
+        conn.send(typeof text === "string" ? text : settings.busy);
       } catch (e) { /* it left already */ }
       emit("full", conn.peer, "");
       later(finish, REFUSE_CLOSE_MS);
-    });
+    }
+    if (conn.open) tell();
+    else conn.on("open", tell);
     later(finish, settings.connectTimeoutMs);
+  }
+
+  /** Another caller while the channel is up (options.screen): hold its channel, hand its first
+   *  string to Python ("knock") and wait for admit() or refuse(). */
+  function knock(conn) {
+    var gen = generation;
+    var who = String(conn.peer);
+    var waiting = knocking[who];
+    if (waiting) {
+      delete knocking[who];
+      quietClose(waiting.conn); // the same caller again: its newer channel waits instead
+    }
+    if (Object.keys(knocking).length >= MAX_KNOCKING) {
+      refuseConn(conn);
+      return;
+    }
+    var entry = { conn: conn, texts: [] };
+    knocking[who] = entry;
+    conn.__netQuiet = true; // nothing of it reaches Python but the knock, unless admitted
+    conn.on("data", function (data) {
+      if (gen !== generation || knocking[who] !== entry) return;
+      if (typeof data !== "string" || entry.texts.length >= MAX_KNOCK_TEXTS) {
+        delete knocking[who];
+        refuseConn(conn);
+        return;
+      }
+      entry.texts.push(data);
+      emit("knock", who, data); // (Python waits for its hello: it may answer a later one)
+    });
+    conn.on("close", function () {
+      if (knocking[who] === entry) delete knocking[who];
+    });
+    later(function () {
+      if (knocking[who] !== entry) return;
+      delete knocking[who];
+      refuseConn(conn); // no first string, or no verdict, in time
+    }, settings.connectTimeoutMs);
+  }
+
+  function admit(callerId) {
+    var who = String(callerId || "");
+    var entry = knocking[who];
+    if (!entry) return false;
+    delete knocking[who];
+    var conn = entry.conn;
+    if (!conn.open) {
+      quietClose(conn);
+      return false;
+    }
+    conn.__netQuiet = false;
+    if (current) release("replaced");
+    adopt(conn, "in", entry.texts);
+    return true;
+  }
+
+  function refuse(callerId, text) {
+    var who = String(callerId || "");
+    var entry = knocking[who];
+    if (!entry) return;
+    delete knocking[who];
+    refuseConn(entry.conn, String(text == null ? settings.busy : text));
   }
 
   function onIncoming(conn) {
@@ -424,7 +587,8 @@
       return;
     }
     if (current && current.peer !== conn.peer && !isDead(current)) {
-      refuse(conn);
+      if (settings.screen) knock(conn);
+      else refuseConn(conn);
       return;
     }
     if (current) release("replaced"); // the same peer came back, or ours was dead
@@ -450,6 +614,9 @@
       connectTimeoutMs: ms(given.connectTimeoutMs, 10000),
       openTimeoutMs: ms(given.openTimeoutMs, 10000),
       signal: typeof given.signal === "string" && given.signal ? given.signal : "",
+      screen: given.screen === true,
+      nostr: given.nostr && typeof given.nostr === "object" && typeof given.nostr.topic === "string" &&
+        typeof given.nostr.key === "string" && given.nostr.topic && given.nostr.key.length >= 16 ? given.nostr : null,
     };
   }
 
@@ -458,6 +625,8 @@
     timers.forEach(clearTimeout);
     timers = [];
     if (current) quietClose(current);
+    Object.keys(knocking).forEach(function (who) { quietClose(knocking[who].conn); });
+    knocking = {};
     current = null;
     currentDir = "";
     iceState = "";
@@ -468,6 +637,13 @@
     }
     peer = null;
     reconnectTry = 0;
+    if (nostr && nostr.room) {
+      var leaving = nostr.room;
+      Promise.resolve().then(function () { return leaving.leave(); }).catch(function () {});
+    }
+    nostr = null;
+    nostrWanted = "";
+    announced = false;
   }
 
   function open(myId, onEvent, optionsJson) {
@@ -486,6 +662,9 @@
       emit("error", "", "untrusted-signal"); // and nothing is contacted
       return;
     }
+    myself = id;
+    var relays = settings.nostr ? nostrRelays(signalUrl) : [];
+    if (relays.length) nostrOpen(gen, id, settings.nostr, relays);
     loadPeerJS().then(function (peerjs) {
       if (gen !== generation) return;
       var registered = false;
@@ -493,15 +672,26 @@
       peer = created;
       later(function () {
         if (gen === generation && !registered) {
+          if (nostr && nostr.ready) { // PeerJS unreachable: the relays carry this link
+            try {
+              created.destroy();
+            } catch (e) { /* gone */ }
+            if (peer === created) peer = null;
+            return;
+          }
           emit("error", "", "open-timeout");
           teardown();
         }
       }, settings.openTimeoutMs);
       created.on("open", function (registeredId) {
         if (gen !== generation) return;
+        var again = registered || !announced;
         registered = true;
         reconnectTry = 0;
-        emit("open", registeredId, signalUrl);
+        if (again) {
+          announced = true;
+          emit("open", registeredId, signalUrl);
+        }
       });
       created.on("connection", function (conn) {
         if (gen !== generation) return;
@@ -509,7 +699,7 @@
       });
       created.on("disconnected", function () {
         if (gen !== generation || created.destroyed) return;
-        emit("error", "", "signal-lost"); // channels stay up; new ones need the server again
+        if (!(nostr && nostr.ready)) emit("error", "", "signal-lost"); // channels stay up; new ones need the server again
         var wait = RECONNECT_MS[Math.min(reconnectTry, RECONNECT_MS.length - 1)];
         reconnectTry += 1;
         later(function () {
@@ -531,23 +721,208 @@
           quietClose(current);
           current = null;
           currentDir = "";
+          if (nostr) { // not on the PeerServer: perhaps on the relays
+            nostrCall(who);
+            return;
+          }
         }
+        if (nostr && PEERJS_DOWN.indexOf(type) >= 0) return; // the Nostr path may still connect
         emit("error", who, type);
       });
     }, function (error) {
       if (gen !== generation) return;
       console.error(error);
-      emit("error", "", "no-peerjs");
+      if (!nostr) emit("error", "", "no-peerjs");
     });
   }
 
+  /** The RTCConfiguration of the Nostr path: the site's servers (and policy) if named; none when
+   *  every relay is on a private address (no internet); else Trystero's defaults (public STUN). */
+  function nostrRtc(relays) {
+    var ice = siteIceServers();
+    if (ice) {
+      var config = { iceServers: ice };
+      if (metaContent("cribbage-ice-policy") === "relay") config.iceTransportPolicy = "relay";
+      return config;
+    }
+    var local = relays.every(function (u) {
+      var host = new URL(u).hostname;
+      return PRIVATE_HOST.some(function (re) { return re.test(host); });
+    });
+    return local ? { iceServers: [] } : undefined;
+  }
+
+  function parseSmall(text) {
+    if (typeof text !== "string" || text.length > 300) return null;
+    try {
+      var value = JSON.parse(text);
+      return value && typeof value === "object" ? value : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  /** Join the Trystero room of this link on the relays (see the header). */
+  function nostrOpen(gen, id, cfg, relays) {
+    var state = { room: null, ids: {}, conns: {}, ready: false };
+    nostr = state;
+    loadNostr().then(function (mod) {
+      if (gen !== generation || nostr !== state) return;
+      var config = { appId: NOSTR_APP, password: cfg.key, relayConfig: { urls: relays, warnOnRelayFailure: false } };
+      var rtc = nostrRtc(relays);
+      if (rtc) config.rtcConfig = rtc;
+      var room = mod.joinRoom(config, cfg.topic);
+      state.room = room;
+      state.hello = room.makeAction("hello");
+      state.pick = room.makeAction("pick");
+      state.data = room.makeAction("m");
+      state.bye = room.makeAction("bye");
+      function tell(action, value, pid) {
+        action.send(typeof value === "string" ? value : JSON.stringify(value), { target: pid }).catch(function () {});
+      }
+      state.tell = tell;
+      room.onPeerJoin = function (pid) {
+        if (gen === generation && nostr === state) tell(state.hello, { id: id }, pid);
+      };
+      room.onPeerLeave = function (pid) {
+        delete state.ids[pid];
+        var conn = state.conns[pid];
+        if (conn) conn._gone();
+      };
+      state.hello.onMessage = function (text, meta) {
+        var said = parseSmall(text);
+        var pid = meta && meta.peerId;
+        if (gen !== generation || nostr !== state || !said || typeof said.id !== "string" || !ID_RE.test(said.id)) return;
+        state.ids[pid] = said.id;
+        if (nostrWanted === said.id) nostrPick(pid, said.id);
+      };
+      state.pick.onMessage = function (text, meta) {
+        var said = parseSmall(text);
+        var pid = meta && meta.peerId;
+        var who = state.ids[pid];
+        if (gen !== generation || nostr !== state || !said || said.to !== id || !who) return;
+        var old = state.conns[pid];
+        if (old) old._gone();
+        onIncoming(nostrConn(state, pid, who));
+      };
+      state.data.onMessage = function (text, meta) {
+        var conn = state.conns[meta && meta.peerId];
+        if (conn && gen === generation) conn._fire("data", text);
+      };
+      state.bye.onMessage = function (text, meta) {
+        var conn = state.conns[meta && meta.peerId];
+        if (conn) conn._gone();
+      };
+      var poll = function () {
+        if (gen !== generation || nostr !== state) return;
+        var sockets = mod.getRelaySockets ? mod.getRelaySockets() : {};
+        var up = Object.keys(sockets).some(function (u) { return sockets[u] && sockets[u].readyState === 1; });
+        if (up && !state.ready) {
+          state.ready = true;
+          if (!announced) {
+            announced = true;
+            emit("open", id, signalUrl);
+          }
+          if (nostrWanted && !current) nostrCall(nostrWanted);
+        }
+        if (!state.ready) later(poll, 100);
+      };
+      poll();
+    }, function (error) {
+      if (gen !== generation) return;
+      console.warn("net.js: no Nostr path:", error && error.message);
+      if (nostr === state) nostr = null;
+    });
+  }
+
+  /** A Trystero peer as a PeerJS-like channel (open already; "data", "close"). */
+  function nostrConn(state, pid, who) {
+    var handlers = {};
+    var conn = {
+      peer: who,
+      open: true,
+      path: "nostr",
+      serialization: "raw",
+      peerConnection: (state.room.getPeers() || {})[pid] || null,
+      on: function (event, fn) {
+        (handlers[event] = handlers[event] || []).push(fn);
+        if (event === "open" && conn.open) setTimeout(fn, 0);
+      },
+      send: function (text) {
+        if (!conn.open) throw new Error("net.js: the Nostr channel is closed");
+        state.tell(state.data, String(text), pid);
+      },
+      close: function () {
+        if (!conn.open) return;
+        state.tell(state.bye, "{}", pid);
+        conn._gone();
+      },
+      _fire: function (event, value) {
+        (handlers[event] || []).slice().forEach(function (fn) { fn(value); });
+      },
+      _gone: function () {
+        if (!conn.open) return;
+        conn.open = false;
+        if (state.conns[pid] === conn) delete state.conns[pid];
+        conn._fire("close");
+      },
+    };
+    state.conns[pid] = conn;
+    return conn;
+  }
+
+  /** (caller) Call `who` over the relays: now if its hello was heard, else when it is. */
+  function nostrCall(who) {
+    if (!nostr) return;
+    nostrWanted = who;
+    var gen = generation;
+    var ids = nostr.ids;
+    for (var pid in ids) {
+      if (ids[pid] === who) {
+        nostrPick(pid, who);
+        return;
+      }
+    }
+    later(function () {
+      if (gen !== generation || nostrWanted !== who || (current && current.peer === who)) return;
+      nostrWanted = "";
+      emit("error", who, "connect-timeout");
+    }, settings.connectTimeoutMs);
+  }
+
+  function nostrPick(pid, who) {
+    if (!nostr || !nostr.room || (current && current.open)) return;
+    nostrWanted = "";
+    if (current) quietClose(current); // PeerJS's call, still opening: this one replaces it
+    current = null;
+    var old = nostr.conns[pid];
+    if (old) old._gone();
+    nostr.tell(nostr.pick, { to: who }, pid);
+    adopt(nostrConn(nostr, pid, who), "out");
+  }
+
   function connect(remoteId) {
-    if (!peer || !peer.open) {
-      emit("error", String(remoteId || ""), "not-open");
+    var who = String(remoteId || "");
+    var viaPeer = !!(peer && peer.open);
+    if (!viaPeer && !(nostr && nostr.ready)) {
+      emit("error", who, "not-open");
       return;
     }
     if (current) release("replaced");
-    adopt(peer.connect(String(remoteId), { reliable: true, serialization: "raw" }), "out");
+    nostrWanted = "";
+    if (!viaPeer) {
+      nostrCall(who);
+      return;
+    }
+    var conn = peer.connect(who, { reliable: true, serialization: "raw" });
+    adopt(conn, "out");
+    if (nostr) {
+      var gen = generation;
+      later(function () { // PeerJS first; the relays if the host has not answered by then
+        var pc = conn.peerConnection;
+        if (gen === generation && current === conn && !conn.open && !(pc && pc.remoteDescription)) nostrCall(who);
+      }, NOSTR_AFTER_MS);
+    }
   }
 
   function send(text) {
@@ -577,9 +952,38 @@
       remote: current ? current.peer : "",
       channel: current ? (current.open ? "open" : "opening") : "none",
       direction: currentDir,
+      path: current ? current.path || "peerjs" : "",
+      nostr: nostr ? (nostr.ready ? "ready" : "joining") : "off",
       ice: current && current.peerConnection ? current.peerConnection.iceConnectionState : iceState,
       signal: signalUrl || configuredSignal(),
     });
+  }
+
+  /** The open channel's selected candidate pair, as JSON (see the header), or "". */
+  function route() {
+    var pc = current && current.open ? current.peerConnection : null;
+    if (!pc || typeof pc.getStats !== "function") return Promise.resolve("");
+    return pc.getStats().then(function (report) {
+      var byId = {};
+      var pair = null;
+      report.forEach(function (s) { byId[s.id] = s; });
+      report.forEach(function (s) {
+        if (s.type === "transport" && s.selectedCandidatePairId) pair = byId[s.selectedCandidatePairId] || pair;
+      });
+      if (!pair) {
+        report.forEach(function (s) {
+          if (!pair && s.type === "candidate-pair" && s.nominated && s.state === "succeeded") pair = s;
+        });
+      }
+      if (!pair) return "";
+      var local = byId[pair.localCandidateId] || {};
+      var remote = byId[pair.remoteCandidateId] || {};
+      return JSON.stringify({
+        local: String(local.candidateType || ""),
+        remote: String(remote.candidateType || ""),
+        protocol: String(local.protocol || ""),
+      });
+    }, function () { return ""; });
   }
 
   window.cribbageNet = Object.freeze({
@@ -588,7 +992,10 @@
     send: send,
     drop: drop,
     close: close,
+    admit: admit,
+    refuse: refuse,
     status: status,
+    route: route,
     signal: configuredSignal,
     untrusted: untrusted,
     qr: qr,

@@ -18,6 +18,8 @@ What ends up in ``dist/``::
                                   loads, and the full one, fetched on a first import of
                                   anything else (static/lazy_stdlib.py)
     vendor/peerjs-<v>/            the PeerJS client for online play (static/net.js loads it)
+    vendor/trystero-<v>/          the second signalling path (Trystero's Nostr strategy: core/, nostr/,
+                                  secp256k1/ ES modules, imports rewritten to relative paths)
     vendor/uqr-<v>/               the QR encoder of the room link (an ES module static/net.js
                                   imports when online play first draws the room's QR code)
 
@@ -83,6 +85,17 @@ SKIP_SUFFIXES = (".pyc", ".pyo", ".swp", ".swo", "~", ".orig", ".rej", ".DS_Stor
 EPOCH = (1980, 1, 1, 0, 0, 0)
 PEERJS_FILES = ("peerjs.min.js", "peerjs.min.js.map")
 """Files of the npm peerjs package that ship (the map is not precached: only devtools read it)."""
+TRYSTERO_PACKAGES = (
+    ("@trystero-p2p/core", "core", "dist", ("index.mjs", "utils.mjs", "crypto.mjs", "strategy.mjs", "topic-strategy.mjs",
+                                            "offer-pool.mjs", "handshake.mjs", "peer.mjs", "room.mjs", "shared-peer.mjs",
+                                            "signal-handler.mjs", "actions.mjs", "action-wire.mjs", "media.mjs")),
+    ("@trystero-p2p/nostr", "nostr", "dist", ("index.mjs",)),
+    ("@noble/secp256k1", "secp256k1", "", ("index.js",)),
+)
+"""The second signalling path (static/net.js imports nostr/index.mjs when online play opens): the npm
+packages (name, folder under vendor/trystero-<v>/, their folder, files), all MIT. Their imports by
+package name are rewritten to relative paths (:data:`TRYSTERO_IMPORTS`): no import map, no CDN."""
+TRYSTERO_IMPORTS = {'"@trystero-p2p/core"': '"../core/index.mjs"', '"@noble/secp256k1"': '"../secp256k1/index.js"'}
 UQR_FILES = ("index.mjs",)
 """Files of the npm uqr package that ship: its ES module (QR encoding, error correction, masks;
 MIT, derived from Project Nayuki's QR Code generator). Not precached, like PeerJS."""
@@ -105,6 +118,7 @@ class Build:
     pyscript: str = ""
     peerjs: str = ""
     uqr: str = ""
+    trystero: str = ""
     stdlib_zip: str = ""
     stdlib_full: str = ""
     precompressed: list[str] = field(default_factory=list)
@@ -124,6 +138,10 @@ class Build:
     @property
     def peerjs_dir(self) -> str:
         return f"vendor/peerjs-{self.peerjs}"
+
+    @property
+    def trystero_dir(self) -> str:
+        return f"vendor/trystero-{self.trystero}"
 
     @property
     def uqr_dir(self) -> str:
@@ -185,6 +203,37 @@ def vendor_uqr(root: Path, out: Path) -> str:
     static/net.js imports it when online play first draws a room's QR code, and the service worker
     then keeps it."""
     return vendor_package(root, out, "uqr", UQR_FILES)
+
+
+def vendor_trystero(root: Path, out: Path) -> str:
+    """Trystero's Nostr strategy (:data:`TRYSTERO_PACKAGES`) into vendor/trystero-<v>/, the version
+    of @trystero-p2p/nostr (each package checked against package.json's pin). Import specifiers
+    naming a package become relative paths; source map comments are dropped (the maps do not ship).
+    Not precached, like PeerJS: online play needs the network anyway."""
+    pins = json.loads((root / "package.json").read_text())["dependencies"]
+    folder = out / "vendor"
+    version = ""
+    for package, name, sub, files in TRYSTERO_PACKAGES:
+        meta = root / "node_modules" / package / "package.json"
+        if not meta.exists():
+            raise BuildError(f"node_modules/{package} is missing: run `npm ci` first")
+        have = json.loads(meta.read_text())["version"]
+        if have != pins.get(package):
+            raise BuildError(f"node_modules/{package} is {have} but package.json pins {pins.get(package)}: run `npm ci`")
+        if package == "@trystero-p2p/nostr":
+            version = have
+        for file in files:
+            text = (root / "node_modules" / package / sub / file).read_text()
+            text = re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", text)
+            for spec, rel in TRYSTERO_IMPORTS.items():
+                text = text.replace(f"from {spec}", f"from {rel}")
+            if re.search(r"""^(?:import|export)\b[^\n]*\bfrom\s+["'][^./]""", text, re.MULTILINE):
+                raise BuildError(f"{package}/{file} imports a package by name: add it to TRYSTERO_IMPORTS")
+            dest = folder / "trystero-pending" / name / file
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_text(text)
+    (folder / "trystero-pending").rename(folder / f"trystero-{version}")
+    return version
 
 
 def walk_files(top: Path) -> list[Path]:
@@ -584,12 +633,14 @@ def build(
 
     result.peerjs = vendor_peerjs(root, out)
     result.uqr = vendor_uqr(root, out)
+    result.trystero = vendor_trystero(root, out)
 
     fields = {
         "pyodide_dir": result.pyodide_dir,
         "pyscript_dir": result.pyscript_dir,
         "peerjs_dir": result.peerjs_dir,
         "uqr_dir": result.uqr_dir,
+        "trystero_dir": result.trystero_dir,
         "stdlib_zip": result.stdlib_zip,
         "stdlib_full": result.stdlib_full,
         "lazy_stdlib_py": json.dumps((root / "static" / "lazy_stdlib.py").read_text()),
@@ -713,6 +764,7 @@ def build(
         "pyscript": result.pyscript,
         "peerjs": result.peerjs,
         "uqr": result.uqr,
+        "trystero": result.trystero,
         "stdlib_zip": result.stdlib_zip,
         "stdlib_full": result.stdlib_full,
         "precompressed": result.precompressed,

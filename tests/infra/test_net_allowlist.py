@@ -140,6 +140,20 @@ def test_the_sites_ice_servers_come_from_its_meta_only():
         assert "config" not in result["peers"][0] and result["warnings"], result
 
 
+def test_the_relay_only_policy_comes_from_the_sites_meta_with_its_servers_only():
+    turn = [{"urls": "turn:127.0.0.1:3478", "username": "u", "credential": "c"}]
+    relay, no_servers, other, from_link = probe(
+        {"metas": {"cribbage-ice-servers": json.dumps(turn), "cribbage-ice-policy": "relay"}},
+        {"metas": {"cribbage-ice-policy": "relay"}},
+        {"metas": {"cribbage-ice-servers": json.dumps(turn), "cribbage-ice-policy": "anything"}},
+        {"metas": {"cribbage-ice-servers": json.dumps(turn)}, "search": "?iceTransportPolicy=relay&relay=turn:evil.example"},
+    )
+    assert relay["peers"][0]["config"] == {"iceServers": turn, "iceTransportPolicy": "relay"}
+    assert "config" not in no_servers["peers"][0]  # relay through nothing: the policy is ignored
+    assert other["peers"][0]["config"] == {"iceServers": turn}
+    assert refused(from_link)
+
+
 def test_an_option_signal_follows_the_same_allow_list():
     trusted, untrusted, malformed = probe(
         {"options": {"signal": "https://0.peerjs.com/"}},

@@ -24,7 +24,9 @@ import peerserver  # noqa: E402
 import serve  # noqa: E402
 
 APP_PAGES = ("/", "/index.html", "/embed.html")
-PEERJS_CLOUD = ["https://0.peerjs.com", "wss://0.peerjs.com"]
+PEERJS_CLOUD = ["https://0.peerjs.com", "wss://0.peerjs.com",
+                # and the default Nostr relays of the second signalling path (static/net.js NOSTR_RELAYS)
+                "wss://nos.lol", "wss://relay.damus.io", "wss://relay.primal.net", "wss://relay.nostr.band"]
 
 
 def directives(csp: str) -> dict[str, list[str]]:
@@ -197,9 +199,11 @@ def test_peerjs_client_is_vendored_version_named_and_cached_on_first_use(built):
     # every page loads net.js, which names the vendored client it loads on first use
     for page in ("index.html", "embed.html"):
         html = (built.out / page).read_text()
-        tags = re.findall(r'<script src="\./static/net\.js" data-peerjs="\./([^"]+)" data-qr="\./([^"]+)" defer>'
-                          r'</script>', html)
-        assert tags == [(f"{built.peerjs_dir}/peerjs.min.js", f"{built.uqr_dir}/index.mjs")], page
+        tags = re.findall(r'<script src="\./static/net\.js" data-peerjs="\./([^"]+)" data-qr="\./([^"]+)" '
+                          r'data-nostr="\./([^"]+)" defer></script>', html)
+        assert tags == [(f"{built.peerjs_dir}/peerjs.min.js", f"{built.uqr_dir}/index.mjs",
+                         f"{built.trystero_dir}/nostr/index.mjs")], page
+        assert '<meta name="cribbage-nostr-relays" content="">' in html  # the default public relays
         assert '<meta name="cribbage-signal" content="">' in html  # the site config: not set
         assert '<meta name="cribbage-signal-allow" content="">' in html  # a link may name no other
         assert '<meta name="cribbage-ice-servers" content="">' in html  # no STUN/TURN of our own
@@ -275,3 +279,23 @@ def test_netns_runs_a_command_with_only_loopback_up():
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == ["['lo']", "loopback up"]
+
+
+def test_the_nostr_path_is_vendored_with_relative_imports_and_cached_on_first_use(built):
+    """Trystero's Nostr strategy (issue 31's second signalling path) ships like PeerJS: pinned,
+    version-named under vendor/, not precached; its imports by package name are rewritten to paths
+    inside its own folder (no import map, no CDN), and every module it imports is there."""
+    pins = json.loads((ROOT / "package.json").read_text())["dependencies"]
+    assert built.trystero == pins["@trystero-p2p/nostr"] == pins["@trystero-p2p/core"]
+    folder = built.out / built.trystero_dir
+    assert (folder / "nostr" / "index.mjs").exists()
+    modules = [f for f in folder.rglob("*") if f.is_file()]
+    for module in modules:
+        text = module.read_text()
+        assert "sourceMappingURL" not in text, module
+        for spec in re.findall(r'^(?:import|export)\b[^\n]*\bfrom\s+"([^"]+)"', text, re.M):
+            assert spec.startswith("./") or spec.startswith("../"), (module, spec)
+            assert (module.parent / spec).resolve().is_file(), (module, spec)
+        assert module.relative_to(built.out).as_posix() not in built.precache
+    assert not any(p.startswith("vendor/trystero") for p in built.precache)
+    assert json.loads((built.out / "build-info.json").read_text())["trystero"] == built.trystero

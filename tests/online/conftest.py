@@ -50,6 +50,7 @@ LOOPBACK_FLAG = "--allow-loopback-in-peer-connection"
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "online: online play between browsers; runs inside its own network namespace")
+    config.addinivalue_line("markers", "allow_console(*patterns): console errors a browser test expects")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -339,7 +339,7 @@ def test_a_squatter_on_the_hosts_channel_cannot_keep_the_friend_out(players: Any
     squat = players.new("squat")  # ...and a stranger calls Ann's page first and proves nothing
     squat.open("squatter-" + room.group(1))
     squat.wait_event("open")
-    squat.connect(f"cribbage-{room.group(1)}-0")
+    squat.connect(str(ann.page.evaluate("() => JSON.parse(window.cribbageNet.status()).id")))  # (it has the id)
     squat.wait_event("connect")
     started = time.monotonic()
     bob.page.goto(link)  # Bob is back: told "full" while the squatter holds on, he calls again

@@ -317,3 +317,33 @@ def test_proofs_on_p256() -> None:
                              context(P))
     shares[3] = P.add(shares[3], a)
     assert not verify_dleq_batch(P, P.generator, y, bases, shares, batch, context(P))
+
+
+# --- canonical base64 (issue 31) ---------------------------------------------------------------
+
+
+def _respell(text: str) -> str:
+    """The same bytes with the unused low bits of the last data character set (a second spelling)."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    pad = len(text) - len(text.rstrip("="))
+    last = len(text) - pad - 1
+    spare = {1: 0b1111, 2: 0b11}[pad]
+    other = alphabet[alphabet.index(text[last]) | spare]
+    assert base64.b64decode(text[:last] + other + text[last + 1:]) == base64.b64decode(text)
+    return text[:last] + other + text[last + 1:]
+
+
+def test_a_proof_whose_scalar_is_spelt_with_its_unused_bits_set_is_refused() -> None:
+    """A P-256 scalar is 32 bytes: 44 base64 characters whose last data character has two unused bits."""
+    from cribbage.online import p256
+
+    group: Group = p256.P256_GROUP
+    x = group.random_scalar(rng().randrange)
+    y = group.mul_gen(x)
+    proof = prove_dlog(group, x, context(group), randbelow=rng().randrange)
+    wire = proof.to_wire()
+    assert verify_dlog(group, y, DlogProof.from_wire(group, wire, "proof"), context(group))
+    assert wire[1].endswith("=") and not wire[1].endswith("==")
+    forged = [wire[0], _respell(wire[1])]
+    with pytest.raises(ProtocolError, match="canonical base64"):
+        DlogProof.from_wire(group, forged, "proof")

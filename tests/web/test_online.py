@@ -394,7 +394,7 @@ def test_a_squatter_holding_the_hosts_channel_cannot_keep_the_friend_out(
     clock, hub, ann, bob = table
     bob.session.close()  # Bob's page is gone for a moment...
     settle(ann, bob)
-    _, host_id = online.peer_ids(ann.session.net.room, 0, "")
+    _, host_id = online.peer_ids(ann.session.net.room, 0, "", ann.session.net.secret)
     squat = MemChannel(hub, "squatter", host_id, Squatter(), NetHost(clock))
     hub.peers["squatter"] = squat
     squat.connect()  # ...and a stranger takes the host's only channel first

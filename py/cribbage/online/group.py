@@ -245,6 +245,9 @@ def _b64(text: object, size: int, what: str, kind: str) -> bytes:
         raise ProtocolError(f"{what} is not valid base64") from exc
     if len(raw) != size:
         raise ProtocolError(f"{what} is not {kind} ({size} bytes)")
+    if base64.b64encode(raw).decode("ascii") != text:
+        # the unused low bits of the last character set: another spelling of the same bytes
+        raise ProtocolError(f"{what} is not in canonical base64 (its unused bits are set)")
     return raw
 
 

@@ -6,7 +6,8 @@ No I/O and no clock: the caller feeds what the channel does and the time, then d
     link = Link.join(room_id, new_seat_key(), now, secret)    # the friend, seat 1 (keep the key!)
     link = Link.from_dict(saved)                              # after a reload: same seat, same counters
     is_room_id(text_from_url), is_room_secret(fragment_k)     # check a link's parts before Link.join
-    link.connected(now, channel_binding(local_fp, remote_fp)) # the channel opened, with its fingerprints
+    link.connected(now, channel_binding(local_fp, remote_fp, caller))  # the channel opened, with its
+                                                              # fingerprints and the caller's signalling id
     link.disconnected(now)                                    # the channel closed
     link.receive(text, now)                                   # a string that came over the channel
     link.tick(now)                                            # call every ~0.5 s: heartbeat, retries
@@ -30,8 +31,9 @@ ignored silently: a resend after a reconnect is normal. ``Delivered`` events are
 data reaches the game; ``Problem.text`` and ``StateChanged.text`` are our own plain text (never the
 peer's) to show as text, not HTML. On ``HangUp`` the caller closes the channel (~200 ms later, so the
 refusal gets through). A host that gets a second connection while one is open asks
-``screen(first_text, now)``: a refusal to send, or ``None`` when it claims the friend's seat (then
-the caller may move the link to it: ``connected``, then ``receive`` that text; the proof decides).
+``screen(hello_text, now, caller_id)``: a refusal to send, or ``None`` when it claims the friend's
+seat and may replace the channel there (then the caller moves the link to it: ``connected``, then
+``receive`` that text; the proof decides).
 
 Threat model: the signalling server (PeerJS) may be hostile. It sees the room id and the peer ids
 and can route a call anywhere, even to itself, or relay both browsers live through two WebRTC
@@ -69,9 +71,15 @@ join, the room secret) and sits at the far end of this very DTLS channel. It doe
 hostile signalling server from refusing or dropping calls (a denial of service), and whoever gets
 the whole link before the friend joins can take seat 2, as the friend could.
 
-Strangers: a channel on which nobody proves a seat within ``UNPROVEN_TIMEOUT`` (10 s) is hung up
-(the host says "full"), so the page can hear the next caller; a refusal from a peer never proven on
-the channel does not close the host's room; and a guest told "full" keeps calling (``link.full``).
+Strangers: a caller that proves no seat within ``UNPROVEN_TIMEOUT`` (10 s) is hung up (the host
+says "full"), so the page can hear the next caller. The host counts that time per caller (the
+signalling id in the channel's :class:`Binding`) across its calls: calling again does not restart
+it, only ``UNPROVEN_FORGET`` (60 s) without a call does, and a caller whose time is up is hung up
+as soon as it connects. A second caller claiming the friend's seat may replace one that has held
+the channel for ``SCREEN_GRACE`` (3 s) without proving a seat (``screen()``), so a stranger who
+keeps calling, under one id or many, holds the room for seconds at a time at most and the friend
+(who proves within a round trip) gets in. A refusal from a peer never proven on the channel does
+not close the host's room; and a guest told "full" keeps calling (``link.full``).
 """
 
 from __future__ import annotations
@@ -93,6 +101,8 @@ __all__ = [
     "LOSS_TIMEOUT",
     "ROOM_LIFETIME",
     "UNPROVEN_TIMEOUT",
+    "UNPROVEN_FORGET",
+    "SCREEN_GRACE",
     "RESEND_KEEP",
     "RESEND_CHARS",
     "Binding",
@@ -110,6 +120,8 @@ __all__ = [
     "new_seat_key",
     "new_room_secret",
     "is_room_secret",
+    "rendezvous",
+    "nostr_key",
     "seat_commitment",
 ]
 
@@ -131,6 +143,17 @@ HELLO_RETRY = 3.0
 UNPROVEN_TIMEOUT = 10.0
 """Seconds a channel may stay open without the peer proving its seat before it is dropped (so a
 stranger holding the host's only channel cannot keep the friend out)."""
+UNPROVEN_FORGET = 60.0
+"""Seconds without a call after which a caller that never proved a seat starts a fresh
+``UNPROVEN_TIMEOUT`` (the friend whose first try failed is not shut out for good)."""
+SCREEN_GRACE = 3.0
+"""Seconds an unproven caller holds the host's channel before a second caller claiming the friend's
+seat may replace it (an honest handshake takes a round trip or two)."""
+TURN_KEEP = 12.0
+"""Seconds a caller turned away by ``screen`` keeps its turn without calling again (the friend
+calls again every 5 s)."""
+MAX_CALLERS = 64
+"""Callers whose unproven time the host remembers (the oldest is forgotten first)."""
 ROOM_LIFETIME = 7 * 24 * 3600.0
 """A room unused for this long has expired."""
 RESEND_KEEP = 8
@@ -149,6 +172,8 @@ _LABEL = b"cribbage-seat-v1"  # the commitment's label (saved rooms hold commitm
 _PROOF = b"cribbage-proof-v2"
 _JOIN = b"cribbage-join-v2"
 _SEAL = b"cribbage-seal-v2"
+_RENDEZVOUS = b"cribbage-rendezvous-v1"
+_NOSTR_KEY = b"cribbage-nostr-key-v1"
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _SECRET = re.compile(r"[A-Za-z0-9_-]{43}")
 _FINGERPRINT = re.compile(r"sha-256 [0-9A-F]{2}(?::[0-9A-F]{2}){31}")
@@ -247,6 +272,27 @@ def is_room_secret(text: object) -> bool:
     return isinstance(text, str) and _SECRET.fullmatch(text) is not None
 
 
+def rendezvous(room: str, secret: str | None) -> str:
+    """The name both seats of a room are known by on a signalling path: an HMAC of the room id under
+    the room secret (32 hex digits), so whoever knows only the room id (in the link's query, seen by
+    the web host, the signalling server and browser history) cannot find the host; the room id itself
+    for a room made before secrets existed."""
+    if secret is None or not is_room_secret(secret):
+        return room
+    return hmac.new(_secret_bytes(secret), _RENDEZVOUS + b"|" + room.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def nostr_key(room: str, secret: str | None) -> str | None:
+    """The password of the Nostr signalling path (static/net.js: Trystero encrypts the offers and
+    answers it sends over public relays under it): an HMAC of the room id under the room secret, with
+    another label than :func:`rendezvous` (which the PeerJS server sees), 43 base64url characters.
+    None for a room without a secret: such a room uses PeerJS only."""
+    if secret is None or not is_room_secret(secret):
+        return None
+    digest = hmac.new(_secret_bytes(secret), _NOSTR_KEY + b"|" + room.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
 def _secret_bytes(secret: str) -> bytes:
     return base64.urlsafe_b64decode(secret + "=")
 
@@ -258,16 +304,19 @@ class Binding:
 
     local: str
     remote: str
+    caller: str = ""
+    """The other end's signalling id ("" if unknown): the host times unproven callers by it."""
 
 
-def channel_binding(local: object, remote: object) -> Binding | None:
+def channel_binding(local: object, remote: object, caller: object = "") -> Binding | None:
     """The binding of a channel from the two fingerprints the page read, or None if either is missing
-    or malformed (or both ends claim the same certificate): no seat is proven on such a channel."""
+    or malformed (or both ends claim the same certificate): no seat is proven on such a channel.
+    ``caller``: the other end's signalling id (kept to 128 characters; not part of any proof)."""
     if not (isinstance(local, str) and isinstance(remote, str)):
         return None
     if _FINGERPRINT.fullmatch(local) is None or _FINGERPRINT.fullmatch(remote) is None or local == remote:
         return None
-    return Binding(local, remote)
+    return Binding(local, remote, caller[:128] if isinstance(caller, str) else "")
 
 
 def _ends(binding: Binding, seat: int) -> bytes:
@@ -479,7 +528,14 @@ class Link:
         self._reported = False  # a Problem was shown since trust was lost
         self._hung_up = False  # we refused whoever is on this channel
         self._binding: Binding | None = None  # the channel's fingerprints (None: nothing is proven on it)
-        self._connected_at = 0.0
+        self._connected_at = 0.0  # when the unproven clock of this channel's caller started
+        self._called_at = 0.0  # when this channel opened
+        self._callers: dict[str, tuple[float, float]] = {}
+        """Host: caller id -> (its unproven clock's start, its last call) for callers that never proved a seat."""
+        self._caller = ""  # the signalling id of the caller on this channel ("" if unknown)
+        self._turns: dict[str, tuple[float, float]] = {}
+        """Host: callers turned away by ``screen`` while the channel was taken -> (first turned away,
+        last call), in order: the one first turned away is admitted first."""
         self._join_nonce: str | None = None  # host: the nonce of a joining guest's hello, answered once it proved the secret
         self._full = False  # guest: the host said the room is full (we try again)
         self._state: LinkState = "offline"
@@ -634,11 +690,14 @@ class Link:
         read them) no proof is made or accepted: the channel is dropped after ``UNPROVEN_TIMEOUT``."""
         self._reset_connection()
         self._connected = True
-        self._connected_at = now
+        self._connected_at = self._called_at = now
         self._last_heard = now
         self._last_ping = now
         if isinstance(binding, Binding):
-            self._binding = channel_binding(binding.local, binding.remote)
+            self._binding = channel_binding(binding.local, binding.remote, binding.caller)
+            self._caller = binding.caller if self.seat == 0 and self._binding is not None else ""
+            if self._caller:
+                self._connected_at = self._unproven_since(self._caller, now)
         if self._closed is None and self.expired(now):
             self._close("expired")
         if self._closed is None and self.seat == 1 and self.peer_commit is None and self.secret is None:
@@ -724,8 +783,10 @@ class Link:
         self._violation(text, now)
         self._after()
 
-    def screen(self, text: object, now: float) -> str | None:
-        """For a second connection: the refusal to send it, or None if it claims this link's peer seat."""
+    def screen(self, text: object, now: float, caller: str = "") -> str | None:
+        """For a second connection: the refusal to send it, or None if it claims this link's peer seat
+        and may replace the channel: the one there is not proven and has held it for ``SCREEN_GRACE``
+        (or is gone), and ``caller`` (its signalling id) has not used up its own unproven time."""
         try:
             msg = _parse(text)
         except _Violation:
@@ -738,11 +799,47 @@ class Link:
             return self._refusal("seat")
         if self.seat == 0 and msg.get("join") and self.secret is None:
             return self._refusal("full")  # a room without a secret cannot be joined
+        if self.seat == 0:
+            if self._connected and self._authed and not self._lost:
+                return self._refusal("full")  # the friend is here (and heard within LOSS_TIMEOUT)
+            if caller and now - self._unproven_since(caller, now, peek=True) >= UNPROVEN_TIMEOUT:
+                return self._refusal("full")  # this caller had its time and proved nothing
+            # callers turned away while the one there might still prove a seat wait their turn, in order
+            for who, (_, last) in list(self._turns.items()):
+                if now - last > TURN_KEEP:
+                    del self._turns[who]  # it did not call again: forgotten
+            if caller:
+                first, _ = self._turns.pop(caller, (now, now))
+                self._turns[caller] = (first, now)
+                while len(self._turns) > MAX_CALLERS:
+                    del self._turns[next(iter(self._turns))]
+            waiting = (self._connected and now - self._called_at < SCREEN_GRACE
+                       and now - self._connected_at < UNPROVEN_TIMEOUT)  # (not a caller whose time is up)
+            if waiting or (caller and min(f for f, _ in self._turns.values()) < self._turns[caller][0]):
+                return self._refusal("full")  # the caller there may still prove a seat, or another's turn
+            self._turns.pop(caller, None)
         return None  # the seat (or join) proof on the channel decides
 
     # ---- inside ---------------------------------------------------------------------------------------
 
+    def _unproven_since(self, caller: str, now: float, peek: bool = False) -> float:
+        """When ``caller``'s unproven clock started (``now`` for a new caller, or one not heard for
+        ``UNPROVEN_FORGET``); unless ``peek``, this call is recorded."""
+        start, last = self._callers.get(caller, (now, now))
+        if now - last > UNPROVEN_FORGET:
+            start = now
+        if not peek:
+            self._callers.pop(caller, None)
+            self._callers[caller] = (start, now)
+            while len(self._callers) > MAX_CALLERS:
+                del self._callers[next(iter(self._callers))]
+        return start
+
     def _reset_connection(self) -> None:
+        if self._connected and self._caller in self._callers:
+            start, _ = self._callers[self._caller]
+            self._callers[self._caller] = (start, self._last_heard)  # its last sign of life
+        self._caller = ""
         self._connected = False
         self._authed = False
         self._trusted = True
@@ -978,6 +1075,7 @@ class Link:
                              "one's (its disk did not keep them), so the match cannot resume.")
         self._authed = True
         self._trusted = True
+        self._callers.pop(self._caller, None)  # it proved its seat: its unproven time is forgiven
         self._reported = False
         self._hung_up = False
         self._full = False

@@ -36,8 +36,11 @@ REOPEN_MS = 3000
 class PeerJSChannel:
     """The online channel over ``window.cribbageNet`` (static/net.js): strings only, both ways."""
 
-    def __init__(self, host: BrowserHost, my_id: str, host_id: str, events: online.ChannelEvents) -> None:
+    def __init__(self, host: BrowserHost, my_id: str, host_id: str, events: online.ChannelEvents,
+                 nostr_key: str | None = None) -> None:
         self.host = host
+        self.nostr_key = nostr_key
+        """The Nostr path's password (link.nostr_key), None: PeerJS only."""
         self.host_id = host_id
         self.events = events
         self.registered = False
@@ -54,12 +57,16 @@ class PeerJSChannel:
     def _register(self) -> None:
         self._reopen = None
         if not self.closed:
-            self.net.open(self.my_id, self._proxy, json.dumps({"busy": BUSY}))
+            options: dict[str, Any] = {"busy": BUSY, "screen": True}
+            if self.nostr_key:
+                options["nostr"] = {"topic": self.host_id, "key": self.nostr_key}
+            self.net.open(self.my_id, self._proxy, json.dumps(options))
 
     def _on_event(self, kind: Any, peer: Any, detail: Any) -> None:
         if self.closed:
             return
         k, text = str(kind), str(_nn(detail) or "")
+        who = str(_nn(peer) or "")
         events = self.events
 
         def handle() -> None:
@@ -69,7 +76,19 @@ class PeerJSChannel:
                     self.wanted = False
                     self.net.connect(self.host_id)
             elif k == "connect":
-                events.on_open(_binding(text))
+                document.body.setAttribute("data-net-path", _path(text))  # which signalling path found the peer
+                events.on_open(_binding(text, who))
+            elif k == "knock":
+                # another caller while a channel is up: the link decides whether it may replace it
+                # on its hello (a heartbeat or acknowledgement left over from before comes first at times)
+                if _kind(text) in ("ping", "ack"):
+                    return
+                screen = getattr(events, "on_knock", None)
+                refusal = screen(who, text) if screen is not None else BUSY
+                if refusal is None:
+                    self.net.admit(who)
+                else:
+                    self.net.refuse(who, refusal)
             elif k == "message":
                 events.on_message(text)
             elif k == "close":
@@ -138,8 +157,9 @@ class RoomQr:
             self.host.timed(ready, "qr ready")
 
 
-def _binding(detail: str) -> Any:
-    """The channel's binding from net.js's "connect" detail (JSON: dir, local, remote), or None."""
+def _binding(detail: str, caller: str = "") -> Any:
+    """The channel's binding from net.js's "connect" detail (JSON: dir, local, remote) and the other
+    end's signalling id, or None."""
     from cribbage.online.link import channel_binding
 
     try:
@@ -148,7 +168,26 @@ def _binding(detail: str) -> Any:
         return None
     if not isinstance(data, dict):
         return None
-    return channel_binding(data.get("local"), data.get("remote"))
+    return channel_binding(data.get("local"), data.get("remote"), caller)
+
+
+def _path(detail: str) -> str:
+    """The signalling path of net.js's "connect" detail: "peerjs" or "nostr" ("" if unreadable)."""
+    try:
+        data = json.loads(detail)
+    except ValueError:
+        return ""
+    path = data.get("path") if isinstance(data, dict) else None
+    return path if path in ("peerjs", "nostr") else ""
+
+
+def _kind(text: str) -> object:
+    """The ``k`` of an envelope (None if it is not one)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    return data.get("k") if isinstance(data, dict) else None
 
 
 def _fragment_secret() -> str | None:
@@ -218,7 +257,11 @@ def configure_online(host: BrowserHost, params: dict[str, str]) -> None:
         query += f"&delay={delay}"
 
     def factory(room: str, seat: int, me: str, host_id: str, events: online.ChannelEvents) -> online.Channel:
-        return PeerJSChannel(host, me, host_id, events)
+        from cribbage.online.link import nostr_key
+
+        # the room secret, from the session asking (its room's link); none: PeerJS only
+        secret = getattr(getattr(events, "net", None), "secret", None)
+        return PeerJSChannel(host, me, host_id, events, nostr_key(room, secret if isinstance(secret, str) else None))
 
     trace = None
     if _text(search.get("trace")) == "1":

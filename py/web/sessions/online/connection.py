@@ -68,7 +68,7 @@ class Connection:
         if self.env.refusal:
             self.net.stop(self.env.refusal)  # contact nothing
         elif self.env.channel is not None:
-            me, host = peer_ids(self.net.room, self.game.seat, tag)
+            me, host = peer_ids(self.net.room, self.game.seat, tag, self.net.secret)
             self.channel = self.env.channel(self.net.room, self.game.seat, me, host, self)
             self._dial()
         self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
@@ -117,6 +117,11 @@ class Connection:
             self._reach_first = now
         self._reach_last = now
         self.hold_check()
+
+    def on_knock(self, caller: str, text: str) -> str | None:
+        """A second caller's first message while a channel is up: None lets it replace the channel
+        (it claims the friend's seat and the one there has not proved it), else the refusal to send it."""
+        return self.net.screen(text, self.env.wall(), caller)
 
     def on_full(self) -> None:
         self.tell("Another browser tried to join this room and was told it is full.", False)

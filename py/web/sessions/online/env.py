@@ -15,7 +15,7 @@ from typing import Any, Callable, Protocol
 
 from cribbage.online.game import clean_peer_text, online_rules
 from cribbage.online.group import Group
-from cribbage.online.link import Binding, is_room_id, is_room_secret
+from cribbage.online.link import Binding, is_room_id, is_room_secret, rendezvous
 from cribbage.rules import CLASSIC, Rules, RulesError
 
 from web.sessions.base import ONLINE_SAVE_KEY
@@ -37,10 +37,12 @@ def room_key(room: str) -> str:
     return f"cribbage.online.room.{room}"
 
 
-def peer_ids(room: str, seat: int, tag: str) -> tuple[str, str]:
-    """(this browser's signalling id, the host's) for a room: the host is reachable at a fixed id."""
-    host = f"cribbage-{room}-0"
-    return (host if seat == 0 else f"cribbage-{room}-1-{tag}"), host
+def peer_ids(room: str, seat: int, tag: str, secret: str | None = None) -> tuple[str, str]:
+    """(this browser's signalling id, the host's) for a room: the host is reachable at a fixed id,
+    derived from the room secret when there is one (:func:`~cribbage.online.link.rendezvous`)."""
+    name = rendezvous(room, secret)
+    host = f"cribbage-{name}-0"
+    return (host if seat == 0 else f"cribbage-{name}-1-{tag}"), host
 
 
 def refusal_text(detail: str) -> str | None:

@@ -410,7 +410,7 @@ class PeerSession:
 
     def result_text(self) -> str:
         """The end of the match, and whether its result is verified."""
-        return result_words(self.game.verification, self.peer_name)
+        return result_words(self.game.verification, self.peer_name, bool(self.game.failure))
 
     def turn_text(self) -> str:
         """Whose turn it is, or what the table waits for."""

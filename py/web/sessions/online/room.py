@@ -45,6 +45,10 @@ def _load(ctx: OpenContext, env: OnlineEnv, room: str) -> PeerSession | None:
     try:
         game = OnlineGame.from_dict(data["game"], randbelow=env.randbelow,
                                     groups=() if env.group is None else (env.group,))
+        if game.group.name != (env.group.name if env.group is not None else "P-256"):  # (a test save on a real page)
+            raise SaveError(f"this room\u2019s match was saved on a page playing with the group {game.group.name}, "
+                            f"and this page plays with {env.group.name if env.group is not None else 'NIST P-256'} "
+                            "only, so it was not loaded")
     except OldProtocolSave:
         # The deal of an earlier version cannot continue: the room, its link and the seats stay,
         # and a new match starts in it.

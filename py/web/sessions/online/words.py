@@ -38,7 +38,7 @@ def waiting_words(waiting: str, peer: str) -> str:
     return f"Waiting for {waiting}."
 
 
-def result_words(verification: str | None, peer: str) -> str:
+def result_words(verification: str | None, peer: str, stopped: bool = False) -> str:
     """The end of the match, and whether its result is verified (:attr:`OnlineGame.verification`)."""
     if verification == "verified":
         return "The match is over. The result is verified: every card and every Go was checked."
@@ -49,5 +49,8 @@ def result_words(verification: str | None, peer: str) -> str:
         return (f"The match is over, but the result is unverified: {peer}\u2019s browser did not "
                 "open the cards it still held, so its last Go could not be checked. It counts as neither a "
                 "win nor a loss.")
+    if stopped:  # stopped while its result was being checked: it never will be
+        return (f"The match is over, but the result is unverified: the match stopped before "
+                f"{peer}\u2019s last cards were checked.")
     return (f"The match is over. Checking the result: waiting for {peer}\u2019s browser to open "
             "the cards it still held\u2026")
