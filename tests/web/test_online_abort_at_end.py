@@ -35,7 +35,7 @@ def test_an_abort_while_the_result_is_being_checked_settles_to_a_clear_sentence(
     hub.tamper = None
     # The waiting page stops the match now (as when its check of what came last fails): an abort at the end
     me.session.game._stop("the other browser's last cards did not check out", {})
-    me.session._batch(lambda: None)
+    me.session.runner.batch(lambda: None)
     settle(ann, bob)
     pass_time(clock, 30.0, ann, bob)
     for b in (ann, bob):

@@ -30,7 +30,7 @@ def test_a_save_of_the_test_group_is_refused_on_a_p256_page_and_kept() -> None:
     clock, hub = Clock(), Hub()
     ann, bob = open_room(clock, hub)
     room = ann.session.net.room
-    ann.session._save()
+    ann.session.save()
     settle(ann, bob)
     saved = ann.storage.get(room_key(room))
     assert saved and '"group":"modp-384-test"' in saved.replace(" ", "")

@@ -14,6 +14,7 @@ from online_fakes import Browser, Clock, Hub, pass_time, settle, turn
 from table_fakes import select, text_of
 from test_online import play
 
+from cribbage.online.link import rendezvous
 from cribbage.actions import Muggins, Play
 from cribbage.rules import Rules
 from web.shell.controller import MODE_KEY, Controller
@@ -149,7 +150,7 @@ def test_the_friend_sends_nothing_before_accepting_the_rooms_rules_then_plays() 
     ann = host(Clock(), Hub(), "to61,muggins")
     room = ann.session.net.room
     bob = friend(ann)
-    mine = f"cribbage-{room}-1"
+    mine = f"cribbage-{rendezvous(room, ann.session.net.secret)}-1"
     pass_time(ann.clock, 12.0, ann, bob)
     assert bob.hub.sent_by(mine) == [] and not [d for d in bob.hub.dials if d.startswith(mine)]
     page = bob.html()
@@ -201,7 +202,8 @@ def test_not_now_sends_nothing_and_offers_a_game_against_the_computer() -> None:
     said = text_of(bob.html())
     assert "You did not join this room, and nothing was sent to it." in said
     assert select(bob.html(), id="btn-online-computer") and not select(bob.html(), id="btn-online-join")
-    assert bob.hub.sent_by(f"cribbage-{room}-1") == [] and not ann.session.joined
+    mine = f"cribbage-{rendezvous(room, ann.session.net.secret)}-1"
+    assert bob.hub.sent_by(mine) == [] and not ann.session.joined
     assert bob.storage.get(room_key(room)) is None and bob.storage.get(CURRENT_KEY) is None
     assert bob.storage.get(MODE_KEY) == "computer"  # a later visit opens Bob's own game, not a room
     assert bob.storage.get("cribbage.save.computer") == saved
