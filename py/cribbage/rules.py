@@ -1,7 +1,8 @@
 """The rules a match is played by: one frozen value for every table of the rule book.
 
 A table is composed from a few choices (how many play, partners, the target, two cards from the pack
-to the crib, muggins (in the show, and in the play), cutting again on two ten-cards), never a subclass per variant: the choices
+to the crib, muggins (in the show, and in the play), cutting again on two ten-cards), never a subclass per variant: the
+choices
 combine (three players to 61 with muggins), and every rule reads them from one place. Everything
 else — how many cards are dealt and laid away, who sits on whose left, which seats form a side, the
 skunk lines — is *derived* here, so a maintainer changes a rule once for every table.

@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cribbage.ai.simulate import simulate  # noqa: E402
+from cribbage.ai.simulate import simulate
 
 
-def _progress(label: str):  # noqa: ANN202
+def _progress(label: str):
     start = time.perf_counter()
 
     def report(done: int, total: int) -> None:

@@ -114,12 +114,14 @@ def main(argv: list[str] | None = None) -> int:
     else:
         lo, hi = r["interval95"]
         dm = r["decision_ms_cpu"]
-        print(f"{r['rules']}: {r['strong']} {'partnership ' if args.table == 'partners' else ''}against {r['weak']}, "
-              f"{r['games']} games ({r['deals']} deals x {r['games'] // r['deals']} seatings): won {r['wins']} = "
-              f"{100 * r['win_rate']:.1f}% (95% {100 * lo:.1f}-{100 * hi:.1f}%; no skill {100 * r['no_skill']:.1f}%), "
-              f"margin over the best other side {r['margin_vs_best_other']:+.1f}; decisions (CPU) discard median "
-              f"{dm['discard']['median']:.1f} ms p95 {dm['discard']['p95']:.1f}, play median {dm['play']['median']:.1f} "
-              f"ms p95 {dm['play']['p95']:.1f}; {r['seconds']:.0f} s")
+        print(
+            f"{r['rules']}: {r['strong']} {'partnership ' if args.table == 'partners' else ''}against {r['weak']}, "
+            f"{r['games']} games ({r['deals']} deals x {r['games'] // r['deals']} seatings): won {r['wins']} = "
+            f"{100 * r['win_rate']:.1f}% (95% {100 * lo:.1f}-{100 * hi:.1f}%; no skill {100 * r['no_skill']:.1f}%), "
+            f"margin over the best other side {r['margin_vs_best_other']:+.1f}; decisions (CPU) discard median "
+            f"{dm['discard']['median']:.1f} ms p95 {dm['discard']['p95']:.1f}, play median {dm['play']['median']:.1f} "
+            f"ms p95 {dm['play']['p95']:.1f}; {r['seconds']:.0f} s"
+        )
     return 0
 
 

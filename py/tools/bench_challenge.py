@@ -8,7 +8,8 @@ makes the answered challenge's link, serves the built ``dist/`` and opens the li
 Chromium, a fresh context (a first visit, nothing warmed) per run. Prints the link's length, the
 comparison's time under CPython, and in the page: ready to the comparison drawn, and the longest
 Python task on the way (the comparison runs in slices on the timer, the coach and its tables
-loaded first if the idle warm-up has not: the page does not answer input during a task). Prints the load average beside the figures: the machine is shared.
+loaded first if the idle warm-up has not: the page does not answer input during a task). Prints the load average beside
+the figures: the machine is shared.
 """
 
 from __future__ import annotations
@@ -38,8 +39,10 @@ from cribbage.rules import Rules  # noqa: E402
 OBSERVE = """
 window.__cribbageMarks = true;
 new MutationObserver(() => {
-  if (window.__ready === undefined && document.body && document.body.dataset.ready === 'true') window.__ready = performance.now();
-  if (window.__drawn === undefined && document.querySelector('#dlg-challenge .cmp-hand')) window.__drawn = performance.now();
+  if (window.__ready === undefined && document.body && document.body.dataset.ready === 'true') window.__ready =
+  performance.now();
+  if (window.__drawn === undefined && document.querySelector('#dlg-challenge .cmp-hand')) window.__drawn =
+  performance.now();
 }).observe(document, {subtree: true, childList: true, attributes: true});
 """
 """In the page: when it is ready, and when the comparison is first in it (observed, not polled: the
@@ -101,7 +104,10 @@ def main(argv: list[str] | None = None) -> int:
             slow = max(tasks, key=lambda t: t[1]) if tasks else ["-", 0.0]
             ready_to_drawn.append(drawn - ready)
             longest.append(slow[1])
-            print(f"run: ready to comparison drawn {drawn - ready:.0f} ms; longest Python task {slow[1]:.0f} ms ({slow[0]})")
+            print(
+                f"run: ready to comparison drawn {drawn - ready:.0f} ms; longest Python task {slow[1]:.0f} ms "
+                f"({slow[0]})"
+            )
             context.close()
         browser.close()
     server.shutdown()

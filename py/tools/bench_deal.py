@@ -28,10 +28,10 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cribbage.online.group import MODP_TEST, Group, OpCount, run  # noqa: E402
-from cribbage.online.game import OnlineGame  # noqa: E402
-from cribbage.online.pack import MatchKeys, public_deck  # noqa: E402
-from cribbage.state import other  # noqa: E402
+from cribbage.online.group import MODP_TEST, Group, OpCount, run
+from cribbage.online.game import OnlineGame
+from cribbage.online.pack import MatchKeys, public_deck
+from cribbage.state import other
 
 
 def ops_delta(group: Group, before: OpCount) -> OpCount:
@@ -81,11 +81,11 @@ def steps(group: Group) -> None:
         slots = list(range(7, 7 + n))
         cts = [deck1[s] for s in slots]
         values = [a.my_share(ct) for ct in cts]
-        t, o, _ = timed(group, lambda: [a.my_share(ct) for ct in cts])
+        t, o, _ = timed(group, lambda cts=cts: [a.my_share(ct) for ct in cts])
         print(f"  {n} share{'s' if n > 1 else ' '} (x·a, computed ahead) {t * 1000:5.1f} ms   {fmt_ops(o)}")
-        t, o, sh = timed(group, lambda: a.prove_shares(0, slots, cts, values, rb))
+        t, o, sh = timed(group, lambda slots=slots, cts=cts, values=values: a.prove_shares(0, slots, cts, values, rb))
         print(f"  proof of {n} share{'s' if n > 1 else ' '} (batched) {t * 1000:6.1f} ms   {fmt_ops(o)}")
-        t, o, _ = timed(group, lambda: b.check_shares(0, sh, cts))
+        t, o, _ = timed(group, lambda sh=sh, cts=cts: b.check_shares(0, sh, cts))
         print(f"  check {n} share{'s' if n > 1 else ' '} (batched) {t * 1000:9.1f} ms   {fmt_ops(o)}")
 
 
@@ -108,7 +108,11 @@ def hands(group: Group, count: int, seed: int) -> None:
             return False
         before = snapshot(group)
         queue = peer._fg or peer._bg
-        what = (queue[0]["kind"] + (":" + queue[0]["message"]["t"] if "message" in queue[0] else "")) if queue else "warm"
+        what = (
+            (queue[0]["kind"] + (":" + queue[0]["message"]["t"] if "message" in queue[0] else ""))
+            if queue
+            else "warm"
+        )
         t0 = time.perf_counter()
         peer.step(0)  # one slice: the longest of them is the longest task a frame may run
         dt = time.perf_counter() - t0
@@ -187,8 +191,11 @@ def hands(group: Group, count: int, seed: int) -> None:
         print(f"          seat 1: {fmt_ops(o0)}")
         print(f"          seat 2: {fmt_ops(o1)}")
     if results:
-        print(f"  median per hand and browser: {statistics.median([r[0] for r in results] + [r[1] for r in results]):.2f} s; "
-              f"median bytes per hand {statistics.median([r[4] for r in results]) / 1000:.1f} kB")
+        print(
+            "  median per hand and browser: "
+            f"{statistics.median([r[0] for r in results] + [r[1] for r in results]):.2f} s; "
+            f"median bytes per hand {statistics.median([r[4] for r in results]) / 1000:.1f} kB"
+        )
     slices.sort(reverse=True)
     print(f"  longest slice of work between two yields: {max(longest) * 1000:.1f} ms; the five longest: "
           + ", ".join(f"{dt * 1000:.0f} ms ({what})" for dt, what in slices[:5]))

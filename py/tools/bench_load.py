@@ -21,7 +21,8 @@ CDP: ``4g`` 10 Mbit/s down with 40 ms round trips, ``slow4g`` Lighthouse's 1.6 M
 
 Runs are interleaved (ours, bare, stock, ours, ...) and medians reported (the bare boot only on
 localhost). Printed: cold time to ready, reload time to ready (same context: HTTP cache, and
-for ours the service worker and the memory snapshot the first visit made), first contentful paint, and the bytes the server sent (headers
+for ours the service worker and the memory snapshot the first visit made), first contentful paint, and the bytes the
+server sent (headers
 included, the service worker's precache too) for the first visit, a reload and an offline
 start. Targets (issue 10): first visit <= 4.5 MB; on 4g ready <= 0.5x stock; on localhost
 cold <= 0.45x stock, reload <= 0.4 s, first paint <= 0.3 s.
@@ -149,7 +150,9 @@ def sent(server: serve.Server) -> int:
     return n
 
 
-def measure_once(browser: Any, url: str, server: serve.Server, profile: tuple[float, float] | None, with_sw: bool) -> dict[str, float]:
+def measure_once(
+    browser: Any, url: str, server: serve.Server, profile: tuple[float, float] | None, with_sw: bool
+) -> dict[str, float]:
     """One cold visit in a fresh context, then the median of three reloads in it, then an
     offline start; with the server's bytes for each."""
     context = browser.new_context()
@@ -251,7 +254,11 @@ def main(argv: list[str] | None = None) -> int:
             make_stock_site(plain_dir, precompress=False)
             toml = Path(tmp) / "netlify-plain.toml"  # the same rules without the Content-Encoding ones
             toml.write_text(
-                "".join(line for line in (ROOT / "netlify.toml").read_text().splitlines(True) if "Content-Encoding" not in line)
+                "".join(
+                    line
+                    for line in (ROOT / "netlify.toml").read_text().splitlines(True)
+                    if "Content-Encoding" not in line
+                )
             )
             servers["stock-plain"] = serve.start(plain_dir, netlify_toml=toml)
             urls["stock-plain"] = servers["stock-plain"].url + "stock.html"
@@ -270,7 +277,9 @@ def main(argv: list[str] | None = None) -> int:
                 # interleaved, so a machine whose load drifts weighs on all alike
                 for _ in range(args.runs):
                     for name in names:
-                        runs[name].append(measure_once(browser, urls[name], servers[name], link, not name.startswith("stock")))
+                        runs[name].append(
+                            measure_once(browser, urls[name], servers[name], link, not name.startswith("stock"))
+                        )
                 texts.append(report(profile, {name: summary(r) for name, r in runs.items()}, args.runs))
                 print(texts[-1], flush=True)
         finally:
@@ -305,11 +314,14 @@ def report(profile: str, m: dict[str, dict[str, float]], runs: int) -> str:
         lines.append(
             f"cold ours/stock = {ratio:.2f} (bare {m['bare']['cold'] / stock['cold']:.2f}; target <= 0.45); "
             f"reload {ours['reload']:.2f} s (target <= 0.4); first paint {ours['fcp']:.2f} s (target <= 0.3); "
-            f"first visit {ours['first_bytes'] / 1e6:.2f} MB vs stock {stock['first_bytes'] / 1e6:.2f} MB (target <= 4.5)"
+            f"first visit {ours['first_bytes'] / 1e6:.2f} MB vs stock {stock['first_bytes'] / 1e6:.2f} MB (target <= "
+            "4.5)"
         )
     else:
         target = " (target <= 0.5)" if profile == "4g" else ""
-        plain = f"; against the plain deploy {ours['cold'] / m['stock-plain']['cold']:.2f}" if "stock-plain" in m else ""
+        plain = (
+            f"; against the plain deploy {ours['cold'] / m['stock-plain']['cold']:.2f}" if "stock-plain" in m else ""
+        )
         lines.append(f"ready ours/stock = {ratio:.2f}{target}{plain}")
     return "\n".join(lines)
 

@@ -457,8 +457,10 @@ def main() -> int:
                   + "; ".join(f"page {n + 1}: {st}, {ms}, {making}" for n, (st, ms, making) in enumerate(snaps)))
             print(f"  longest main-thread task (either page): hand 1 {first_long:.0f} ms, "
                   f"later hands {longest:.0f} ms; slowest handler: {handler} ms")
-            print(f"  from the first later cut, tasks over 50 ms split: the longest without its table redraws "
-                  f"{online_long:.0f} ms (online work: proofs, saves, messages), the longest redraw {render_long:.0f} ms")
+            print(
+                f"  from the first later cut, tasks over 50 ms split: the longest without its table redraws "
+                f"{online_long:.0f} ms (online work: proofs, saves, messages), the longest redraw {render_long:.0f} ms"
+            )
             for b in browsers or [browser]:
                 b.close()
     finally:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cribbage.puzzle import FIRST_DAY, puzzle_for, solve  # noqa: E402
+from cribbage.puzzle import FIRST_DAY, puzzle_for, solve
 
 
 def pct(values: list[float], q: float) -> float:

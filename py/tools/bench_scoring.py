@@ -12,10 +12,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cribbage.distribution import hand_score_distribution  # noqa: E402
-from cribbage.cards import DECK  # noqa: E402
-from cribbage.rng import Rng  # noqa: E402
-from cribbage.scoring import hand_points, score_hand  # noqa: E402
+from cribbage.distribution import hand_score_distribution
+from cribbage.cards import DECK
+from cribbage.rng import Rng
+from cribbage.scoring import hand_points, score_hand
 
 
 def main() -> None:

@@ -8,7 +8,8 @@ On demand, not a test. Serves ``dist/`` with py/tools/serve.py and opens two bro
 table is ready, later starts load it) and **without** (the loader's refused-snapshot mark is
 set for this build, so every start is the plain one). Each run reloads one, then the other
 (interleaved; a third context, **stale**, holds a snapshot under another build's key: the
-first start after a build change, which reads it for nothing and then starts normally) and the medians of time to ``<body data-ready="true">`` are printed. For the first
+first start after a build change, which reads it for nothing and then starts normally) and the medians of time to
+``<body data-ready="true">`` are printed. For the first
 visit it prints the worker's wall time, the size stored, the origin's storage use, and the
 main thread's long tasks (> 50 ms) while the worker ran.
 """
@@ -137,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bench_snapshot: {args.runs} interleaved reloads each, load average {os.getloadavg()[0]:.1f}")
     print(
         f"first visit: snapshot {'made' if made.get('ok') else 'FAILED: ' + str(made.get('error'))} in "
-        f"{made.get('ms', 0) / 1000:.2f} s (worker, from ready + 2 s), a {made.get('bytes', 0) / 1e6:.1f} MB heap stored in "
+        f"{made.get('ms', 0) / 1000:.2f} s (worker, from ready + 2 s), a {made.get('bytes', 0) / 1e6:.1f} MB heap "
+        "stored in "
         f"{made.get('stored', 0) / 1e6:.1f} MB; "
         f"origin storage {first['usage'] / 1e6:.1f} MB; main-thread long tasks meanwhile: "
         f"{len(stalls)} ({sum(stalls):.0f} ms, longest {max(stalls, default=0):.0f} ms)"

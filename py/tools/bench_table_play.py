@@ -9,7 +9,8 @@ and lets each seat choose from what it may know: its own cards, the starter, eve
 the Gos said (a seat that said Go at 24 holds nothing below an 8). The searching seat uses
 :func:`~cribbage.ai.table_play.evaluate_table_plays`; the others lay the card that scores most at
 once (greedy). Every real decision of the searching seat (two or more ranks to choose from) is
-timed (CPU time of the process, `time.process_time`, so other jobs on a shared machine do not inflate it). Each deal is played once with the searching seat (or partnership) in every position, so
+timed (CPU time of the process, `time.process_time`, so other jobs on a shared machine do not inflate it). Each deal is
+played once with the searching seat (or partnership) in every position, so
 the figure "points pegged by the searcher's side minus the mean of the other sides" compares like
 with like.
 """

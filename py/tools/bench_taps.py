@@ -379,14 +379,33 @@ def run_once(browser: Any, url: str, args: argparse.Namespace, trace_path: Path)
         cause = ", ".join(f"{m[0][3:]} {m[2]:.0f}" for m in py if not m[0].startswith("py ·")) or "no Python"
         phases = ", ".join(f"{m[0][5:]} {m[2]:.0f}" for m in py if m[0].startswith("py ·") and m[2] >= 2)
         inside = traced_inside(trace, ts, dur) if args.trace else ""
-        long_tasks.append((start, dur, cause + (f" [{phases}]" if phases else "") + (f" {{{inside}}}" if inside else ""),
-                           "; ".join(scripts)))
+        long_tasks.append(
+            (
+                start,
+                dur,
+                cause + (f" [{phases}]" if phases else "") + (f" {{{inside}}}" if inside else ""),
+                "; ".join(scripts),
+            )
+        )
     phases: dict[str, list[float]] = {}
     for name, start, duration in measures:
         if name.startswith("py \u00b7") and start >= ready:
             phases.setdefault(name[5:], []).append(duration)
-    return {"taps": durations, "tasks": [d for _, d in tasks], "long": long_tasks, "parts": parts,
-            "scores": scores, "errors": errors, "phases": phases, "ended": (ended - ready) / 1000, "ready": ready / 1000, "cpu": trace_cpu(trace) if args.trace else {}}
+    return {
+        "taps": durations,
+        "tasks": [d for _, d in tasks],
+        "long": long_tasks,
+        "parts": parts,
+        "scores": scores,
+        "errors": errors,
+        "phases": phases,
+        "ended": (ended - ready) / 1000,
+        "ready": ready / 1000,
+        "cpu": trace_cpu(trace) if args.trace else {},
+    }
+
+
+RASTER_THREADS = ("CompositorTileWorker", "ThreadPoolForegroundWorker")
 
 
 def main() -> int:
@@ -428,17 +447,26 @@ def main() -> int:
         def med(key: Any) -> float:
             return statistics.median(key(r) for r in results)
 
-        print(f"\nmedian of {len(results)} runs: tap to next paint median {med(lambda r: statistics.median(d for _, d, _ in r['taps'])):.0f} ms, "
-              f"p98 {med(lambda r: pct([d for _, d, _ in r['taps']], 98)):.0f} ms, worst {med(lambda r: max(d for _, d, _ in r['taps'])):.0f} ms; "
-              f"tasks p99 {med(lambda r: pct(r['tasks'], 99)):.0f} ms (of tasks over 5 ms "
-              f"{med(lambda r: pct([t for t in r['tasks'] if t > 5], 99)):.0f} ms), max {med(lambda r: max(r['tasks'] or [0])):.0f} ms, "
-              f"over 50 ms {med(lambda r: len(r['long'])):.0f}"
-              + (f"; CPU main {med(lambda r: r['cpu'].get('main', 0)):.0f} ms, raster "
-                 f"{med(lambda r: r['cpu'].get('CompositorTileWorker', 0) + r['cpu'].get('ThreadPoolForegroundWorker', 0)):.0f} ms, "
-                 f"Viz {med(lambda r: r['cpu'].get('VizCompositorThread', 0)):.0f} ms, all threads "
-                 f"{med(lambda r: sum(r['cpu'].values())):.0f} ms" if args.trace else "")
-              + f"; load average {min(r['load'][0] for r in results):.2f}–"
-              f"{max(r['load'][1] for r in results):.2f}")
+        print(
+            f"\nmedian of {len(results)} runs: tap to next paint median "
+            f"{med(lambda r: statistics.median(d for _, d, _ in r['taps'])):.0f} ms, "
+            f"p98 {med(lambda r: pct([d for _, d, _ in r['taps']], 98)):.0f} ms, worst "
+            f"{med(lambda r: max(d for _, d, _ in r['taps'])):.0f} ms; "
+            f"tasks p99 {med(lambda r: pct(r['tasks'], 99)):.0f} ms (of tasks over 5 ms "
+            f"{med(lambda r: pct([t for t in r['tasks'] if t > 5], 99)):.0f} ms), max "
+            f"{med(lambda r: max(r['tasks'] or [0])):.0f} ms, "
+            f"over 50 ms {med(lambda r: len(r['long'])):.0f}"
+            + (
+                f"; CPU main {med(lambda r: r['cpu'].get('main', 0)):.0f} ms, raster "
+                f"{med(lambda r: sum(r['cpu'].get(k, 0) for k in RASTER_THREADS)):.0f} ms, "
+                f"Viz {med(lambda r: r['cpu'].get('VizCompositorThread', 0)):.0f} ms, all threads "
+                f"{med(lambda r: sum(r['cpu'].values())):.0f} ms"
+                if args.trace
+                else ""
+            )
+            + f"; load average {min(r['load'][0] for r in results):.2f}–"
+            f"{max(r['load'][1] for r in results):.2f}"
+        )
     return 0
 
 
@@ -446,9 +474,12 @@ def report(run: int, res: dict[str, Any], args: argparse.Namespace) -> None:
     durations = [d for _, d, _ in res["taps"]]
     tasks = res["tasks"]
     big = [t for t in tasks if t > 5]
-    print(f"run {run}: {len(durations)} taps, final score {res['scores']} (ready at {res.get('ready', 0):.1f} s, match over "
-          f"{res.get('ready', 0) + res['ended']:.1f} s), load average "
-          f"{res['load'][0]:.2f} → {res['load'][1]:.2f}")
+    print(
+        f"run {run}: {len(durations)} taps, final score {res['scores']} (ready at {res.get('ready', 0):.1f} s, match "
+        "over "
+        f"{res.get('ready', 0) + res['ended']:.1f} s), load average "
+        f"{res['load'][0]:.2f} → {res['load'][1]:.2f}"
+    )
     print(f"  tap to next paint: median {statistics.median(durations):.0f} ms, p98 {pct(durations, 98):.0f} ms, "
           f"worst {max(durations):.0f} ms ({sum(1 for d in durations if d <= 16)} under 16 ms)")
     by_kind: dict[str, list[float]] = {}
@@ -460,8 +491,13 @@ def report(run: int, res: dict[str, Any], args: argparse.Namespace) -> None:
           f"p99 {pct(big, 99):.0f} ms), max {max(tasks or [0]):.0f} ms, over 50 ms: {len(res['long'])}")
     for start, dur, cause, scripts in sorted(res["long"], key=lambda x: -x[1])[:args.long]:
         print(f"    {dur:5.0f} ms at {start / 1000:6.1f} s: {cause}" + (f" | LoAF: {scripts}" if scripts else ""))
-    print("  drawing a frame (Python, ms): " + ", ".join(
-        f"{k} median {statistics.median(v):.1f} p90 {pct(v, 90):.1f} ({len(v)})" for k, v in sorted(res["phases"].items())))
+    print(
+        "  drawing a frame (Python, ms): "
+        + ", ".join(
+            f"{k} median {statistics.median(v):.1f} p90 {pct(v, 90):.1f} ({len(v)})"
+            for k, v in sorted(res["phases"].items())
+        )
+    )
     timed = [part for part in res["parts"] if part]
     if timed:
         print(f"  where a tap's time goes (the {len(timed)} taps over 16 ms; median / p90 ms):")

@@ -69,9 +69,12 @@ def main() -> None:
             match.apply(player.choose(view))
         last = match
     figures.sort()
-    print(f"bar figure (CPython CPU time, {len(figures)} positions, memo emptied): median {statistics.median(figures):.1f} ms, "
-          f"p90 {figures[int(0.9 * len(figures))]:.1f} ms, worst {figures[-1]:.1f} ms; "
-          f"longest step {max(steps):.2f} ms")
+    print(
+        f"bar figure (CPython CPU time, {len(figures)} positions, memo emptied): median "
+        f"{statistics.median(figures):.1f} ms, "
+        f"p90 {figures[int(0.9 * len(figures))]:.1f} ms, worst {figures[-1]:.1f} ms; "
+        f"longest step {max(steps):.2f} ms"
+    )
     assert last is not None
     winchance._MEMO.clear()
     total, longest = run(costliest_steps(last, 0, 3))

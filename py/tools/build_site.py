@@ -55,8 +55,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import memory_snapshot  # noqa: E402
-import serve  # noqa: E402  (the netlify.toml header rules, read the way serve.py sends them)
+import memory_snapshot
+import serve  # the netlify.toml header rules, read the way serve.py sends them
 
 ROOT = Path(__file__).resolve().parents[2]
 PY_PACKAGES = ("cribbage", "web")
@@ -697,7 +697,7 @@ def build(
 
     # The printable sheets (PDF, fpdf2): rules, score sheets, paper boards, Letter and A4.
     try:
-        import printables  # noqa: PLC0415 - needs fpdf2: pip install -e '.[build]' (make does)
+        import printables  # needs fpdf2: pip install -e '.[build]' (make does)
     except ImportError as error:
         raise BuildError(f"the printable sheets need fpdf2 ({error}): pip install -e '.[build]'") from None
     printed = printables.build_all(out)

@@ -144,8 +144,12 @@ def _cumulative(shares: list[float]) -> list[float]:
     return out
 
 
-def build(values: dict[str, dict[str, list[float]]] | None, throws: dict[str, dict[str, list[float]]] | None,
-          samples: int, rng: random.Random) -> tuple[dict[str, dict[str, list[float]]], dict[str, dict[str, list[float]]]]:
+def build(
+    values: dict[str, dict[str, list[float]]] | None,
+    throws: dict[str, dict[str, list[float]]] | None,
+    samples: int,
+    rng: random.Random,
+) -> tuple[dict[str, dict[str, list[float]]], dict[str, dict[str, list[float]]]]:
     """Every table's roles (``throws`` None: the random model), as values and standard errors."""
     out: dict[str, dict[str, list[float]]] = {}
     errs: dict[str, dict[str, list[float]]] = {}

@@ -96,7 +96,12 @@ def shapes(full_bleed: bool) -> list[tuple[tuple[float, float, float, float], ob
         (_grow(CARD_BOX, 0.012), lambda x, y: sd_round_box(x, y, _grow(CARD_BOX, 0.008) + (CARD_BOX[4],)), CARD_EDGE),
         (CARD_BOX[:4], lambda x, y: sd_round_box(x, y, CARD_BOX), CARD),
         (
-            (HEART_C[0] - 1.2 * HEART_S, HEART_C[1] - 1.2 * HEART_S, HEART_C[0] + 1.2 * HEART_S, HEART_C[1] + 1.2 * HEART_S),
+            (
+                HEART_C[0] - 1.2 * HEART_S,
+                HEART_C[1] - 1.2 * HEART_S,
+                HEART_C[0] + 1.2 * HEART_S,
+                HEART_C[1] + 1.2 * HEART_S,
+            ),
             sd_heart,
             HEART,
         ),
@@ -141,7 +146,9 @@ def rasterise(size: int, full_bleed: bool) -> bytes:
             r, g, b, a = pixels[py * size + px]
             # colours were blended onto transparent black: un-premultiply
             k = 1 / a if a > 0 else 0
-            out += bytes((round(min(r * k, 1) * 255), round(min(g * k, 1) * 255), round(min(b * k, 1) * 255), round(a * 255)))
+            out += bytes(
+                (round(min(r * k, 1) * 255), round(min(g * k, 1) * 255), round(min(b * k, 1) * 255), round(a * 255))
+            )
     return bytes(out)
 
 
@@ -159,7 +166,8 @@ def svg() -> str:
 
     def rect(b: tuple[float, ...], colour: tuple[int, int, int]) -> str:
         x0, y0, x1, y1, r = (v * 512 for v in b)
-        return f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" rx="{r:.1f}" fill="{hexc(colour)}"/>'
+        return (f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" rx="{r:.1f}" '
+                f'fill="{hexc(colour)}"/>')
 
     def circle(x: float, y: float, r: float, colour: tuple[int, int, int]) -> str:
         return f'<circle cx="{x * 512:.1f}" cy="{y * 512:.1f}" r="{r * 512:.1f}" fill="{hexc(colour)}"/>'
@@ -167,10 +175,13 @@ def svg() -> str:
     cx, cy, s = HEART_C[0] * 512, HEART_C[1] * 512, HEART_S * 512
     heart = (
         f'<path fill="{hexc(HEART)}" d="M{cx:.1f} {cy + 1.05 * s:.1f} '
-        f"C{cx - 0.35 * s:.1f} {cy + 0.7 * s:.1f} {cx - 1.1 * s:.1f} {cy + 0.1 * s:.1f} {cx - 1.05 * s:.1f} {cy - 0.45 * s:.1f} "
+        f"C{cx - 0.35 * s:.1f} {cy + 0.7 * s:.1f} {cx - 1.1 * s:.1f} {cy + 0.1 * s:.1f} {cx - 1.05 * s:.1f} "
+        f"{cy - 0.45 * s:.1f} "
         f"C{cx - 1.0 * s:.1f} {cy - 1.05 * s:.1f} {cx - 0.2 * s:.1f} {cy - 1.15 * s:.1f} {cx:.1f} {cy - 0.6 * s:.1f} "
-        f"C{cx + 0.2 * s:.1f} {cy - 1.15 * s:.1f} {cx + 1.0 * s:.1f} {cy - 1.05 * s:.1f} {cx + 1.05 * s:.1f} {cy - 0.45 * s:.1f} "
-        f'C{cx + 1.1 * s:.1f} {cy + 0.1 * s:.1f} {cx + 0.35 * s:.1f} {cy + 0.7 * s:.1f} {cx:.1f} {cy + 1.05 * s:.1f}Z"/>'
+        f"C{cx + 0.2 * s:.1f} {cy - 1.15 * s:.1f} {cx + 1.0 * s:.1f} {cy - 1.05 * s:.1f} {cx + 1.05 * s:.1f} "
+        f"{cy - 0.45 * s:.1f} "
+        f'C{cx + 1.1 * s:.1f} {cy + 0.1 * s:.1f} {cx + 0.35 * s:.1f} {cy + 0.7 * s:.1f} {cx:.1f} '
+        f'{cy + 1.05 * s:.1f}Z"/>'
     )
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">',

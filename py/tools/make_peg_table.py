@@ -29,7 +29,7 @@ from cribbage.ai.pegging import _Solver  # noqa: E402
 OUT = ROOT / "cribbage" / "data" / "peg_values.json"
 
 
-def keep_key(ranks) -> str:  # noqa: ANN001
+def keep_key(ranks) -> str:
     return "".join("A23456789TJQK"[r - 1] for r in sorted(ranks))
 
 

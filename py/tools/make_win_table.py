@@ -54,7 +54,7 @@ def histograms(games: int, seed: int) -> dict[str, list[int]]:
             add("crib", scores.get(f"crib{d}", 0))
         if (g + 1) % 20 == 0:
             print(f"  {g + 1} games, {sum(hist['crib'])} hands, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
-    for key, counts in hist.items():
+    for counts in hist.values():
         while counts and counts[-1] == 0:
             counts.pop()
     return hist

@@ -8,7 +8,8 @@ It runs ``node node_modules/peer/dist/bin/peerjs.js`` (the package's binary is `
 with ``--alive_timeout 12000``, so an id held by a dead socket frees in ~12 s instead of 60 s,
 and waits until it answers. Not 5000: the PeerJS client pings every 5 s and the server drops a
 socket whose last ping is ``alive_timeout`` old (checked every 0.3 s), so 5000 races with every
-ping; on this busy machine it dropped live pages' sockets ("network" error, then "signal-lost"). Pages reach it with ``?signal=<url>`` (see static/net.js).
+ping; on this busy machine it dropped live pages' sockets ("network" error, then "signal-lost"). Pages reach it with
+``?signal=<url>`` (see static/net.js).
 """
 
 from __future__ import annotations

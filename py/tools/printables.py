@@ -235,7 +235,7 @@ def score_sheet(paper: str, table: str) -> bytes:
     for n in range(1, rows + 1):
         pdf.cell(deal_w, row_h, str(n), border=1, align="C")
         for _ in range(players):
-            for i, w in enumerate(col_w):
+            for w in col_w:
                 pdf.cell(w, row_h, "", border=1, fill=False)
         pdf.ln(row_h)
     pdf.set_font("Helvetica", "", 8)

@@ -247,7 +247,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self._extra: dict[str, str] = {}
         super().__init__(*args, **kwargs)
 
-    def send_head(self):  # noqa: ANN201 (stdlib signature)
+    def send_head(self):
         path = unquote(urlsplit(self.path).path)
         local = Path(self.translate_path(self.path))
         if local.is_dir() and not (local / "index.html").is_file():
@@ -325,7 +325,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 class CountingWriter:
     """A response stream that adds what it writes to its server's ``bytes_sent``."""
 
-    def __init__(self, raw, server: "Server") -> None:  # noqa: ANN001 (a socket writer)
+    def __init__(self, raw, server: "Server") -> None:
         self.raw, self.server = raw, server
 
     def write(self, data: bytes) -> int:
@@ -333,7 +333,7 @@ class CountingWriter:
         self.server.count(len(data) if written is None else written)
         return written
 
-    def __getattr__(self, name: str):  # noqa: ANN204 (flush, close, ... of the raw stream)
+    def __getattr__(self, name: str):
         return getattr(self.raw, name)
 
 

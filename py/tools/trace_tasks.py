@@ -146,7 +146,7 @@ def report(trace: Any, steps: list[list[tuple[float, str]]], after: float = 0.0,
     over = [r for r in rows if r[3] >= LONG_MS]
     print(f"  Chrome trace: {len(rows)} main-thread tasks over {LONG_MS:.0f} ms of wall time, {len(over)} of them "
           f"over {LONG_MS:.0f} ms of CPU time; the longest in CPU (ms by kind of work):")
-    for page, t0, wall, cpu, parts, said in rows[:show]:
+    for page, _t0, wall, cpu, parts, said in rows[:show]:
         top = sorted(parts.items(), key=lambda kv: -kv[1])
         print(f"    page {page + 1} task {wall:.0f} ms wall, {cpu:.0f} ms CPU: "
               + ", ".join(f"{k} {v:.1f}" for k, v in top if v >= 0.5))

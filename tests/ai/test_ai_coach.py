@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ai_positions import at_discard, at_play
-from cribbage.actions import Count, CutForDeal, CutPack, CutStarter, Discard, Play
+from cribbage.actions import Discard
 from cribbage.ai import Hint, analyze_plays, hint, make_player, review_hand
 from cribbage.cards import parse_cards
 from cribbage.match import Match

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from cribbage.actions import Go, Muggins, Play
+from cribbage.actions import Muggins, Play
 from cribbage.ai import call_for_level, hint, make_player
 from cribbage.ai.players import call_in_play_for
 from cribbage.ai.simulate import play_game

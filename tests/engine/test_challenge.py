@@ -92,13 +92,17 @@ def test_the_comparison_sets_the_hands_side_by_side(original: Match) -> None:
     assert cmp.lines and cmp.lines[0].hand == 1
     assert len(cmp.lines) >= min(original.state.hand_number, friend.state.hand_number) - 1
     for line in cmp.lines:
-        assert len(line.dealt) == 6 and set(line.discard[0]) <= set(line.dealt) and set(line.discard[1]) <= set(line.dealt)
+        assert (
+            len(line.dealt) == 6
+            and set(line.discard[0]) <= set(line.dealt)
+            and set(line.discard[1]) <= set(line.dealt)
+        )
         assert (line.crib[0] is None) == (not line.you_deal) == (line.crib[1] is None)
     # Points add up: the last full line's score is the sum of the person's points to then.
     last = cmp.lines[-1]
-    assert last.scores[0][0] == sum(l.total[0] for l in cmp.lines)
+    assert last.scores[0][0] == sum(line.total[0] for line in cmp.lines)
     # The random player discards differently from the expert somewhere: a difference is explained.
-    diffs = [d for l in cmp.lines for d in l.differences]
+    diffs = [d for line in cmp.lines for d in line.differences]
     assert diffs and any(d.startswith("discard:") for d in diffs)
     assert cmp.winners[0] is not None and cmp.finals[0] == tuple(original.state.scores)
     # Two plays of the same rank peg the same: never a difference ("Q♥ against Q♣").
@@ -107,7 +111,7 @@ def test_the_comparison_sets_the_hands_side_by_side(original: Match) -> None:
     assert all(a[:-1] != b[:-1] for a, b in zip(plays, againsts))
     # Compared with itself: no differences.
     same = compare(original, original, 0)
-    assert all(not l.differences for l in same.lines)
+    assert all(not line.differences for line in same.lines)
 
 
 def test_the_comparison_in_steps_is_the_same_comparison_a_hand_at_a_time(original: Match) -> None:

@@ -94,7 +94,10 @@ def test_saying_every_go_changes_no_score(seed: int) -> None:
         online.apply(action)
         local.apply(action)
     assert extra > 0  # the two engines did differ in who says Go, and still agree on every point
-    scored = lambda st: [(e.seat, e.kind, e.points) for e in st.events if e.kind != "go" or e.points]
+
+    def scored(st: GameState) -> list[tuple[int | None, str, int]]:
+        return [(e.seat, e.kind, e.points) for e in st.events if e.kind != "go" or e.points]
+
     assert scored(online) == scored(local)
 
 

@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from cribbage.actions import Discard, Play
 from cribbage.match import SAVE_VERSION, Match, SaveError
 from cribbage.state import IllegalActionError, Phase
 

@@ -23,7 +23,7 @@ from cribbage.view import view
 PM = Rules(play_muggins=True)
 
 
-def C(code: str) -> object:
+def C(code: str) -> object:  # noqa: N802 - a card, written as the rule book does: C("5H")
     return parse_card(code)
 
 
@@ -40,7 +40,9 @@ def test_the_rule_is_a_choice_of_its_own_written_only_when_on() -> None:
 
 
 def test_a_play_prints_and_parses_its_claim_and_an_old_play_is_unchanged() -> None:
-    assert str(Play(0, parse_card("5H"), 2)) == "play 0 5H 2" and parse_action("play 0 5H 2") == Play(0, parse_card("5H"), 2)
+    assert str(Play(0, parse_card("5H"), 2)) == "play 0 5H 2" and parse_action("play 0 5H 2") == Play(
+        0, parse_card("5H"), 2
+    )
     assert parse_action("play 0 5H") == Play(0, parse_card("5H")) and str(Play(0, parse_card("5H"))) == "play 0 5H"
     assert hash(Play(0, parse_card("5H"))) == hash(Play(0, parse_card("5H"), None))
 
@@ -170,7 +172,9 @@ def test_the_last_card_is_claimed_with_the_card_and_its_claim_waits_for_the_coun
         if sum(state.hand_size(s) for s in range(2)) == 1:
             due = state.play_points(card)
             expected = play_points([*(c for _, c in state.pile), card], last=True)
-            assert due == expected and due == play_points([*(c for _, c in state.pile), card]) + (state.count + card.value != 31)
+            assert due == expected and due == play_points([*(c for _, c in state.pile), card]) + (
+                state.count + card.value != 31
+            )
             state.apply(Play(state.to_play, card, due + 1))  # one too many
             break
         state.apply(Play(state.to_play, card, state.play_points(card)))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cribbage.ai.cli import main as cli_main
-from cribbage.cards import DECK, Rank, Suit, parse_cards
+from cribbage.cards import DECK, parse_cards
 from cribbage.puzzle import (FIRST_DAY, TAG, History, HistoryError, Result, grade, ordinal, parse_day, positions,
                              puzzle_for, reason, share_text, solve)
 from cribbage.rng import Rng
@@ -170,7 +170,9 @@ def test_the_share_text_names_no_card():
 
 def test_share_text_reads_like_the_example():
     r = Result(DAY, tuple(parse_cards(["5H", "QS"])), 2, 0.3, 0.004, True)
-    assert share_text(r, 3) == "Cribbage daily 2026-12-02: 2nd best of 15 (\u22120.3 pts, \u22120.4% to win) \U0001f5253"
+    assert (
+        share_text(r, 3) == "Cribbage daily 2026-12-02: 2nd best of 15 (\u22120.3 pts, \u22120.4% to win) \U0001f5253"
+    )
     r = Result(DAY, tuple(parse_cards(["5H", "QS"])), 1, 0.0, 0.0, True)
     assert share_text(r) == "Cribbage daily 2026-12-02: the best of 15 \U0001f3af"
     r = Result(DAY, tuple(parse_cards(["5H", "QS"])), 3, -0.4, 0.02, False)

@@ -20,7 +20,11 @@ def test_every_table_keeps_four_and_makes_a_crib_of_four(rules: Rules) -> None:
 
 def test_the_shapes_of_the_rule_book() -> None:
     assert (CLASSIC.hand_size, CLASSIC.discards, CLASSIC.crib_from_pack) == (6, 2, 0)
-    assert (PRESETS["five-card"].hand_size, PRESETS["five-card"].discards, PRESETS["five-card"].crib_from_pack) == (5, 1, 2)
+    assert (PRESETS["five-card"].hand_size, PRESETS["five-card"].discards, PRESETS["five-card"].crib_from_pack) == (
+        5,
+        1,
+        2,
+    )
     three = Rules(players=3)
     assert (three.hand_size, three.discards, three.crib_from_pack, three.sides) == (5, 1, 1, 3)
     four = Rules(players=4)
@@ -66,4 +70,7 @@ def test_rules_data_that_is_not_a_mapping_is_refused(bad: object) -> None:
 def test_describe_names_each_choice() -> None:
     assert CLASSIC.describe() == "classic"
     assert Rules(players=3, target=61, muggins=True).describe() == "three players, to 61, muggins"
-    assert Rules(crib_from_pack=2, recut_tens=True).describe() == "two cards from the pack to the crib, cut again on tens"
+    assert (
+        Rules(crib_from_pack=2, recut_tens=True).describe()
+        == "two cards from the pack to the crib, cut again on tens"
+    )

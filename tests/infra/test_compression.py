@@ -123,8 +123,14 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> build_site.Build:
 def test_wasm_and_zips_ship_precompressed_and_decode_to_the_originals(built):
     wasm = f"{built.pyodide_dir}/pyodide.asm.wasm"
     assert wasm in built.precompressed
-    assert built.out.joinpath(wasm).stat().st_size < 0.35 * (ROOT / "node_modules/pyodide/pyodide.asm.wasm").stat().st_size
-    assert brotli.decompress(built.out.joinpath(wasm).read_bytes()) == (ROOT / "node_modules/pyodide/pyodide.asm.wasm").read_bytes()
+    assert (
+        built.out.joinpath(wasm).stat().st_size
+        < 0.35 * (ROOT / "node_modules/pyodide/pyodide.asm.wasm").stat().st_size
+    )
+    assert (
+        brotli.decompress(built.out.joinpath(wasm).read_bytes())
+        == (ROOT / "node_modules/pyodide/pyodide.asm.wasm").read_bytes()
+    )
     zips = {p.relative_to(built.out).as_posix() for p in built.out.rglob("*.zip")}
     assert zips and zips <= set(built.precompressed)
     for rel in zips:

@@ -158,7 +158,7 @@ def test_serve_widens_the_meta_csp_like_the_header_and_allows_the_local_server_i
     plain = serve.start(built.out)
     local = serve.start(built.out, signals=[LOCAL])
     try:
-        for page, path in PAGES.items():
+        for page in PAGES:
             with urllib.request.urlopen(plain.url + page) as response:
                 assert response.read() == (built.out / page).read_bytes(), page  # as built
             with urllib.request.urlopen(local.url + page) as response:

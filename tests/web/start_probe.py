@@ -12,11 +12,26 @@ import sys
 import types
 from typing import Any, Callable
 
-LAZY = ("cribbage.online", "cribbage.online.pack", "cribbage.online.game", "web.sessions.online.peer", "web.sessions.online.panel",
-        "web.page.net", "web.kit.qr_svg",
-        "cribbage.record", "web.screens.record.screen", "web.screens.record.view", "web.screens.record.store", "web.kit.charts",
-        "cribbage.challenge", "web.screens.challenge.screen", "web.screens.challenge.view",
-        "cribbage.lessons", "web.screens.lessons.screen", "web.screens.lessons.view")
+LAZY = (
+    "cribbage.online",
+    "cribbage.online.pack",
+    "cribbage.online.game",
+    "web.sessions.online.peer",
+    "web.sessions.online.panel",
+    "web.page.net",
+    "web.kit.qr_svg",
+    "cribbage.record",
+    "web.screens.record.screen",
+    "web.screens.record.view",
+    "web.screens.record.store",
+    "web.kit.charts",
+    "cribbage.challenge",
+    "web.screens.challenge.screen",
+    "web.screens.challenge.view",
+    "cribbage.lessons",
+    "web.screens.lessons.screen",
+    "web.screens.lessons.view",
+)
 """Modules a start of the page must leave for later."""
 
 
@@ -48,8 +63,8 @@ def loaded() -> list[str]:
 def start() -> list[str]:
     """Import the start modules (as the page does: web.main imports web.page.start)."""
     _stub_pyscript()
-    import web.page.start  # noqa: F401
-    import web.shell.controller  # noqa: F401
+    import web.page.start
+    import web.shell.controller
     import web.table.render  # noqa: F401
 
     return loaded()

@@ -163,7 +163,11 @@ def test_the_challenge_match_deals_the_same_cards_and_never_offers_a_cut(origina
     assert f"{match.state.scores[0]}\u2013{match.state.scores[1]}" in words
     # The game-over buttons of a challenge: compare, send, back to the computer (Enter compares).
     friend.click("close")
-    ids = [b.attrs["id"] for b in select(host.last.table, tag="button", cls="btn") if b.attrs.get("id", "").startswith("btn-")]
+    ids = [
+        b.attrs["id"]
+        for b in select(host.last.table, tag="button", cls="btn")
+        if b.attrs.get("id", "").startswith("btn-")
+    ]
     assert {"btn-compare", "btn-send", "btn-own-game"} <= set(ids) and "btn-new" not in ids
     assert friend.key("Enter") and host.last.meta["dialog"] == "challenge"
     friend.click("close")

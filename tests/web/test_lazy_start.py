@@ -23,7 +23,13 @@ from web.sessions.seats import fallback_choose
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 ONLINE = {"cribbage.online", "cribbage.online.pack", "cribbage.online.game", "web.sessions.online.peer"}
-RECORD = {"cribbage.record", "web.screens.record.screen", "web.screens.record.view", "web.screens.record.store", "web.kit.charts"}
+RECORD = {
+    "cribbage.record",
+    "web.screens.record.screen",
+    "web.screens.record.view",
+    "web.screens.record.store",
+    "web.kit.charts",
+}
 
 
 def probe(*args: str) -> dict[str, Any]:

@@ -72,7 +72,12 @@ def test_each_bad_option_is_named_in_the_notice_and_the_usual_game_starts(name: 
 
 def test_the_known_rule_words_stay_when_one_is_unknown() -> None:
     kept, said = read_link({"rules": "muggins,banana"})
-    assert kept["rules"] == "muggins" and len(said) == 1 and "banana" in said[0] and "muggins" not in said[0].split("not one of")[0]
+    assert (
+        kept["rules"] == "muggins"
+        and len(said) == 1
+        and "banana" in said[0]
+        and "muggins" not in said[0].split("not one of")[0]
+    )
     controller, host = boot({"rules": "muggins,banana"})
     assert controller.match.rules.muggins and "\u201cbanana\u201d" in notice_of(host)
 
@@ -97,7 +102,12 @@ def test_every_option_the_page_reads_is_checked() -> None:
 
     from web.shell.link_options import LINK_NAMES
 
-    source = (Path(__file__).parents[2] / "py/web/page/input.py").read_text().split("def _params", 1)[1].split("\ndef ", 1)[0]
+    source = (
+        (Path(__file__).parents[2] / "py/web/page/input.py")
+        .read_text()
+        .split("def _params", 1)[1]
+        .split("\ndef ", 1)[0]
+    )
     assert "for name in LINK_NAMES:" in source and set(CHECKS) <= set(LINK_NAMES)
 
 

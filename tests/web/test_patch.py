@@ -32,7 +32,9 @@ def _match_frames(mode: str = "computer", seed: int = 11) -> tuple[Controller, l
     return controller, host.frames
 
 
-def _apply(page: dict[str, str], order: list[str], before: Rendered | None, after: Rendered) -> tuple[dict[str, str], list[str]]:
+def _apply(
+    page: dict[str, str], order: list[str], before: Rendered | None, after: Rendered
+) -> tuple[dict[str, str], list[str]]:
     """What the page's regions hold after the patch (a model of page/host.py's drawing)."""
     patch = plan(before, after)
     if patch.full is not None:
@@ -66,7 +68,10 @@ def test_the_regions_are_the_table() -> None:
     for frame in frames[::7]:
         at = 0
         for key, html in frame.regions:
-            assert html.split(">", 1)[0].endswith(f'data-region="{key}"') or f'data-region="{key}"' in html.split(">", 1)[0]
+            assert (
+                html.split(">", 1)[0].endswith(f'data-region="{key}"')
+                or f'data-region="{key}"' in html.split(">", 1)[0]
+            )
             found = frame.table.find(html, at)
             assert found >= at, f"region {key} is not in the table in order"
             at = found + len(html)

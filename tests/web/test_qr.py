@@ -36,7 +36,9 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 Modules = tuple[tuple[bool, ...], ...]
 
-ROOM_LINK = "https://cribbage.example.org/?room=r0123456789abcdef0123#k=" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdE"
+ROOM_LINK = (
+    "https://cribbage.example.org/?room=r0123456789abcdef0123#k=" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdE"
+)
 TEXTS = [
     "a",
     "hello",

@@ -90,7 +90,7 @@ def test_the_figure_is_worked_out_after_the_frame_never_in_the_tap(monkeypatch: 
     calls: list[int] = []
     real = winchance.seat_chances_steps
 
-    def counted(view):  # noqa: ANN001, ANN202
+    def counted(view):
         calls.append(view.seat)
         return real(view)
 
@@ -264,7 +264,9 @@ def test_game_over_the_chart_gets_the_chance_band_and_the_costliest_decisions() 
     band = select(table, cls="chance")
     hands = controller.match.state.hand_number
     assert [int(c.attrs["data-hand"]) for c in band] == list(range(hands + 1))
-    assert float(band[0].attrs["data-chance"]) == pytest.approx(seat_chances(_start_view(controller.match))[0], abs=5e-5)
+    assert float(band[0].attrs["data-chance"]) == pytest.approx(
+        seat_chances(_start_view(controller.match))[0], abs=5e-5
+    )
     won = controller.match.state.winner == 0
     assert float(band[-1].attrs["data-chance"]) == (1.0 if won else 0.0)
     assert "chance of winning" in text_of(table)
@@ -274,7 +276,7 @@ def test_game_over_the_chart_gets_the_chance_band_and_the_costliest_decisions() 
     assert "% to win" in text_of(table.split('class="costly"')[1])
 
 
-def _start_view(match: Match):  # noqa: ANN202
+def _start_view(match: Match):
     """You's view at the start of hand 1."""
     state = match.new_state()
     for action in match.actions:

@@ -17,7 +17,8 @@
   :mod:`cribbage.ai.cli`: the ``analyze`` and ``simulate`` commands.
 
 Data made by our own tools (``py/tools/make_*_table.py``) and loaded from ``cribbage/data``:
-``crib_values.json`` and ``crib1_values.json`` (see CRIB_TABLE.md), ``win_table.json`` (chance of winning from any score) and
+``crib_values.json`` and ``crib1_values.json`` (see CRIB_TABLE.md), ``win_table.json`` (chance of winning from any
+score) and
 ``peg_values.json`` (open-hand pegging value of each four-rank keep). Strength and speed: BENCH.md.
 
 The engine's rules (cards, scoring, the state machine, views, saves) never import this package; a

@@ -19,7 +19,8 @@ The counting order is the model's: the play, the pone's hand, the dealer's hand 
 win table for the hands after. The five parts are taken as independent (in a real deal one starter
 serves both hands and the crib, and what you keep shapes your pegging): the same simplification
 the model makes during a hand. Ties in the chance of winning as shown (to 0.1%) go to the higher
-expected points (:func:`ranking_key`). Far from the end every discard's chance differs by tenths of a percent and the order is
+expected points (:func:`ranking_key`). Far from the end every discard's chance differs by tenths of a percent and the
+order is
 nearly the coach's order by points; near the end the spread of a keep matters and the two differ.
 
 This is not the computer's own endgame rule (:func:`cribbage.ai.strategy.endgame_discard_values`,
@@ -41,7 +42,8 @@ from .discards import starters_for
 from .steps import Steps, finish
 from .winchance import Dist, Outlook, pone_chance, whole_hand
 
-__all__ = ["rank_by_winning", "rank_by_winning_steps", "ranking_key", "win_chance_of", "crib_with_mean", "keep_distribution", "check_scores"]
+__all__ = ["rank_by_winning", "rank_by_winning_steps", "ranking_key", "win_chance_of", "crib_with_mean",
+           "keep_distribution", "check_scores"]
 
 
 def check_scores(scores: tuple[int, int], target: int = 121) -> None:

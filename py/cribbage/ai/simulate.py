@@ -21,7 +21,7 @@ from typing import Any, Callable, Sequence, cast
 from ..actions import Action, CutForDeal, CutPack, CutStarter, Discard, Muggins
 from ..rng import Rng
 from ..rules import CLASSIC, Rules
-from ..state import GameState, Phase
+from ..state import GameState
 from ..view import view
 
 __all__ = ["SimulationResult", "simulate", "play_game", "completed_hands", "wilson_interval", "SOURCES"]

@@ -30,7 +30,6 @@ at their boundaries, what a seat may not know never changes its figure).
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
 from typing import TYPE_CHECKING, Sequence
 
 from ..cards import DECK, Card

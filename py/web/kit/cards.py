@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from html import escape
 
-from cribbage.cards import Card, Rank, Suit
+from cribbage.cards import Card, Rank
 
 __all__ = [
     "SUIT_COLOURS",

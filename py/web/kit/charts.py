@@ -6,7 +6,8 @@ through its ``viewBox`` and has no fixed pixel width, so it reads at 360 px):
 
 - ``race_chart(steps, names, target, chances, you)``: the race to 121. ``steps`` is
   ``cribbage.record.race(events)`` (every scoring event with every side's score after it; ``names``
-  one a side: two players, three, or two partnerships); the scores step up event by event (the pegging inside each hand), a dot marks each seat's score after each hand, a
+  one a side: two players, three, or two partnerships); the scores step up event by event (the pegging inside each
+  hand), a dot marks each seat's score after each hand, a
   ring each lead change; with ``chances`` a band below gives seat ``you``'s chance of winning after
   each hand (``web.shell.chances`` works it out from the replayed match).
   ``hand_ends(steps)`` and ``lead_changes(steps)`` give the same numbers as data.
@@ -179,7 +180,9 @@ def race_chart(steps: Sequence[RaceStep], names: Sequence[str], target: int = 12
                     f'data-seat="{side}">{_e(_short(names[side], 18 if sides == 2 else 10))} {final[side]}</text>')
     chance_desc = ""
     if chances:
-        points = [(x(end_index[h] + 1) if h in end_index else x(0), h, c) for h, c in chances if h == 0 or h in end_index]
+        points = [
+            (x(end_index[h] + 1) if h in end_index else x(0), h, c) for h, c in chances if h == 0 or h in end_index
+        ]
         body.extend(_chance_band(points, names[you], you, left, right, 230.0, band))
         said = "; ".join(f"{'start' if h == 0 else f'after hand {h}'} {round(100 * c)}%" for _, h, c in points)
         chance_desc = f" {whose(names[you])} chance of winning (the band below): {said}."
@@ -291,7 +294,9 @@ def sources_chart(rows: Sequence[SourceRow], title: str = "Points a hand by sour
     for r, row in enumerate(rows):
         y0 = top + r * (bar_h + gap)
         total = sum(row.values.values())
-        body.append(f'<text x="{_n(label_w - 6)}" y="{_n(y0 + bar_h - 4)}" text-anchor="end">{_e(_short(row.label, 18))}</text>')
+        body.append(
+            f'<text x="{_n(label_w - 6)}" y="{_n(y0 + bar_h - 4)}" text-anchor="end">{_e(_short(row.label, 18))}</text>'
+        )
         x0 = label_w
         for s in SOURCES:
             v = row.values.get(s, 0.0)

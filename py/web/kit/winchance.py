@@ -104,12 +104,14 @@ def bar_html(bar: WinBar) -> str:
              f'<rect x="{width}" width="{100 * b:.2f}" height="4" fill="{PEG_COLOURS[1]}"/></svg>')
     first, second = bar.names
     label = f"Chance of winning: {first} {pa}%, {second} {pb}%"
-    return (f'<div {attrs} data-state="shown" data-chance0="{a:.4f}" data-chance1="{b:.4f}" role="img" '
-            f'aria-label="{esc(label)}">{track}<p class="winbar-text" aria-hidden="true">'
-            f'<span class="seat-0"><span class="peg-dot"></span><span class="winbar-name">{esc(first)} </span>{pa}%</span>'
-            '<span class="winbar-sep">\u00b7</span>'
-            f'<span class="seat-1"><span class="peg-dot"></span><span class="winbar-name">{esc(second)} </span>{pb}%'
-            "</span></p></div>")
+    return (
+        f'<div {attrs} data-state="shown" data-chance0="{a:.4f}" data-chance1="{b:.4f}" role="img" '
+        f'aria-label="{esc(label)}">{track}<p class="winbar-text" aria-hidden="true">'
+        f'<span class="seat-0"><span class="peg-dot"></span><span class="winbar-name">{esc(first)} </span>{pa}%</span>'
+        '<span class="winbar-sep">\u00b7</span>'
+        f'<span class="seat-1"><span class="peg-dot"></span><span class="winbar-name">{esc(second)} </span>{pb}%'
+        "</span></p></div>"
+    )
 
 
 class _Review(Protocol):
