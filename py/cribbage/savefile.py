@@ -78,13 +78,13 @@ MISSING: Any = _Missing()
 """The default of a field that must be present."""
 
 
-def canonical(value: Any, *, ascii: bool = False) -> str:
+def canonical(value: Any, *, ascii: bool = False) -> str:  # noqa: A002 - json.dumps's own name
     """Canonical JSON: sorted keys, no spaces; non-ASCII characters as themselves (``ascii=False``,
     the match save, the bundle, the record ids) or escaped (``ascii=True``, the online room's save)."""
     return json.dumps(value, sort_keys=True, ensure_ascii=ascii, separators=(",", ":"))
 
 
-def digest(value: Any, n: int = 32, *, ascii: bool = False) -> str:
+def digest(value: Any, n: int = 32, *, ascii: bool = False) -> str:  # noqa: A002 - as json.dumps
     """The first ``n`` hex digits of the SHA-256 of ``value``'s canonical JSON (text already canonical:
     :func:`text_digest`)."""
     return text_digest(canonical(value, ascii=ascii), n)
@@ -97,7 +97,8 @@ def text_digest(text: str, n: int = 32) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:n]
 
 
-def canonical_object(values: Mapping[str, Any], raw: Mapping[str, str], *, ascii: bool = True) -> str:
+def canonical_object(values: Mapping[str, Any], raw: Mapping[str, str], *,
+                     ascii: bool = True) -> str:  # noqa: A002 - as json.dumps
     """The canonical JSON of ``values`` merged with ``raw`` (key -> a value's canonical JSON, already
     written): the same text as :func:`canonical` of the whole."""
     parts = {k: canonical(v, ascii=ascii) for k, v in values.items() if k not in raw}
@@ -222,7 +223,7 @@ class Fields:
         """None when the field is absent or null, else ``read(key)`` (e.g. ``fields.int``)."""
         return None if self.data.get(key) is None else read(key)
 
-    def int(self, key: _str, *, min: _int | None = None, max: _int | None = None,
+    def int(self, key: _str, *, min: _int | None = None, max: _int | None = None,  # noqa: A002 - the bounds' names
             default: Any = MISSING, what: _str | None = None) -> _int:
         """A whole number (never true/false) from ``min`` to ``max``."""
         value = self.raw(key, default)

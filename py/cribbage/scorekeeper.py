@@ -22,7 +22,7 @@ from typing import Any, Literal, Mapping, Sequence, Union
 
 from .rules import CLASSIC, Rules, RulesError
 from .scoring import GO_POINTS, HEELS_POINTS, MAX_SHOW, possible_totals
-from .series import Series, SeriesRules, WinKind, game_value
+from .series import Series, WinKind, game_value
 
 __all__ = ["ScoreError", "Score", "NextDeal", "Event", "Kind", "Scorekeeper", "PEG_BUTTONS", "SAVE_VERSION",
            "impossible_count_reason"]

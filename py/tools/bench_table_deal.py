@@ -31,10 +31,10 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cribbage.online.group import MODP_TEST, Group, run  # noqa: E402
-from cribbage.online.pack import constants_work  # noqa: E402
-from cribbage.online.table_deal import TableDeal  # noqa: E402
-from cribbage.rules import Rules  # noqa: E402
+from cribbage.online.group import MODP_TEST, Group, run
+from cribbage.online.pack import constants_work
+from cribbage.online.table_deal import TableDeal
+from cribbage.rules import Rules
 
 
 class Table:
@@ -85,7 +85,7 @@ class Table:
                 raise RuntimeError("the table stalled: " + str([d.failure for d in self.deals]))
             at, _, s, r, message = heapq.heappop(self.queue)
             self.clock[r] = max(self.clock[r], at)
-            self.act(r, lambda d: d.receive(s, message))
+            self.act(r, lambda d, s=s, message=message: d.receive(s, message))
         return max(self.clock)
 
     def sync(self) -> float:
@@ -108,7 +108,10 @@ def bench(n: int, group: Group, latency: float, seed: int) -> dict[str, Any]:
     hand = Rules(players=n).hand_size
     t_open = table.run_until(lambda: all(len(d.hand(0)) == hand for d in table.deals)) - t1
     assert not any(d.failure for d in table.deals)
-    work = {phase: statistics.median(b.get(phase, 0.0) for b in table.busy) for phase in ("keys", "shuffle", "open a hand")}
+    work = {
+        phase: statistics.median(b.get(phase, 0.0) for b in table.busy)
+        for phase in ("keys", "shuffle", "open a hand")
+    }
     return {"keys": t_keys, "shuffle": t_shuffle, "open": t_open, "work": work, "longest": table.longest,
             "bytes": table.bytes}
 

@@ -86,9 +86,10 @@ EPOCH = (1980, 1, 1, 0, 0, 0)
 PEERJS_FILES = ("peerjs.min.js", "peerjs.min.js.map")
 """Files of the npm peerjs package that ship (the map is not precached: only devtools read it)."""
 TRYSTERO_PACKAGES = (
-    ("@trystero-p2p/core", "core", "dist", ("index.mjs", "utils.mjs", "crypto.mjs", "strategy.mjs", "topic-strategy.mjs",
-                                            "offer-pool.mjs", "handshake.mjs", "peer.mjs", "room.mjs", "shared-peer.mjs",
-                                            "signal-handler.mjs", "actions.mjs", "action-wire.mjs", "media.mjs")),
+    ("@trystero-p2p/core", "core", "dist", (
+        "index.mjs", "utils.mjs", "crypto.mjs", "strategy.mjs", "topic-strategy.mjs", "offer-pool.mjs",
+        "handshake.mjs", "peer.mjs", "room.mjs", "shared-peer.mjs", "signal-handler.mjs", "actions.mjs",
+        "action-wire.mjs", "media.mjs")),
     ("@trystero-p2p/nostr", "nostr", "dist", ("index.mjs",)),
     ("@noble/secp256k1", "secp256k1", "", ("index.js",)),
 )
@@ -219,7 +220,9 @@ def vendor_trystero(root: Path, out: Path) -> str:
             raise BuildError(f"node_modules/{package} is missing: run `npm ci` first")
         have = json.loads(meta.read_text())["version"]
         if have != pins.get(package):
-            raise BuildError(f"node_modules/{package} is {have} but package.json pins {pins.get(package)}: run `npm ci`")
+            raise BuildError(
+                f"node_modules/{package} is {have} but package.json pins {pins.get(package)}: run `npm ci`"
+            )
         if package == "@trystero-p2p/nostr":
             version = have
         for file in files:

@@ -83,7 +83,7 @@ def test_the_switches_are_kept_over_a_reload_and_no_audio_starts_before_a_tap(ph
 
 
 def test_a_desktop_has_no_vibration_switch(page: Any, base_url: str) -> None:
-    table = Table(page, base_url).open()
+    Table(page, base_url).open()
     page.click("#tool-menu")
     assert _pressed(page, "sound-toggle") == "true" and _pressed(page, "autoplay-toggle") == "true"
     assert page.locator("#vibration-toggle").count() == 0

@@ -31,7 +31,9 @@ def answer_now(page: Any) -> tuple[list[list[str]], int | None, list[str]]:
     """The level on screen answered by the scorer: the combinations to tap (by card code), or the
     number to enter; and the cards shown in order."""
     scorer = fifteens if title(page).startswith("Fifteens") else pairs
-    tappable = page.eval_on_selector_all('#dlg-lessons [data-action="lesson-card"]', "els => els.map(e => e.dataset.card)")
+    tappable = page.eval_on_selector_all(
+        '#dlg-lessons [data-action="lesson-card"]', "els => els.map(e => e.dataset.card)"
+    )
     if tappable:
         items = scorer([parse_card(c) for c in tappable])
         return [[c.code for c in i.cards] for i in items], None, tappable
@@ -70,7 +72,8 @@ def test_the_first_two_stages_by_tapping_on_a_phone_and_the_stars_survive_a_relo
         page.wait_for_selector("#lesson-next")
         assert "3 stars" in live(page), live(page)
         widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth, "
-                               "document.querySelector('#dlg-lessons').scrollWidth - document.querySelector('#dlg-lessons').clientWidth]")
+                               "document.querySelector('#dlg-lessons').scrollWidth - "
+                               "document.querySelector('#dlg-lessons').clientWidth]")
         assert widths[0] <= widths[1] and widths[2] <= 0, f"sideways scroll at level {n + 1}: {widths}"
         for box in page.eval_on_selector_all("#dlg-lessons button", "els => els.map(e => { const r = "
                                              "e.getBoundingClientRect(); return [e.id, r.width, r.height] })"):
@@ -113,7 +116,7 @@ def test_the_first_two_stages_by_keyboard_alone(page: Any, base_url: str) -> Non
     keys.press("Enter")
     page.wait_for_function("() => document.getElementById('live').textContent.includes('is not a fifteen')")
     assert "10\u2666 3\u2663 is not a fifteen: they add up to 13" in page.inner_text("#lesson-feedback")
-    for n in range(FIRST_TWO):
+    for _ in range(FIRST_TWO):
         page.wait_for_selector("#lesson-goal")
         combos, number, shown = answer_now(page)
         if number is None:

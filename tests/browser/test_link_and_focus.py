@@ -101,7 +101,8 @@ def test_after_a_tied_cut_for_deal_cut_here_cuts(table: Table) -> None:
 NAMES_SEEN = """() => { const m = document.querySelector('.middle').getBoundingClientRect();
   return [...document.querySelectorAll('.cut-show .zone-label')].map((e) => {
     const r = e.getBoundingClientRect();
-    const seen = r.width > 0 && r.top >= m.top - 1 && r.bottom <= m.bottom + 1 && getComputedStyle(e).display !== 'none';
+    const seen = r.width > 0 && r.top >= m.top - 1 && r.bottom <= m.bottom + 1 && getComputedStyle(e).display !==
+    'none';
     return [e.textContent, seen];
   }); }"""
 
@@ -127,7 +128,9 @@ def test_the_four_player_hot_seat_cover_dot_is_the_seat_plate_colour(table: Tabl
         table.settle()
         if table.meta("covered") == "true":
             seat = int(re.search(r"\bseat-(\d)\b", page.get_attribute("#cover", "class") or "").group(1))
-            assert page.evaluate(colour, "#cover .peg-dot") == page.evaluate(colour, f".plate.seat-{seat} .peg-dot"), seat
+            assert page.evaluate(colour, "#cover .peg-dot") == page.evaluate(
+                colour, f".plate.seat-{seat} .peg-dot"
+            ), seat
             checked.add(seat)
             if 3 in checked:
                 break

@@ -102,7 +102,9 @@ def test_nothing_moves_when_motion_is_off(slow_page: Any, base_url: str, how: st
     assert page.evaluate("() => window.__vts") == 0
     assert page.evaluate("() => window.__travels") == []
     assert page.evaluate(ANIMATING) == 0
-    pegs = page.evaluate("() => [...document.querySelectorAll('.peg')].map(p => getComputedStyle(p).transitionDuration)")
+    pegs = page.evaluate(
+        "() => [...document.querySelectorAll('.peg')].map(p => getComputedStyle(p).transitionDuration)"
+    )
     assert pegs and all(d in ("0s", "") for d in pegs), pegs
     if how == "motion=off":
         assert page.evaluate("() => document.documentElement.classList.contains('motion-off')")

@@ -139,7 +139,11 @@ class PlayMuggins(Counting):
                 self.i_called += 1
                 self.caught += bool(error)
                 return True
-        if self.meta("phase") == "play" and self.meta("turn") == "me" and page.locator("[data-action='play-claim']").count():
+        if (
+            self.meta("phase") == "play"
+            and self.meta("turn") == "me"
+            and page.locator("[data-action='play-claim']").count()
+        ):
             match = self.engine()
             view = match.view(0)
             from cribbage.actions import Play
@@ -148,7 +152,7 @@ class PlayMuggins(Counting):
             card = max(cards, key=lambda c: view.play_points(c))
             points = view.play_points(card)
             self.press(f".hand-me [data-card='{card.code}']")
-            page.wait_for_selector(f"#claim-0:not([aria-disabled])")
+            page.wait_for_selector("#claim-0:not([aria-disabled])")
             codes = [c.code for _, c in view.pile] + [card.code]
             w, h = page.viewport_size["width"], page.viewport_size["height"]
             hidden = [(code, boxes) for code, ok, boxes in page.evaluate(SEEN, [codes, w, h]) if not ok]

@@ -170,7 +170,9 @@ def test_on_its_side_the_board_is_large_and_the_chance_is_whole(open_table: Any,
     assert width >= 0.6 * w and height >= 70, (size, width, height)
     assert _inside(board, w, h)
     page.wait_for_function("() => /%/.test(document.querySelector('.winbar-text').textContent)")
-    spans = page.eval_on_selector_all(".winbar-text > span", "els => els.map(e => [e.innerText, e.scrollWidth, e.clientWidth])")
+    spans = page.eval_on_selector_all(
+        ".winbar-text > span", "els => els.map(e => [e.innerText, e.scrollWidth, e.clientWidth])"
+    )
     assert len(spans) >= 2
     for text, scroll, client in spans:
         assert "…" not in text and scroll <= client, (size, spans)

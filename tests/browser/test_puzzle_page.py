@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from browser_harness import ROOT, STORE_GET, axe_audit, wait_ready
 
 from cribbage.cards import DECK

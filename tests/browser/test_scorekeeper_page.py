@@ -5,8 +5,6 @@ the screen wake lock; the links from the game's menu and the Rules dialog."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -227,7 +225,8 @@ def test_offline_the_scorekeeper_and_the_printable_sheets_still_open(page, conte
         page.click("#sk-peg-0-6")
         assert totals(page) == [6, 4]
         sizes = page.evaluate("""async () => Promise.all(['rules-a4', 'board-3-letter', 'score-teams-a4'].map(
-            async n => { const r = await fetch(`./print/${n}.pdf`); return [r.status, (await r.arrayBuffer()).byteLength]; }))""")
+            async n => { const r = await fetch(`./print/${n}.pdf`);
+                         return [r.status, (await r.arrayBuffer()).byteLength]; }))""")
         assert all(status == 200 and size > 1000 for status, size in sizes), sizes
     finally:
         context.set_offline(False)

@@ -107,12 +107,14 @@ DAMAGE = {
     "truncated": "bytes.slice(0, bytes.length / 2)",
     # another Pyodide build's snapshot: Pyodide checks the build id in its header (bytes 16-47,
     # at the start of the first stored page, after one flag byte per page)
-    "foreign build": "(() => { const b = bytes.slice(); for (let i = 20; i < 24; i++) b[pages + i] ^= 0xff; return b; })()",
+    "foreign build": "(() => "
+    "{ const b = bytes.slice(); for (let i = 20; i < 24; i++) b[pages + i] ^= 0xff; return b; })()",
     # a sound snapshot, but of another version of the game (the worker's mark differs)
     "stale": "replaceAll(bytes, new TextEncoder().encode(key), new TextEncoder().encode('0'.repeat(key.length)))",
     # sound sizes and header, a heap scrambled where the interpreter starts (issue 17: a start from
     # the snapshot that fails inside Pyodide falls back to the normal start in the same page)
-    "scrambled low": "(() => { const b = bytes.slice(); for (let i = pages + 1024; i < pages + 8 * 65536; i++) b[i] = 0xA5; return b; })()",
+    "scrambled low": "(() => "
+    "{ const b = bytes.slice(); for (let i = pages + 1024; i < pages + 8 * 65536; i++) b[i] = 0xA5; return b; })()",
     "scrambled middle": "(() => { const b = bytes.slice(); const m = pages + ((b.length - pages) >> 1); "
                         "for (let i = m; i < m + 16 * 65536; i++) b[i] = 0xA5; return b; })()",
 }

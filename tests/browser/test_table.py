@@ -101,7 +101,7 @@ class Table:
             self.press("#btn-count")
         return True
 
-    def until(self, condition, limit: int = 600) -> None:  # noqa: ANN001
+    def until(self, condition, limit: int = 600) -> None:
         for _ in range(limit):
             self.settle()
             if condition():
@@ -322,7 +322,8 @@ def test_phone_layout(browser: Any, base_url: str) -> None:
         assert width[0] <= width[1], f"horizontal overflow in the {phase}: {width}"
         for selector in (".hand-me button.hand-card", "#table button.tool", "#table .actions .btn"):
             for box in page.eval_on_selector_all(
-                    selector, "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height] })"):
+                selector, "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height] })"
+            ):
                 assert box[0] >= 44 and box[1] >= 44, f"{selector} is {box} in the {phase}"
     context.close()
 
@@ -380,5 +381,7 @@ def test_a_frame_moves_the_focus_in_its_animation_frame_not_in_the_drawing_task(
     }""")
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
-    again = page.evaluate("() => [...document.querySelectorAll('.fan-card')].findIndex((c) => c.classList.contains('picked'))")
+    again = page.evaluate(
+        "() => [...document.querySelectorAll('.fan-card')].findIndex((c) => c.classList.contains('picked'))"
+    )
     assert picked >= 0 and again == picked - 2, (picked, again)

@@ -47,7 +47,7 @@ class Table(Seats):
         assert raw, "the table's match is not saved"
         return Match.from_json(raw)
 
-    def until(self, condition, limit: int = 900) -> None:  # noqa: ANN001
+    def until(self, condition, limit: int = 900) -> None:
         """:meth:`Seats.until`, checked at every step."""
         for _ in range(limit):
             self.settle()
@@ -118,7 +118,8 @@ class Muggins(Table):
         leaks = [(k, v) for k, v in data if k not in SAFE_DATA and re.fullmatch(rf"{count}|.*\b{count} ?p", v)]
         assert not leaks, leaks
         text = page.evaluate("""() => { const t = document.getElementById('table').cloneNode(true);
-            t.querySelectorAll('#live, .recent, .show-panel:not(.current)').forEach(e => e.remove());  // said; counts made
+            t.querySelectorAll('#live, .recent, .show-panel:not(.current)').forEach(e => e.remove());  // said; counts
+            made
             return t.textContent; }""")
         assert not re.search(rf"\b(held|holds|worth|for|scores?) {count}\b|\b{count} points?\b", text), text
         self.secrets_checked += 1

@@ -1,5 +1,6 @@
 """Tables of three and four at every layout, phase by phase (issue 19): the dealt hand and its
-discard, the play with three or more cards on the pile, a Go (here four or more), the show, the hand's summary and the game's end,
+discard, the play with three or more cards on the pile, a Go (here four or more), the show, the hand's summary and the
+game's end,
 each checked for the hand and the primary button in the window, no two name plates, name tags or
 who-laid-what tags on top of each other, the pile clear of the prompt and the hand, the board and
 the plates equal to the engine's scores, and no hidden card of another seat in the page.
@@ -27,8 +28,10 @@ BOXES = """() => {
   const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
   const all = s => [...document.querySelectorAll(s)].filter(e => e.getClientRects().length).map(box);
   const one = s => { const e = document.querySelector(s); return e && e.getClientRects().length ? box(e) : null; };
-  return {plates: all('.plate'), tags: all('.seat-tag'), who: all('.pile-who'), pile: all('.pile-slot:not(.ghost) .pile-card, .earlier-card'),
-          prompt: one('.felt > .prompt'), hand: all('.hand-me .hand-card'), primary: one('#table .actions .btn-primary'),
+  return {plates: all('.plate'), tags: all('.seat-tag'), who: all('.pile-who'), pile: all('.pile-slot:not(.ghost)
+  .pile-card, .earlier-card'),
+          prompt: one('.felt > .prompt'), hand: all('.hand-me .hand-card'), primary: one('#table .actions
+          .btn-primary'),
           count: one('.count-badge'), stacks: all('.middle .deck-stack, .middle .crib-stack'),
           scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight]};
 }"""

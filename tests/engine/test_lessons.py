@@ -26,7 +26,10 @@ def engine_answer(task: object) -> object:
     """What the engine says, worked out here from the task's cards and question."""
     if isinstance(task, Combos):
         cards = parse_cards(task.cards)
-        return [tuple(c.code for c in i.cards) for i in {"fifteen": fifteens, "pair": pairs, "run": runs}[task.kind](cards)]
+        return [
+            tuple(c.code for c in i.cards)
+            for i in {"fifteen": fifteens, "pair": pairs, "run": runs}[task.kind](cards)
+        ]
     if isinstance(task, Count):
         cards = parse_cards(task.cards)
         items = (score_hand(cards, parse_card(task.starter), task.crib).items if task.starter
@@ -68,7 +71,7 @@ def test_there_are_about_ten_stages_of_three_to_eight_levels_each_with_a_goal() 
 
 
 @pytest.mark.parametrize("key,i,level", LEVELS, ids=IDS)
-def test_a_scripted_player_solves_every_level_from_the_engine_with_three_stars(key: str, i: int, level) -> None:  # noqa: ANN001
+def test_a_scripted_player_solves_every_level_from_the_engine_with_three_stars(key: str, i: int, level) -> None:
     run = LevelRun(level.task)
     answer = engine_answer(level.task)
     if isinstance(level.task, Combos):
@@ -109,7 +112,7 @@ def _right_cards(task: object) -> list[str]:
 
 
 @pytest.mark.parametrize("key,i,level", LEVELS, ids=IDS)
-def test_a_wrong_answer_fails_and_the_explanation_names_the_right_cards(key: str, i: int, level) -> None:  # noqa: ANN001
+def test_a_wrong_answer_fails_and_the_explanation_names_the_right_cards(key: str, i: int, level) -> None:
     task = level.task
     run = LevelRun(task)
     answer = engine_answer(task)
@@ -187,7 +190,9 @@ def test_progress_keeps_the_best_stars_and_survives_a_round_trip_through_text() 
     assert back.next_stage() == 0
 
 
-@pytest.mark.parametrize("text", ["{", "[]", '{"v": 2}', '{"v":1,"stars":{"fifteens":["x",9,-1]},"drills":{"count":5}}'])
+@pytest.mark.parametrize(
+    "text", ["{", "[]", '{"v": 2}', '{"v":1,"stars":{"fifteens":["x",9,-1]},"drills":{"count":5}}']
+)
 def test_unreadable_progress_starts_afresh_without_an_exception(text: str) -> None:
     p, problem = Progress.from_text(text)
     assert p.stars_of("fifteens", 0) == 0 and p.drills.get("count", DrillStats()).tried == 0

@@ -263,7 +263,9 @@ def _challenge(change: Callable[[dict[str, Any]], None]) -> Callable[[str], str]
                                                       "been altered or damaged"),
     (_challenge(lambda b: b.update(reply_name=5)), "this challenge's answer's name is not text"),
 ])
-def test_a_corrupt_foreign_or_newer_challenge_is_refused_with_a_sentence(texts: dict[str, str], spoil, sentence) -> None:  # type: ignore[no-untyped-def]
+def test_a_corrupt_foreign_or_newer_challenge_is_refused_with_a_sentence(
+    texts: dict[str, str], spoil, sentence
+) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ChallengeError) as caught:
         Challenge.decode(spoil(texts["answer"]))
     assert str(caught.value).startswith(sentence)

@@ -146,7 +146,10 @@ def test_the_relay_only_policy_comes_from_the_sites_meta_with_its_servers_only()
         {"metas": {"cribbage-ice-servers": json.dumps(turn), "cribbage-ice-policy": "relay"}},
         {"metas": {"cribbage-ice-policy": "relay"}},
         {"metas": {"cribbage-ice-servers": json.dumps(turn), "cribbage-ice-policy": "anything"}},
-        {"metas": {"cribbage-ice-servers": json.dumps(turn)}, "search": "?iceTransportPolicy=relay&relay=turn:evil.example"},
+        {
+            "metas": {"cribbage-ice-servers": json.dumps(turn)},
+            "search": "?iceTransportPolicy=relay&relay=turn:evil.example",
+        },
     )
     assert relay["peers"][0]["config"] == {"iceServers": turn, "iceTransportPolicy": "relay"}
     assert "config" not in no_servers["peers"][0]  # relay through nothing: the policy is ignored

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py" / "tools"))
-import nostr_relay  # noqa: E402
+import nostr_relay
 
 
 class WsClient:

@@ -4,7 +4,8 @@ inside a network namespace that holds only ``lo``.
 Every test under tests/online is marked ``online`` (and ``browser``). ``make test`` runs its
 one pytest run (every suite, xdist workers) as ``py/tools/netns.py -- python -m pytest ...``,
 which puts it in a new network namespace (``unshare --net``, ``lo`` up); alone they run with
-``py/tools/netns.py -- python -m pytest -m online``. Outside such a namespace (a plain ``pytest``, or unshare not permitted) they skip, saying why:
+``py/tools/netns.py -- python -m pytest -m online``. Outside such a namespace (a plain ``pytest``, or unshare not
+permitted) they skip, saying why:
 nothing here ever opens a socket beyond 127.0.0.1.
 
 Fixtures (session-wide unless said):

@@ -43,7 +43,9 @@ class Player:
 
     def connect(self, remote_id: str) -> float:
         """``cribbageNet.connect(remote_id)``; returns the page time it was called."""
-        return float(self.page.evaluate("(id) => { window.cribbageNet.connect(id); return performance.now(); }", remote_id))
+        return float(
+            self.page.evaluate("(id) => { window.cribbageNet.connect(id); return performance.now(); }", remote_id)
+        )
 
     def send(self, text: str) -> tuple[bool, float]:
         """``cribbageNet.send(text)``: whether it was sent, and the page time."""
@@ -60,7 +62,9 @@ class Player:
         found = self.page.evaluate("() => window.__netEvents || []")
         return [e for e in found if kind is None or e["kind"] == kind]
 
-    def wait_event(self, kind: str, peer: str | None = None, after: int = 0, timeout_ms: float = 15_000) -> dict[str, Any]:
+    def wait_event(
+        self, kind: str, peer: str | None = None, after: int = 0, timeout_ms: float = 15_000
+    ) -> dict[str, Any]:
         """The first ``kind`` event (from ``peer`` if given) at index ``after`` or later."""
         try:
             self.page.wait_for_function(WAIT, arg=[kind, peer, after], timeout=timeout_ms)
@@ -72,7 +76,7 @@ class Player:
         """Kill the page's renderer process at once (like a killed browser: nothing is closed)."""
         try:
             self.page.goto("chrome://crash", timeout=5_000)
-        except Exception:  # the navigation never completes: the renderer is gone
+        except Exception:  # noqa: BLE001 - the navigation never completes: the renderer is gone
             pass
 
 
@@ -120,7 +124,7 @@ class Players:
             problems += [f"{player.name}: {p}" for p in player.watch.problems if not re.search("crash", p)]
             try:
                 player.context.close()
-            except Exception:
+            except Exception:  # noqa: BLE001 - a context of a killed browser may be gone already
                 pass
         return problems
 

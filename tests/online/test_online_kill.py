@@ -86,7 +86,7 @@ class Profile:
         self.proc.wait(timeout=10)
         try:
             self.browser.close()
-        except Exception:  # the connection is already gone
+        except Exception:  # noqa: BLE001 - the connection is already gone
             pass
         self.browser = self.page = self.watch = None
 

@@ -1,5 +1,6 @@
 """The online table at every size we claim (issue 16): two pages over loopback WebRTC, resized in
-turn (the friend's browser reopens the room in the embed for the embed sizes). Once both are connected the panel is one line, and the
+turn (the friend's browser reopens the room in the embed for the embed sizes). Once both are connected the panel is one
+line, and the
 hand and the primary button are inside the window without scrolling, in the discard and in the play;
 a third browser with the whole link sees one sentence and no table.
 """
@@ -28,7 +29,8 @@ BOX = "(s) => { const e = document.querySelector(s); if (!e) return null; const 
       "return [r.left, r.top, r.right, r.bottom]; }"
 LONGER = "() => { const t = document.querySelector('.prompt-text'); if (t.querySelector('.test-longer')) return; " \
          "const s = document.createElement('span'); " \
-         "s.className = 'test-longer'; s.textContent = ' The other browser has not answered yet; it may be busy.'; t.append(s); }"
+         "s.className = 'test-longer'; s.textContent = ' The other browser has not answered yet; it may be busy.'; " \
+         "t.append(s); }"
 BENIGN = {"Another browser tried to join this room and was told it is full.",
           "The signalling server cannot be reached; retrying."}
 """Notes a reload of the other player's page may leave on the panel (:func:`check_sizes` dismisses them)."""

@@ -30,10 +30,10 @@ from test_online_play import STEP, check_private, state, wait_live
 
 sys.path.insert(0, str(ROOT / "py" / "tools"))
 sys.path.insert(0, str(ROOT / "py"))
-import nostr_relay  # noqa: E402
-import peerserver  # noqa: E402
+import nostr_relay
+import peerserver
 
-from cribbage.online.link import rendezvous  # noqa: E402
+from cribbage.online.link import rendezvous
 
 
 @pytest.fixture(scope="module")

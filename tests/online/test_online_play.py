@@ -13,7 +13,6 @@ import re
 import time
 from typing import Any
 
-import pytest
 
 from browser_harness import READY_TIMEOUT_MS, wait_ready, watch_console
 from net_harness import Player, Stall

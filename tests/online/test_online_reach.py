@@ -88,8 +88,9 @@ def test_blocked_candidates_are_explained_on_both_pages_within_20_s(players, onl
     assert bob.page.evaluate("() => window.__candidatesBlocked") is True
     # the signalling works: Bob's call reaches Ann's page, which answers...
     for p in (ann, bob):
-        p.page.wait_for_function("() => !!(window.peerjs && window.cribbageNet.status().includes('\"registered\":true'))",
-                                 timeout=10_000)
+        p.page.wait_for_function(
+            "() => !!(window.peerjs && window.cribbageNet.status().includes('\"registered\":true'))", timeout=10_000
+        )
     for p in (ann, bob):
         p.page.wait_for_function(
             "(text) => document.body.textContent.includes(text)",

@@ -129,4 +129,6 @@ def test_a_hand_played_with_every_candidate_through_a_local_coturn(players: Any,
     assert all(r.get("local") == "relay" and r.get("remote") == "relay" for r in routes), routes
     assert "has stopped" not in ann.page.locator("body").inner_text()
     log = coturn.log.read_text()
-    assert re.search(r"user <cribbage>: incoming packet ALLOCATE processed, success", log), log[-2000:]  # the relay was used, with our credential
+    assert re.search(r"user <cribbage>: incoming packet ALLOCATE processed, success", log), log[
+        -2000:
+    ]  # the relay was used, with our credential

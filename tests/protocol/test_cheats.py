@@ -24,7 +24,7 @@ from cribbage.online.group import MODP_TEST, Group
 from cribbage.online.p256 import P256_GROUP
 from cribbage.state import Phase, other
 
-from peers import Table, clone, drive, feed, make_table, run_until
+from peers import Table, drive, feed, make_table, run_until
 
 
 # --- what "caught in time" means --------------------------------------------------------------

@@ -508,9 +508,17 @@ def test_a_damaged_save_is_refused_with_a_clear_message() -> None:
     # A save is read in the group it names (the test group is known by name too).
     assert OnlineGame.from_dict(json.loads(json.dumps(data))).group is MODP_TEST
     # Damage under a recomputed checksum (a save edited by hand) is still refused, never a crash.
-    for damage in ({"actions": data["actions"][1:]}, {"actions": data["actions"] + ["xyz"]}, {"learned": [[0, 99, "5H"]]}, {"records": [{}]},
-                   {"seat": 5}, {"secret": "A" * 8}, {"other_share": "AA=="}, {"group": "modp-9"},
-                   {"records": [dict(data["records"][0], deck2=[["AA==", "AA=="]])]}):
+    for damage in (
+        {"actions": data["actions"][1:]},
+        {"actions": data["actions"] + ["xyz"]},
+        {"learned": [[0, 99, "5H"]]},
+        {"records": [{}]},
+        {"seat": 5},
+        {"secret": "A" * 8},
+        {"other_share": "AA=="},
+        {"group": "modp-9"},
+        {"records": [dict(data["records"][0], deck2=[["AA==", "AA=="]])]},
+    ):
         bad = {**data, **damage}
         bad["checksum"] = _checksum(bad)
         with pytest.raises(SaveError):

@@ -19,7 +19,7 @@ from cribbage.online.pack import RULES, MatchKeys, rules_statement
 from cribbage.rules import CLASSIC, Rules, RulesError
 from cribbage.state import Phase, other
 
-from peers import Table, clone, drive, feed, make_table, play_match, run_until
+from peers import Table, clone, drive, feed, make_table, play_match
 
 GROUPS = (MODP_TEST,)
 TENS_SEED = 30
@@ -181,7 +181,7 @@ def test_without_the_rule_a_card_carries_no_claim() -> None:
 def test_online_a_call_in_the_play_is_made_on_ones_turn() -> None:
     """Out of turn a call and the other's next card could cross on the wire: online the call waits
     for the caller's turn (the engine itself allows it out of turn, at one device)."""
-    from cribbage.actions import Go, Muggins, Play
+    from cribbage.actions import Muggins, Play
     from cribbage.online.moves import call_refusal as _call_refusal
     from cribbage.state import GameState
 

@@ -148,7 +148,7 @@ def test_every_field_of_the_proof_is_checked() -> None:
     s = setup()
     cases = tampered_proofs(s)
     assert len(cases) == 5 + 4 + 5 * 2
-    for name, proof in cases:
+    for _name, proof in cases:
         with pytest.raises(ProtocolError, match="false"):
             verify(s, proof=proof)
         # and through the wire, too

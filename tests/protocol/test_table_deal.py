@@ -193,7 +193,10 @@ def test_the_story_hash_is_the_documented_one() -> None:
         ("room", "kat-room"), ("match", "0"), ("seats", "3"), ("story", "keys")])).hexdigest()
     story = mesh.deals[0].key_story
     assert TABLE_PROTOCOL == "cribbage-table-deal/1" and story.hashes[0] == root
-    assert story_root(("protocol", TABLE_PROTOCOL)) == hashlib.sha256(_item("protocol", TABLE_PROTOCOL.encode())).hexdigest()
+    assert (
+        story_root(("protocol", TABLE_PROTOCOL))
+        == hashlib.sha256(_item("protocol", TABLE_PROTOCOL.encode())).hexdigest()
+    )
     keys = {s: m for s, m in mesh.sent if m["t"] == "key"}
     h1 = hashlib.sha256(_item("previous", bytes.fromhex(root)) + _item("round", bytes(8)) + b"".join(
         _item("seat", s.to_bytes(8, "big")) + _item("message", canonical(keys[s]).encode()) for s in range(3)))
@@ -226,7 +229,11 @@ def test_a_pack_begun_elsewhere_before_this_seat_confirmed_the_keys_waits_for_it
     assert mesh.deals[0].keys_ready and not mesh.deals[1].keys_ready
     mesh.deals[0].start_pack(0, 0)
     mesh.pump(hold=late)
-    assert mesh.refused == [] and [m["t"] for _, m in mesh.deals[1]._early] == ["shuffle", "ack"] and 0 not in mesh.deals[1].packs
+    assert (
+        mesh.refused == []
+        and [m["t"] for _, m in mesh.deals[1]._early] == ["shuffle", "ack"]
+        and 0 not in mesh.deals[1].packs
+    )
     mesh.pump()
     for d in mesh.deals[1:]:
         d.start_pack(0, 0)

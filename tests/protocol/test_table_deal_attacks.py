@@ -133,7 +133,12 @@ def test_a_false_share_that_would_turn_the_starter_into_a_jack_is_refused(
     assert starter is not None and secret_open(mesh, 0, starter) != "JC"
     honest = [s for s in range(players) if s != cheater]
     if proven:
-        assert_caught(mesh, honest, by(cheater, "turn"), f"seat {cheater + 1}'s decryption shares of slots [{starter}] are not proven")
+        assert_caught(
+            mesh,
+            honest,
+            by(cheater, "turn"),
+            f"seat {cheater + 1}'s decryption shares of slots [{starter}] are not proven",
+        )
         assert all(mesh.deals[s].card(0, starter) is None for s in honest)
     else:
         assert all(mesh.deals[s].card(0, starter) == parse_card("JC") for s in honest)
@@ -367,7 +372,9 @@ def test_two_cards_laid_told_to_two_seats_are_caught_before_the_next_play(
 # --- a reload that takes another turn ------------------------------------------------------------
 
 
-def test_a_seat_reloaded_that_lays_another_card_gives_no_key_away(proven: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_seat_reloaded_that_lays_another_card_gives_no_key_away(
+    proven: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Seat 2 lays a card, is reloaded from a save made before, and lays another: two proofs with the same
     secret. Were their nonces drawn alike (a seeded stream that ignores what the seat did), the others
     would read its key off them, ``x = (s − s')/(c − c')``, and open every card it holds."""

@@ -207,7 +207,9 @@ class FakeQr:
                 self.host.later(5, self._load)
             return ""
         code = segno.make(link.encode(), error="m", mode="byte", boost_error=False, micro=False)
-        return qr_svg([[bool(m) for m in row] for row in code.matrix_iter(scale=1, border=0)], label="QR code of the room link")
+        return qr_svg(
+            [[bool(m) for m in row] for row in code.matrix_iter(scale=1, border=0)], label="QR code of the room link"
+        )
 
     def _load(self) -> None:
         self.loaded = True

@@ -119,7 +119,7 @@ def select(html: str, *, tag: str | None = None, cls: str | None = None, **attrs
 
 # --- playing through the controller --------------------------------------------------------------
 
-def play_human_turn(controller, seat: int = 0) -> bool:  # noqa: ANN001
+def play_human_turn(controller, seat: int = 0) -> bool:
     """Make one human decision for ``seat`` by clicking, with a simple rule; False if none was due."""
     if controller.waiting_to_move_on():
         controller.click("next-hand")
@@ -133,7 +133,7 @@ def play_human_turn(controller, seat: int = 0) -> bool:  # noqa: ANN001
     return click_first_legal(controller, view, cut_offset=5)
 
 
-def click_first_legal(controller, view, cut_offset: int) -> bool:  # noqa: ANN001
+def click_first_legal(controller, view, cut_offset: int) -> bool:
     """Click the table's way to the first of ``view``'s legal actions (a cut ``cut_offset`` cards
     past the shallowest depth); False if there is no such action."""
     from cribbage.actions import Count, CutForDeal, CutPack, CutStarter, Discard, Go, Muggins, Pass, Play

@@ -25,7 +25,7 @@ def test_a_face_down_card_carries_nothing() -> None:
 
 
 @pytest.mark.parametrize("card", DECK, ids=[c.code for c in DECK])
-def test_every_face_is_well_formed_svg(card) -> None:  # noqa: ANN001
+def test_every_face_is_well_formed_svg(card) -> None:
     root = ET.fromstring(card_svg(card).replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1))
     uses = root.findall(".//{http://www.w3.org/2000/svg}use")
     rank = int(card.rank)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from table_fakes import FakeHost, select, text_of
 
-from cribbage.actions import Count, Discard
+from cribbage.actions import Count
 from cribbage.ai import make_player
 from cribbage.match import Match
 from cribbage.rules import Rules

@@ -235,7 +235,7 @@ def test_the_moment_is_at_least_auto_ms_and_the_pace_if_slower() -> None:
     waits: dict[int, int] = {}
     real = host.later
 
-    def later(ms, fn):  # noqa: ANN001, ANN202
+    def later(ms, fn):
         handle = real(ms, fn)
         waits[handle] = ms
         return handle

@@ -25,7 +25,7 @@ def make(params: dict[str, str] | None = None, storage: MemoryStorage | None = N
     return controller, host, storage
 
 
-def advance(controller: Controller, host: FakeHost, until, limit: int = 2000) -> None:  # noqa: ANN001
+def advance(controller: Controller, host: FakeHost, until, limit: int = 2000) -> None:
     for _ in range(limit):
         host.run_timers()
         if until(controller):
@@ -66,11 +66,11 @@ def test_the_computer_only_ever_sees_its_own_view(monkeypatch: pytest.MonkeyPatc
     real_make = ai.make_player
     table: dict = {}
 
-    def spy_make(level, seed=None):  # noqa: ANN001, ANN202
+    def spy_make(level, seed=None):
         player = real_make(level, seed=seed)
 
         class Spy:
-            def choose(self, view: SeatView):  # noqa: ANN202
+            def choose(self, view: SeatView):
                 assert isinstance(view, SeatView) and view.seat == 1
                 state = table["controller"].match.state
                 if not state.play_over:  # the human's unplayed cards are never in it

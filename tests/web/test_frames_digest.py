@@ -32,10 +32,10 @@ if __name__ == "__main__":  # script mode: the same paths pytest's configuration
     _ROOT = Path(__file__).resolve().parents[2]
     sys.path[:0] = [str(_ROOT / "py"), str(Path(__file__).resolve().parent)]
 
-from table_fakes import FakeHost, play_human_turn  # noqa: E402
+from table_fakes import FakeHost, play_human_turn
 
-from web.kit.frame import Rendered  # noqa: E402
-from web.shell.controller import Controller, MemoryStorage  # noqa: E402
+from web.kit.frame import Rendered
+from web.shell.controller import Controller, MemoryStorage
 
 DIGEST_FILE = Path(__file__).with_name("frames_digest.txt")
 

@@ -114,8 +114,8 @@ def test_the_packages_import_one_way_too() -> None:
 
 
 LAYERS = {"web": 6, "main": 6, "page": 5, "shell": 4, "table": 3, "screens": 3, "sessions": 2, "kit": 1}
-"""py/web's floors, top to bottom: the entry (``web.main``, the package itself) -> ``page`` (the only code that touches JS)
--> ``shell`` (boot, the URL, which screen and dialog are up, settings, the one router) -> the screens
+"""py/web's floors, top to bottom: the entry (``web.main``, the package itself) -> ``page`` (the only code
+that touches JS) -> ``shell`` (boot, the URL, which screen and dialog are up, settings, the one router) -> the screens
 (``table`` and ``screens.*``, on one floor) -> ``sessions`` (local, online) -> ``kit`` (pure markup)
 -> ``cribbage`` (the engine, outside py/web). A module imports only from its own package or a lower
 floor (docs/architecture.md)."""

@@ -66,7 +66,9 @@ def play_stage_by_clicks(c: Controller, host: FakeHost, index: int) -> None:
 def test_the_first_screen_and_the_menu_open_the_lessons_and_the_first_screen_stops_offering_them_once_begun() -> None:
     c, host, storage = make()
     button = select(host.last.table, id="btn-learn")[0]
-    assert button.attrs["data-action"] == "lessons" and "New to cribbage? Learn in 10 minutes" in text_of(host.last.table)
+    assert button.attrs["data-action"] == "lessons" and "New to cribbage? Learn in 10 minutes" in text_of(
+        host.last.table
+    )
     c.click("lessons")
     assert host.last.meta["dialog"] == "lessons" and select(host.last.overlay, id="dlg-lessons")
     assert host.focus[-1] == "lesson-stage-0"

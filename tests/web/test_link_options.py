@@ -14,7 +14,6 @@ from cribbage.match import MAX_SEED, Match, _checksum
 from cribbage.record import RecordError, record_match, replay
 from web.shell.controller import SAVE_KEYS, Controller, MemoryStorage
 from web.shell.link_options import CHECKS, read_link
-from web.sessions.online import peer as online
 from web.sessions.newgame import RULE_WORDS
 
 HUGE = str(MAX_SEED + 1)

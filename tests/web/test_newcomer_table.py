@@ -18,7 +18,7 @@ def make(params: dict[str, str] | None = None, seed: int = 99) -> tuple[Controll
     return controller, host
 
 
-def drive(controller: Controller, host: FakeHost, until, limit: int = 3000) -> None:  # noqa: ANN001
+def drive(controller: Controller, host: FakeHost, until, limit: int = 3000) -> None:
     """Play (computer on its timers, people by clicks) until ``until(controller)``, checked between steps."""
     for _ in range(limit):
         if until(controller):
@@ -259,7 +259,7 @@ def test_the_rules_dialog_explains_play_and_scoring_with_worked_examples() -> No
     assert score_hand(parse_cards(example["hand"]), parse_card(example["starter"])).total == 16
     assert score_hand(parse_cards(example["hand"]), parse_card(example["starter"]), crib=True).total == 12
     pile: list = []
-    for who, code, count, points, _ in rules.PLAY_EXAMPLE:
+    for _who, code, count, points, _ in rules.PLAY_EXAMPLE:
         if code == "go":
             continue
         card = parse_card(code)

@@ -439,7 +439,11 @@ def test_the_room_links_qr_code_is_drawn_once_the_pages_qr_library_has_loaded() 
     assert '<div class="qr-wrap"></div>' in first and ann.qr.ready is not None
     settle(ann)
     svg = ann.html().split('<div class="qr-wrap">')[1].split("</div>")[0]
-    assert svg == ann.qr(link, lambda: None) and svg.startswith("<svg") and 'aria-label="QR code of the room link"' in svg
+    assert (
+        svg == ann.qr(link, lambda: None)
+        and svg.startswith("<svg")
+        and 'aria-label="QR code of the room link"' in svg
+    )
     assert ann.qr.ready is None  # called once
     bob = Browser("Bob", clock, hub, room=ann.session.net.room, secret=ann.session.net.secret)
     bob.load()
@@ -790,7 +794,9 @@ def test_a_slice_of_the_deals_work_and_a_table_redraw_never_share_a_task(monkeyp
     monkeypatch.setattr(online_fakes, "NetHost", TaskHost)
     real_click = Controller.click
     real_propose = PeerSession.propose
-    monkeypatch.setattr(PeerSession, "propose", lambda self, action: (log.append("propose"), real_propose(self, action))[1])
+    monkeypatch.setattr(
+        PeerSession, "propose", lambda self, action: (log.append("propose"), real_propose(self, action))[1]
+    )
 
     def trace(label: str) -> None:  # the session's own trace (the benchmark's): each slice, each redraw
         if label.startswith(("slice", "redraw")) and label.endswith(">"):

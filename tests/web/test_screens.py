@@ -121,8 +121,16 @@ def test_the_puzzle_and_the_scorekeeper_route_through_their_tables() -> None:
     host = Host()
     keeper = ScoreController(host, MemoryStorage())
     keeper.boot()
-    for action, data in (("sk-start", {}), ("sk-peg", {"side": "0", "points": "2"}), ("sk-pad", {"side": "1", "kind": "hand"}),
-                         ("sk-close", {}), ("sk-log", {}), ("sk-close", {}), ("sk-menu", {}), ("sk-close", {})):
+    for action, data in (
+        ("sk-start", {}),
+        ("sk-peg", {"side": "0", "points": "2"}),
+        ("sk-pad", {"side": "1", "kind": "hand"}),
+        ("sk-close", {}),
+        ("sk-log", {}),
+        ("sk-close", {}),
+        ("sk-menu", {}),
+        ("sk-close", {}),
+    ):
         keeper.click(action, data)
     screens.append((keeper, host, ("sk-peg", "sk-menu", "sk-undo")))
     for screen, h, expected in screens:

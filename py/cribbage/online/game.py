@@ -428,7 +428,7 @@ class OnlineGame:
             except ProtocolError as exc:
                 self._stop(f"the other browser sent a move this one refuses: {exc}", {"reason": str(exc)})
                 return False
-            except Exception as exc:  # a bug must not crash the page: stop the match and say why
+            except Exception as exc:  # noqa: BLE001 - a bug must not crash the page: stop the match and say why
                 self._stop(f"this browser failed in its own work ({type(exc).__name__}: {exc})", {})
                 return False
             if self.clock() >= deadline:

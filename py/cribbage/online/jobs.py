@@ -15,8 +15,24 @@ from typing import Any, Callable, Union
 
 from .group import Work
 
-__all__ = ["KeyJob", "SendJob", "ReceiveJob", "MineJob", "AheadJob", "AuditJob", "ShuffleJob", "VerifyJob",
-           "Job", "BackgroundJob", "BACKGROUND", "WorkQueue", "job_to_json", "job_from_json", "background_from_json", "job_label"]
+__all__ = [
+    "KeyJob",
+    "SendJob",
+    "ReceiveJob",
+    "MineJob",
+    "AheadJob",
+    "AuditJob",
+    "ShuffleJob",
+    "VerifyJob",
+    "Job",
+    "BackgroundJob",
+    "BACKGROUND",
+    "WorkQueue",
+    "job_to_json",
+    "job_from_json",
+    "background_from_json",
+    "job_label",
+]
 
 
 @dataclass(frozen=True)

@@ -536,7 +536,9 @@ class Link:
         self._turns: dict[str, tuple[float, float]] = {}
         """Host: callers turned away by ``screen`` while the channel was taken -> (first turned away,
         last call), in order: the one first turned away is admitted first."""
-        self._join_nonce: str | None = None  # host: the nonce of a joining guest's hello, answered once it proved the secret
+        self._join_nonce: str | None = (
+            None  # host: the nonce of a joining guest's hello, answered once it proved the secret
+        )
         self._full = False  # guest: the host said the room is full (we try again)
         self._state: LinkState = "offline"
 

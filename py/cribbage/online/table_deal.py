@@ -650,7 +650,9 @@ class TableDeal:
     def _take_act(self, p: PackDeal, sender: int, message: dict[str, Any]) -> None:
         if message["t"] == "say":
             if not plain(message["value"]) or len(canonical(message["value"])) > MAX_SAY:
-                raise _Refused(f"seat {sender + 1}'s action is not a small plain value", {"seat": sender, "step": "say"})
+                raise _Refused(
+                    f"seat {sender + 1}'s action is not a small plain value", {"seat": sender, "step": "say"}
+                )
             p.acts[sender] = ("say", message["value"])
             return
         slot = message["slot"]

@@ -5,7 +5,8 @@ with a sentence for the player):
 
 - :func:`record_match` ``(match, played_at)`` → :class:`MatchRecord`: a finished match (who, when,
   winner, scores, seed + actions so it replays, points a hand by source for each seat as dealer or
-  pone, best hand and crib with their cards; ``headline()`` is its line in a history list). ``played_at`` is milliseconds since 1970 (UTC), given
+  pone, best hand and crib with their cards; ``headline()`` is its line in a history list). ``played_at`` is
+  milliseconds since 1970 (UTC), given
   by the caller: this module never reads the clock. :func:`record_state` does the same from a
   :class:`GameState` (stacked decks in tests).
 - :func:`coach_totals` ``(match)`` → the coach's view of each human's decisions (expected points lost

@@ -296,7 +296,9 @@ def _best(b: Best | None) -> str:
         return "-"
     from ..cards import parse_card
 
-    return f"{b.points} ({' '.join(parse_card(c).pretty for c in b.cards[:4])}, starter {parse_card(b.cards[4]).pretty})"
+    return (
+        f"{b.points} ({' '.join(parse_card(c).pretty for c in b.cards[:4])}, starter {parse_card(b.cards[4]).pretty})"
+    )
 
 
 def _plural(n: int, one: str, many: str) -> str:
@@ -332,8 +334,11 @@ def format_stats(stats: Stats) -> str:
                        f"{opp} {g.opponent.double_skunked} (information only)")
         c = g.player.coach
         if g.player.coached:
-            out.append(f"  coach ({_plural(g.player.coached, 'match', 'matches')} reviewed): {_avg(c.per_discard, 1).strip()} points "
-                       f"lost a discard ({c.discards}), {_avg(c.per_play, 1).strip()} a play ({c.plays})")
+            out.append(
+                f"  coach ({_plural(g.player.coached, 'match', 'matches')} reviewed): "
+                f"{_avg(c.per_discard, 1).strip()} points "
+                f"lost a discard ({c.discards}), {_avg(c.per_play, 1).strip()} a play ({c.plays})"
+            )
             if len(g.trend) >= 2:
                 first, last = g.trend[0], g.trend[-1]
                 out.append(f"  trend: a discard {_avg(first.per_discard, 1).strip()} → "

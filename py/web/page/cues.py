@@ -21,6 +21,7 @@ from pyscript import window  # type: ignore[import-not-found]  # the page's JS o
 from pyscript.ffi import to_js  # type: ignore[import-not-found]
 
 from web.kit.comfort_view import TONES
+from web.kit.caught import caught
 
 __all__ = ["BrowserCues"]
 
@@ -32,7 +33,8 @@ def _has(obj: Any, name: str) -> bool:
     """Does the JS object have this property (not undefined)? (No ``eval``: the CSP forbids it.)"""
     try:
         return bool(window.Reflect.has(obj, name))
-    except Exception:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001
+        caught("page.cues._has", exc)
         return False
 
 
@@ -50,7 +52,8 @@ class BrowserCues:
             navigator = window.navigator
             coarse = bool(window.matchMedia("(pointer: coarse)").matches)
             self.can_vibrate = coarse and _has(navigator, "vibrate")
-        except Exception:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
+            caught("page.cues.BrowserCues.__init__", exc)
             self.can_vibrate = False
         self._navigator = navigator if self.can_vibrate else None
 
@@ -70,7 +73,8 @@ class BrowserCues:
                     return
             if str(self._context.state) != "running":
                 self._context.resume()
-        except Exception:  # noqa: BLE001 - no sound rather than a broken tap
+        except Exception as exc:  # noqa: BLE001 - no sound rather than a broken tap
+            caught("page.cues.BrowserCues.unlock", exc)
             self._failed = True
 
     def sound(self, cue: str) -> None:
@@ -106,8 +110,8 @@ class BrowserCues:
                 source.stop(stop + 0.02)
                 end = max(end, stop)
             self._next = end + GAP_S
-        except Exception:  # noqa: BLE001 - no sound rather than a broken move
-            pass
+        except Exception as exc:  # noqa: BLE001 - no sound rather than a broken move
+            caught("page.cues.BrowserCues.sound", exc)
 
     def _noise_buffer(self, ctx: Any) -> Any:
         """A tenth of a second of white noise (made once)."""
@@ -126,5 +130,5 @@ class BrowserCues:
             return
         try:
             self._navigator.vibrate(ms)
-        except Exception:  # noqa: BLE001
-            pass
+        except Exception as exc:  # noqa: BLE001
+            caught("page.cues.BrowserCues.vibrate", exc)

@@ -11,6 +11,7 @@ from pyscript import document, window  # type: ignore[import-not-found]  # the p
 from pyscript.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
 from web.page.jsvalues import _nn
+from web.kit.caught import caught
 
 __all__ = ["Glide", "TRAVEL_MS", "TRAVEL_EASING", "Places"]
 
@@ -42,8 +43,8 @@ class Glide:
             try:
                 flight.onfinish = None
                 flight.cancel()
-            except Exception:  # noqa: BLE001
-                pass
+            except Exception as exc:  # noqa: BLE001
+                caught("page.glide.Glide.skip", exc)
             self._land(copy, element)
 
     @staticmethod
@@ -101,7 +102,9 @@ class Glide:
                 sy = oh / float(r.height) if float(r.height) else 1.0
                 if abs(dx) < 0.5 and abs(dy) < 0.5 and abs(sx - 1) < 0.01 and abs(sy - 1) < 0.01:
                     continue
-                first: dict[str, Any] = {"transform": f"translate({dx:.1f}px, {dy:.1f}px) scale({sx:.3f}, {sy:.3f}){base}"}
+                first: dict[str, Any] = {
+                    "transform": f"translate({dx:.1f}px, {dy:.1f}px) scale({sx:.3f}, {sy:.3f}){base}"
+                }
                 last: dict[str, Any] = {"transform": base.strip() or "none"}
                 if back and not bool(element.classList.contains("back")):
                     first["opacity"], last["opacity"] = 0.35, 1  # a back laid face up: it shows as it goes

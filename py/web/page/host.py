@@ -23,6 +23,7 @@ from web.page.input import _embedded
 from web.page.jsvalues import _nn, _text, create_once_callable
 from web.page.timers import Timers
 from web.table.patch import moving, plan
+from web.kit.caught import caught
 
 __all__ = ["BrowserHost", "_nn", "_text"]  # (_nn, _text: web.page.net imports them from here)
 
@@ -130,7 +131,8 @@ class BrowserHost:
         if travel is not None:
             try:
                 self.glide.travel(*travel)
-            except Exception:  # noqa: BLE001 - a browser without element.animate: the change is instant
+            except Exception as exc:  # noqa: BLE001 - a browser without element.animate: the change is instant
+                caught("page.host.BrowserHost.settle", exc)
                 self.skip_transition()
         if focus is not None:
             began = float(window.performance.now()) if self._marks else 0.0
@@ -276,6 +278,7 @@ class BrowserHost:
             data = to_js(message, dict_converter=window.Object.fromEntries)
             window.parent.postMessage(data, "*")
         except Exception as exc:  # noqa: BLE001 - the game goes on without its host page
+            caught("page.host.BrowserHost.post", exc)
             print(f"postMessage failed: {exc}", file=sys.stderr)
 
     def post_ready(self) -> None:

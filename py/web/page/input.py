@@ -12,6 +12,7 @@ from pyscript import document, window  # type: ignore[import-not-found]  # the p
 
 from web.page.jsvalues import _nn, _text
 from web.shell.link_options import LINK_NAMES
+from web.kit.caught import caught
 
 __all__ = ["Routed", "PageHost", "DATA_KEYS", "NAME_FIELDS"]
 
@@ -112,7 +113,8 @@ def _copy(element: Any) -> None:
     try:
         window.navigator.clipboard.writeText(text)
         element.textContent = "Copied"
-    except Exception:  # noqa: BLE001 - no clipboard (insecure context): the text stays selected
+    except Exception as exc:  # noqa: BLE001 - no clipboard (insecure context): the text stays selected
+        caught("page.input._copy", exc)
         element.textContent = "Select and copy"
 
 
@@ -146,5 +148,6 @@ def _on_key(controller: Routed, host: PageHost, event: Any) -> None:
 def _embedded() -> bool:
     try:
         return not bool(getattr(window.Object, "is")(window.parent, window))
-    except Exception:  # noqa: BLE001 - a cross-origin parent still compares fine; be safe anyway
+    except Exception as exc:  # noqa: BLE001 - a cross-origin parent still compares fine; be safe anyway
+        caught("page.input._embedded", exc)
         return False

@@ -9,7 +9,7 @@ from pyscript.ffi import create_proxy  # type: ignore[import-not-found]
 
 try:  # Pyodide gives JS null as its own ``jsnull`` value, not None
     from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
-    from pyodide.ffi import jsnull as _JSNULL
+    from pyodide.ffi import jsnull as _JSNULL  # noqa: N812 - a constant here
 except ImportError:  # pragma: no cover - older Pyodide
     _JSNULL = None
     create_once_callable = create_proxy

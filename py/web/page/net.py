@@ -272,9 +272,18 @@ def configure_online(host: BrowserHost, params: dict[str, str]) -> None:
             online.SLICE_MS = float(slice_ms)
             query += f"&slice={slice_ms}"
 
-    online.configure(channel=factory if net is not None and refusal is None else None,
-                     room=params.get("room"), secret=_fragment_secret(), page_url=str(window.location.origin) + str(window.location.pathname),
-                     link_query=query, group=group, wall=lambda: float(window.Date.now()) / 1000.0, refusal=refusal,
-                     rules_text=_text(search.get("rules")), trace=trace, hold=_hold_background,
-                     qr=RoomQr(host) if net is not None and _nn(getattr(net, "qr", None)) is not None else None)
+    online.configure(
+        channel=factory if net is not None and refusal is None else None,
+        room=params.get("room"),
+        secret=_fragment_secret(),
+        page_url=str(window.location.origin) + str(window.location.pathname),
+        link_query=query,
+        group=group,
+        wall=lambda: float(window.Date.now()) / 1000.0,
+        refusal=refusal,
+        rules_text=_text(search.get("rules")),
+        trace=trace,
+        hold=_hold_background,
+        qr=RoomQr(host) if net is not None and _nn(getattr(net, "qr", None)) is not None else None,
+    )
 

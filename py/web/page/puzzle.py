@@ -25,6 +25,7 @@ from web.page.jsvalues import _nn, _text
 from web.page.storage import page_storage
 from web.kit.cards import sprite_svg
 from web.screens.puzzle.screen import PuzzleController
+from web.kit.caught import caught
 
 __all__ = ["start_puzzle"]
 
@@ -41,7 +42,8 @@ def _copy(controller: PuzzleController, host: BrowserHost, element: Any) -> None
 
     try:
         window.navigator.clipboard.writeText(text).then(create_once_callable(done), create_once_callable(refused))
-    except Exception:  # noqa: BLE001 - no clipboard (an insecure context): the text is on screen
+    except Exception as exc:  # noqa: BLE001 - no clipboard (an insecure context): the text is on screen
+        caught("page.puzzle._copy", exc)
         refused()
 
 

@@ -21,6 +21,7 @@ from web.page.input import _on_click, _on_key
 from web.page.jsvalues import _nn
 from web.page.storage import page_storage
 from web.screens.scorekeeper.screen import ScoreController
+from web.kit.caught import caught
 
 __all__ = ["start_scorekeeper", "WakeLock"]
 
@@ -47,7 +48,8 @@ class WakeLock:
         try:
             promise = window.navigator.wakeLock.request("screen")
             promise.then(create_once_callable(self._got), create_once_callable(self._refused))
-        except Exception:  # noqa: BLE001 - e.g. refused by a permissions policy
+        except Exception as exc:  # noqa: BLE001 - e.g. refused by a permissions policy
+            caught("page.scorekeeper.WakeLock.request", exc)
             self.controller.set_wake("off")
 
     def _got(self, sentinel: Any) -> None:

@@ -27,6 +27,7 @@ from web.page.host import BrowserHost
 from web.page.input import Routed, _embedded, _on_click, _on_key, _on_root_click, _params
 from web.page.jsvalues import _nn, _text
 from web.page.storage import page_storage
+from web.kit.caught import caught
 
 WIDE_QUERY = ("(min-width: 960px) and (min-height: 600px), "
               "(min-width: 640px) and (max-height: 599px) and (min-aspect-ratio: 4/3)")
@@ -147,8 +148,8 @@ def _import_steps(names: tuple[str, ...]) -> Iterator[str]:
     for name in names:
         try:
             importlib.import_module(name)
-        except Exception:  # noqa: BLE001
-            pass
+        except Exception as exc:  # noqa: BLE001
+            caught("page.start._import_steps", exc)
         yield name
 
 

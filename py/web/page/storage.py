@@ -9,6 +9,7 @@ from pyscript import window  # type: ignore[import-not-found]  # the page's JS o
 
 from web.page.jsvalues import _nn, _text, create_once_callable
 from web.sessions.storage import DurableStorage, Storage
+from web.kit.caught import caught
 
 __all__ = ["page_storage", "BrowserStorage"]
 
@@ -32,22 +33,24 @@ class BrowserStorage:
     def get(self, key: str) -> str | None:
         try:
             value = _text(window.localStorage.getItem(key))
-        except Exception:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
+            caught("page.storage.BrowserStorage.get", exc)
             return self._memory.get(key)
         return value
 
     def set(self, key: str, value: str) -> None:
         try:
             window.localStorage.setItem(key, value)
-        except Exception:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
+            caught("page.storage.BrowserStorage.set", exc)
             self._memory[key] = value
 
     def remove(self, key: str) -> None:
         self._memory.pop(key, None)
         try:
             window.localStorage.removeItem(key)
-        except Exception:  # noqa: BLE001
-            pass
+        except Exception as exc:  # noqa: BLE001
+            caught("page.storage.BrowserStorage.remove", exc)
 
     def when_durable(self, fn: Callable[[], None]) -> None:
         fn()  # as durable as localStorage gets
@@ -63,6 +66,6 @@ class BrowserStorage:
                 name = _text(store.key(i))
                 if name is not None:
                     names.add(name)
-        except Exception:  # noqa: BLE001
-            pass
+        except Exception as exc:  # noqa: BLE001
+            caught("page.storage.BrowserStorage.keys", exc)
         return sorted(names)

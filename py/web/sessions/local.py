@@ -14,6 +14,7 @@ from web.sessions.newgame import levels_of
 from web.sessions.series import open_game
 from web.sessions.seats import Computer, LocalHuman, Seat
 from web.sessions.session import LocalSession, Session
+from web.kit.caught import caught
 
 __all__ = ["new", "resume", "seats_of"]
 
@@ -55,10 +56,12 @@ def resume(mode: Mode, ctx: OpenContext) -> tuple[Session | None, str | None]:
         if set(match.humans) != set(mode.humans) and mode.key != "table":
             raise ValueError("it belongs to the other mode")
     except Exception as exc:  # noqa: BLE001 - any unreadable save is set aside, never lost
+        caught("sessions.local.resume", exc)
         aside = f"{key}.corrupt.{ctx.now_ms()}"
         try:
             ctx.storage.set(aside, raw)
-        except Exception:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
+            caught("sessions.local.resume", exc)
             aside = "(it could not be copied)"
         reason = str(exc) or type(exc).__name__
         return None, (f"Your saved game could not be read, so a new game has started. A copy of the old one "
@@ -68,7 +71,8 @@ def resume(mode: Mode, ctx: OpenContext) -> tuple[Session | None, str | None]:
         raw_ui = ctx.storage.get(mode.ui_key)
         value = json.loads(raw_ui).get("ack", 0) if raw_ui else 0
         ack = value if isinstance(value, int) else 0
-    except Exception:  # noqa: BLE001 - the acknowledgement is a convenience
+    except Exception as exc:  # noqa: BLE001 - the acknowledgement is a convenience
+        caught("sessions.local.resume", exc)
         ack = 0
     return LocalSession(match, seats_of(mode, match, ctx), ctx.storage, key, mode.ui_key, acked_hand=ack), None
 

@@ -34,6 +34,7 @@ from typing import Any, Callable, Literal, Mapping, TypeVar
 from cribbage.match import Match
 from cribbage.rules import CLASSIC, Rules, RulesError
 from cribbage.series import SeriesRules
+from web.kit.caught import caught
 
 __all__ = ["SeatChoice", "NewGame", "PRESETS", "PRESET_LABELS", "DEFAULT", "CHOICE_KEY", "LEVELS", "SERIES_LENGTHS",
            "COMING_SOON", "from_query", "from_json", "edit", "preset_of", "coming_soon", "remembered",
@@ -387,9 +388,12 @@ def _edit(game: NewGame, field: str, choice: str) -> NewGame:
             return game
         return replace(game, series=replace(game.series, first_to=games // 2 + 1))
     if field == "skunks":
-        flags: dict[str, Any] = {"3": dict(skunks=True, double_skunk=3, lurch=False), "4": dict(skunks=True, double_skunk=4, lurch=False),
-                 "lurch": dict(skunks=True, double_skunk=3, lurch=True),
-                 "off": dict(skunks=False, double_skunk=3, lurch=False)}[choice]
+        flags: dict[str, Any] = {
+            "3": dict(skunks=True, double_skunk=3, lurch=False),
+            "4": dict(skunks=True, double_skunk=4, lurch=False),
+            "lurch": dict(skunks=True, double_skunk=3, lurch=True),
+            "off": dict(skunks=False, double_skunk=3, lurch=False),
+        }[choice]
         return replace(game, series=replace(game.series, **flags))
     if field == "deal":
         if choice not in ("loser", "alternate"):
@@ -429,7 +433,8 @@ def read_choice(storage: Any, key: str, parse: Callable[[Any], T], default: T) -
     try:
         raw = storage.get(key)
         return parse(json.loads(raw)) if raw else default
-    except Exception:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001
+        caught("sessions.newgame.read_choice", exc)
         return default
 
 
@@ -437,8 +442,8 @@ def keep_choice(storage: Any, key: str, data: Any) -> None:
     """Keep ``data`` (JSON) under ``key`` for next time (a full storage only loses the convenience)."""
     try:
         storage.set(key, json.dumps(data, separators=(",", ":")))
-    except Exception:  # noqa: BLE001
-        pass
+    except Exception as exc:  # noqa: BLE001
+        caught("sessions.newgame.keep_choice", exc)
 
 
 def remembered(storage: Any) -> NewGame:

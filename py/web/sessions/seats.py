@@ -27,6 +27,7 @@ from cribbage.actions import Action, CutForDeal, CutPack, CutStarter, Discard, P
 from cribbage.cards import Card
 from cribbage.scoring import fifteens, pairs, runs, score_play
 from cribbage.view import SeatView
+from web.kit.caught import caught
 
 __all__ = ["Seat", "SeatKind", "Propose", "Timer", "LocalHuman", "Computer", "RemoteSeat", "ai_module",
            "ai_available", "fallback_choose", "keep_points", "warm_steps", "warming", "warmed", "SLICE_MS"]
@@ -74,7 +75,8 @@ def ai_module() -> ModuleType | None:
             for _ in _AI_IMPORT[0] if _AI_IMPORT else ():
                 pass  # a warm-up left it half imported: finish it now
             from cribbage import ai
-        except Exception:  # noqa: BLE001 - the table must still work without it
+        except Exception as exc:  # noqa: BLE001 - the table must still work without it
+            caught("sessions.seats.ai_module", exc)
             _AI.append(None)
         else:
             _AI.append(ai)
@@ -105,11 +107,12 @@ def _ai_import_steps() -> Iterator[str]:
             importlib.import_module("cribbage.ai." + name)
             yield "cribbage.ai." + name
         spec.loader.exec_module(package)
-    except BaseException:
+    except BaseException as exc:
+        caught("sessions.seats._ai_import_steps", exc)
         sys.modules.pop("cribbage.ai", None)  # a plain import will try again (and say why)
         _AI_IMPORT.clear()
         raise
-    setattr(sys.modules["cribbage"], "ai", package)
+    sys.modules["cribbage"].ai = package
     _AI_IMPORT.clear()  # imported: a later run finds it in sys.modules
     yield "cribbage.ai"
 
@@ -136,12 +139,14 @@ def warm_steps() -> Iterator[str]:
     for name in ("pathlib", "shutil", "tempfile", "importlib.resources", "json"):
         try:
             importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - ai_module() will say so when it is needed
+        except Exception as exc:  # noqa: BLE001 - ai_module() will say so when it is needed
+            caught("sessions.seats.warm_steps", exc)
             return
         yield name
     try:
         yield from _importing_ai()
-    except Exception:  # noqa: BLE001 - ai_module() will say so when it is needed
+    except Exception as exc:  # noqa: BLE001 - ai_module() will say so when it is needed
+        caught("sessions.seats.warm_steps", exc)
         return
     if ai_module() is None:
         return
@@ -307,7 +312,8 @@ class Computer:
         try:
             call: Action | None = ai.call_for_level(view, self.level())
             return call
-        except Exception:  # noqa: BLE001 - a call is never worth stalling the table
+        except Exception as exc:  # noqa: BLE001 - a call is never worth stalling the table
+            caught("sessions.seats.Computer.call", exc)
             return None
 
     @property
@@ -345,8 +351,8 @@ class Computer:
                     return chosen
                 result: Action = yield from steps(view)
                 return result
-            except Exception:  # noqa: BLE001 - fall back rather than stall the table
-                pass
+            except Exception as exc:  # noqa: BLE001 - fall back rather than stall the table
+                caught("sessions.seats.Computer.choose_steps", exc)
         return fallback_choose(view, seed)
 
     def _fire(self) -> None:

@@ -26,6 +26,7 @@ from cribbage.series import Series, WinKind
 from web.sessions.newgame import NewGame, edit, remembered
 from web.sessions.newgame import from_json as choice_from_json
 from web.sessions.storage import Storage
+from web.kit.caught import caught
 
 __all__ = ["SeriesPlay", "GameLine", "series_key", "load", "save", "discard", "open_game", "SERIES_VERSION"]
 
@@ -130,7 +131,8 @@ def load(storage: Storage, mode: str) -> SeriesPlay | None:
     try:
         raw = storage.get(series_key(mode))
         return SeriesPlay.from_json(json.loads(raw)) if raw else None
-    except Exception:  # noqa: BLE001 - a damaged series loses the count, never the game
+    except Exception as exc:  # noqa: BLE001 - a damaged series loses the count, never the game
+        caught("sessions.series.load", exc)
         return None
 
 
@@ -141,8 +143,8 @@ def save(storage: Storage, mode: str, play: SeriesPlay | None) -> None:
             storage.remove(series_key(mode))
         else:
             storage.set(series_key(mode), json.dumps(play.to_json(), separators=(",", ":")))
-    except Exception:  # noqa: BLE001 - a full storage must not stop the game
-        pass
+    except Exception as exc:  # noqa: BLE001 - a full storage must not stop the game
+        caught("sessions.series.save", exc)
 
 
 def discard(storage: Storage, mode: str) -> None:
@@ -174,7 +176,8 @@ def open_game(storage: Storage, mode: str, save_key: str, seed: int, level: str 
     if play is not None and raw:
         try:
             previous = Match.from_json(raw)
-        except Exception:  # noqa: BLE001 - no readable game: the series cannot go on
+        except Exception as exc:  # noqa: BLE001 - no readable game: the series cannot go on
+            caught("sessions.series.open_game", exc)
             previous = None
     if play is not None and previous is not None and play.owns(previous) and previous.state.is_over:
         nxt = play.after(previous)

@@ -28,6 +28,7 @@ from cribbage.view import SeatView
 
 from web.sessions.seats import Propose, Seat
 from web.sessions.storage import Storage
+from web.kit.caught import caught
 
 __all__ = ["Link", "Offer", "Question", "Change", "Session", "LocalSession", "Listener", "summary_hand",
            "deal_cut_held"]
@@ -352,7 +353,7 @@ class LocalSession:
         for i in sorted(actors):
             self._seats[i].on_turn(self._match.view(i), self._proposer(i))
         for i in sorted(callers):
-            getattr(self._seats[i], "on_call")(self._match.view(i), self._proposer(i))
+            self._seats[i].on_call(self._match.view(i), self._proposer(i))
 
     def _emit(self, change: Change) -> None:
         for listener in list(self._listeners):
@@ -368,8 +369,8 @@ class LocalSession:
             self.storage.set(self.save_key, self._match.to_json())
             if self.ui_key is not None:
                 self.storage.set(self.ui_key, json.dumps({"ack": self.acked_hand}))
-        except Exception:  # noqa: BLE001 - a full or blocked storage must not stop the game
-            pass
+        except Exception as exc:  # noqa: BLE001 - a full or blocked storage must not stop the game
+            caught("sessions.session.LocalSession.save", exc)
 
     # --- the protocol's optional members: nothing of a local session's own ------------------------
 

@@ -9,6 +9,7 @@ not let anything out before a write is on disk (online play: a message, an ackno
 from __future__ import annotations
 
 from typing import Any, Callable, Protocol
+from web.kit.caught import caught
 
 __all__ = ["Storage", "MemoryStorage", "DurableStorage"]
 
@@ -75,7 +76,8 @@ class DurableStorage:
             return self._memory[key]
         try:
             value = self.store.get(key)
-        except Exception:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
+            caught("sessions.storage.DurableStorage.get", exc)
             return None
         return None if value is None else _str(value)
 
@@ -93,13 +95,15 @@ class DurableStorage:
                 self.store.set(key, value)
             self._memory.pop(key, None)
         except Exception as exc:  # noqa: BLE001 - the store itself broke: keep the value for this visit
+            caught("sessions.storage.DurableStorage._write", exc)
             self._memory[key] = value
             self._broken = f"the browser refused to save ({exc})"
 
     def keys(self) -> list[str]:
         try:
             names = {_str(k) for k in self.store.keys()}
-        except Exception:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
+            caught("sessions.storage.DurableStorage.keys", exc)
             names = set()
         names |= {k for k, v in self._memory.items() if v is not None}
         names -= {k for k, v in self._memory.items() if v is None}
@@ -111,12 +115,14 @@ class DurableStorage:
         try:
             self.store.whenDurable(self.callback(fn))
         except Exception as exc:  # noqa: BLE001
+            caught("sessions.storage.DurableStorage.when_durable", exc)
             self._broken = f"the browser refused to save ({exc})"
 
     def failure(self) -> str | None:
         try:
             error = self.store.error
-        except Exception:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
+            caught("sessions.storage.DurableStorage.failure", exc)
             error = None
         text = None if error is None or _str(error) in ("", "undefined", "null") else _str(error)
         return text or self._broken

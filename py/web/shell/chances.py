@@ -35,6 +35,7 @@ from web.kit.winchance import ChanceScene, Costly, WinBar, review_line
 from web.sessions import seats
 from web.sessions.seats import ai_available, ai_module, warm_steps, warmed
 from web.sessions.storage import Storage
+from web.kit.caught import caught
 
 if TYPE_CHECKING:
     from cribbage.ai.coach import DiscardChoice
@@ -136,7 +137,8 @@ class TableChances:
             try:
                 raw = self.table.storage.get(self.settings_key)
                 settings = json.loads(raw) if raw else None
-            except Exception:  # noqa: BLE001 - settings are a convenience
+            except Exception as exc:  # noqa: BLE001 - settings are a convenience
+                caught("shell.chances.TableChances._read", exc)
                 settings = None
             found = settings.get(SETTING) if isinstance(settings, dict) else None
             if isinstance(found, dict):
@@ -162,13 +164,14 @@ class TableChances:
             settings = json.loads(raw) if raw else {}
             if not isinstance(settings, dict):
                 settings = {}
-        except Exception:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
+            caught("shell.chances.TableChances.toggle", exc)
             settings = {}
         settings[SETTING] = dict(switches)
         try:
             self.table.storage.set(self.settings_key, json.dumps(settings))
-        except Exception:  # noqa: BLE001 - a full or blocked storage: on for this page only
-            pass
+        except Exception as exc:  # noqa: BLE001 - a full or blocked storage: on for this page only
+            caught("shell.chances.TableChances.toggle", exc)
         if not on:
             self._stop()
         return on
@@ -265,6 +268,7 @@ class TableChances:
             reviews = ai.review_hand(self.table.match, me, hand)
             lines = [review_line(r) for r in reviews if r.text]  # each cost in points and chance of winning
         except Exception as exc:  # noqa: BLE001
+            caught("shell.chances.TableChances._on_review", exc)
             lines = [f"The coach could not review this hand ({exc})."]
         self.table.ui.reviews[hand] = lines
         self.table.ui.focus = "btn-close"
@@ -287,7 +291,8 @@ class TableChances:
         if choices is None:
             try:
                 choices = ai.analyze_discards(view.hand, view.dealer == view.seat, scores=scores)
-            except Exception:  # noqa: BLE001
+            except Exception as exc:  # noqa: BLE001
+                caught("shell.chances.TableChances.keep_ev", exc)
                 return None
             self.discards[key] = choices
         for rank, ch in enumerate(choices, 1):
@@ -366,7 +371,8 @@ class TableChances:
                         redraw = self._finished(job[0], stop.value) or redraw
                 if time.perf_counter() >= end:
                     break
-        except Exception:  # noqa: BLE001 - the figure is a bonus: never stop the table for it
+        except Exception as exc:  # noqa: BLE001 - the figure is a bonus: never stop the table for it
+            caught("shell.chances.TableChances._tick", exc)
             self._fail()
             return
         dialog = self.table.ui.dialog

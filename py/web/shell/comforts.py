@@ -36,6 +36,7 @@ from web.shell.ports import Cues
 from web.kit.comfort_view import TURN_VIBRATION_MS, ComfortScene
 from web.sessions.session import Change, Session
 from web.sessions.storage import Storage
+from web.kit.caught import caught
 
 __all__ = ["TableComforts", "SilentCues", "cues_of", "play_muggins", "AUTO_MS", "SOUND", "VIBRATION", "AUTOPLAY"]
 
@@ -154,7 +155,8 @@ class TableComforts:
             try:
                 raw = self.table.storage.get(self.settings_key)
                 found = json.loads(raw) if raw else None
-            except Exception:  # noqa: BLE001 - settings are a convenience
+            except Exception as exc:  # noqa: BLE001 - settings are a convenience
+                caught("shell.comforts.TableComforts._read", exc)
                 found = None
             self._settings = found if isinstance(found, dict) else {}
         return self._settings
@@ -165,13 +167,14 @@ class TableComforts:
             raw = self.table.storage.get(self.settings_key)
             settings = json.loads(raw) if raw else {}
             settings = settings if isinstance(settings, dict) else {}
-        except Exception:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
+            caught("shell.comforts.TableComforts._write", exc)
             settings = {}
         settings[key] = value
         try:
             self.table.storage.set(self.settings_key, json.dumps(settings))
-        except Exception:  # noqa: BLE001 - a full or blocked storage: for this page only
-            pass
+        except Exception as exc:  # noqa: BLE001 - a full or blocked storage: for this page only
+            caught("shell.comforts.TableComforts._write", exc)
 
     def reload(self) -> None:
         """The settings were replaced (an import): read them again."""

@@ -59,6 +59,7 @@ from web.sessions.seats import keep_points as _keep_points
 from web.sessions.seats import LocalHuman
 from web.sessions.session import Change, LocalSession, Offer, Session, deal_cut_held, summary_hand
 from web.sessions.storage import MemoryStorage, Storage
+from web.kit.caught import caught
 
 __all__ = ["Controller", "Host", "Storage", "MemoryStorage", "SAVE_KEYS", "MODE_KEY", "SETTINGS_KEY", "Ui"]
 
@@ -134,7 +135,7 @@ class Controller:
     def lessons(self) -> LessonsPart:
         """The lessons and practice (:mod:`web.shell.lessons`), imported on first use."""
         if self._lessons is None:
-        
+
             self._lessons = LessonsPart(self)
         return self._lessons
 
@@ -167,7 +168,9 @@ class Controller:
             self.delay = int(self.params["delay"])
         chosen = self.newgame.from_url(self.params)  # ?players=&seats=&to=&rules=&series=: the next new match
         key = self.params.get("mode") or chosen or self.storage.get(MODE_KEY)
-        if key == "challenge" or "challenge" in self.params:  # a challenge link or its match (web.screens.challenge.screen)
+        if (
+            key == "challenge" or "challenge" in self.params
+        ):  # a challenge link or its match (web.screens.challenge.screen)
             key = self.challenges.boot(self.params.get("challenge"), self.storage.get(MODE_KEY))
         mode = mode_of(key)
         if self.params.get("seed", "").isdigit():
@@ -192,7 +195,8 @@ class Controller:
         try:
             raw = self.storage.get(key)
             return json.loads(raw) if raw else None
-        except Exception:  # noqa: BLE001 - settings are a convenience
+        except Exception as exc:  # noqa: BLE001 - settings are a convenience
+            caught("shell.controller.Controller._read_json", exc)
             return None
 
     def _use(self, mode: Mode, session: Session) -> None:
@@ -214,8 +218,8 @@ class Controller:
         self._mode_kept = True
         try:
             self.storage.set(MODE_KEY, self.mode_def.key)
-        except Exception:  # noqa: BLE001 - a full or blocked storage must not stop the game
-            pass
+        except Exception as exc:  # noqa: BLE001 - a full or blocked storage must not stop the game
+            caught("shell.controller.Controller._keep_mode", exc)
 
     def _resume(self, mode: Mode) -> bool:
         """Reopen the saved match of ``mode``. True if loaded (else a notice may explain why not)."""

@@ -100,7 +100,9 @@ def _sheet(scene: Scene) -> str:
             continue
         if e.seat is None:
             continue
-        what = {"show hand": "hand", "show crib": "crib", "heels": "his heels", "put back": "put back"}.get(e.kind, "pegging")
+        what = {"show hand": "hand", "show crib": "crib", "heels": "his heels", "put back": "put back"}.get(
+            e.kind, "pegging"
+        )
         if e.claim:  # muggins: what was claimed, not yet what it held
             what += " (claimed)"
         items = "".join(f"<li>{esc(i.describe())}</li>" for i in e.items)
@@ -221,7 +223,10 @@ def _rules(scene: Scene) -> str:
     example = dict(rules.COUNT_EXAMPLE)
     hand, starter = parse_cards(example["hand"]), parse_card(example["starter"])
     scored = score_hand(hand, starter)  # the engine counts the example: the page never re-derives rules
-    minis = "".join(_mini(c) for c in hand) + f'<span class="plus" aria-hidden="true">+</span>{_mini(starter, "starter-mini")}'
+    minis = (
+        "".join(_mini(c) for c in hand)
+        + f'<span class="plus" aria-hidden="true">+</span>{_mini(starter, "starter-mini")}'
+    )
     parts.append(
         f'<h3>Worked example: a hand</h3><div class="panel-cards">{minis}</div>'
         f'<ul class="items">{_items_html(scored.items)}</ul>'

@@ -9,6 +9,7 @@ import json
 
 from web.kit.looks import KINDS, LookChoice
 from web.sessions.storage import Storage
+from web.kit.caught import caught
 
 __all__ = ["SETTING", "Looks"]
 
@@ -29,7 +30,8 @@ class Looks:
         try:
             raw = self.storage.get(self.settings_key)
             settings = json.loads(raw) if raw else {}
-        except Exception:  # noqa: BLE001 - settings are a convenience
+        except Exception as exc:  # noqa: BLE001 - settings are a convenience
+            caught("shell.looks.Looks._settings", exc)
             return {}
         return settings if isinstance(settings, dict) else {}
 
@@ -50,6 +52,6 @@ class Looks:
         settings[SETTING] = dict(self.choice.__dict__)  # the other settings stay as they are
         try:
             self.storage.set(self.settings_key, json.dumps(settings))
-        except Exception:  # noqa: BLE001 - kept for this visit if the browser refuses
-            pass
+        except Exception as exc:  # noqa: BLE001 - kept for this visit if the browser refuses
+            caught("shell.looks.Looks.choose", exc)
         return True

@@ -22,6 +22,7 @@ from web.sessions.storage import Storage
 from web.table.render import primary_button
 from web.table.ports import Ui
 from web.table.scene import DELAYS, LEVELS, Scene
+from web.kit.caught import caught
 
 __all__ = ["TableMenu", "AppPort", "SETTINGS_KEY"]
 
@@ -87,7 +88,9 @@ class TableMenu:
     def _on_menu(self, data: dict[str, str]) -> None:
         if self.app.cover_for() is not None:
             return
-        self.app.ui.new_mode = self.app.mode if self.app.mode in MODES else DEFAULT_MODE  # a challenge: not a menu choice
+        self.app.ui.new_mode = (
+            self.app.mode if self.app.mode in MODES else DEFAULT_MODE
+        )  # a challenge: not a menu choice
         self.app.ui.new_level = self.app.level
         self.app.newgame.load_room()
         self._open("menu")
@@ -146,7 +149,10 @@ class TableMenu:
         """Game over: a new game of the same kind, at once."""
         if self.app.ui.dialog or not self.app.match.state.is_over:
             return
-        self.app.ui.new_mode, self.app.ui.new_level = (self.app.mode if self.app.mode in MODES else DEFAULT_MODE), self.app.level
+        self.app.ui.new_mode, self.app.ui.new_level = (
+            (self.app.mode if self.app.mode in MODES else DEFAULT_MODE),
+            self.app.level,
+        )
         self._on_start({})
 
     def _on_resume(self, data: dict[str, str]) -> None:
@@ -184,8 +190,8 @@ class TableMenu:
                 settings = settings if isinstance(settings, dict) else {}
                 settings["delay"] = delay  # the other settings (the chance of winning) stay
                 self.app.storage.set(SETTINGS_KEY, json.dumps(settings))
-            except Exception:  # noqa: BLE001
-                pass
+            except Exception as exc:  # noqa: BLE001
+                caught("shell.menu.TableMenu._on_speed", exc)
             self.app.refresh()
 
     def _on_winbar(self, data: dict[str, str]) -> None:

@@ -116,8 +116,11 @@ class NewGameScreen:
             return
         field, choice = data.get("field", ""), data.get("choice", "")
         self.draft = edit(self.draft, field, choice)
-        self.ctl.ui.focus = f"ng-{field}-{choice}" if not field.startswith(("pack2", "muggins", "play-muggins", "recut")) else (
-            f"ng-{field}-{'off' if choice == 'on' else 'on'}")  # a checkbox's next choice is the other
+        self.ctl.ui.focus = (
+            f"ng-{field}-{choice}"
+            if not field.startswith(("pack2", "muggins", "play-muggins", "recut"))
+            else (f"ng-{field}-{'off' if choice == 'on' else 'on'}")
+        )  # a checkbox's next choice is the other
         self.ctl.refresh()
         self.ctl.host.announce(self.draft.describe())
 

@@ -68,7 +68,12 @@ class ClaimPad:
         or Enter on the number typed)."""
         value = claims.play_claim_value(data.get("claim", ""))
         view = self.view()
-        if value is None or not self.can_act_privately() or not claims.play_claiming(view) or len(self.ui.selected) != 1:
+        if (
+            value is None
+            or not self.can_act_privately()
+            or not claims.play_claiming(view)
+            or len(self.ui.selected) != 1
+        ):
             return
         code = self.ui.selected[0]
         index = next((i for i, c in enumerate(view.hand) if c.code == code), 0)

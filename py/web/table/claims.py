@@ -8,7 +8,8 @@ a call until the next card, Go or count. Until a claim stands or muggins is call
 what was claimed. This module draws that, and nothing on the page or in its spoken text gives a count
 away before its claim:
 
-- :func:`pad_buttons`: the number pad (:class:`~web.table.scene.Button`s) (digits, rub out, *Claim N*) while this seat counts; a number
+- :func:`pad_buttons`: the number pad (:class:`~web.table.scene.Button`s) (digits, rub out, *Claim N*) while this seat
+counts; a number
   no hand or crib can hold (19, 25, 26, 27, above 29: the scorekeeper's own engine function,
   :func:`cribbage.scorekeeper.impossible_count_reason`) is refused before it reaches the engine;
 - :func:`call_buttons`: *Muggins!* and *Let it stand* while another side's claim in the show waits;

@@ -8,7 +8,8 @@ claim pad is its own part (:mod:`web.table.claim_pad`).
 The screen holds no state of the match: it reads the match through the shell above it (a
 :class:`TableShell`, in the app :class:`web.shell.controller.Controller`), keeps what the player is
 choosing in :class:`Ui`, proposes moves with ``shell.act`` and redraws with ``shell.refresh``. It
-imports no shell module: what it needs of the shell is the protocol :class:`web.table.ports.TableShell` (so ``table`` stays below
+imports no shell module: what it needs of the shell is the protocol :class:`web.table.ports.TableShell` (so ``table``
+stays below
 ``shell``); the dialogs over the table (the menu, the sheet, the rules) are pressed by name through
 the shell (:meth:`TableShell.press`).
 """
@@ -35,6 +36,7 @@ from web.table.render import crib_of, discard_size, primary_button, render
 from web.table.scene import Scene
 from web.kit.controls import Handler
 from web.table.ports import TableShell, Ui
+from web.kit.caught import caught
 
 __all__ = ["TableScreen", "SHELL_KEYS", "hint_for", "event_sentence_dealer"]
 
@@ -148,7 +150,8 @@ class TableScreen:
         return self.shell.cover_for() is None and self.shell.summary_hand() is None and not self.ui.dialog
 
     def keep_choice_if_still_open(self) -> None:
-        """After a move: keep what the player is choosing unless the choice is over (the opponent's move never clears it)."""
+        """After a move: keep what the player is choosing unless the choice is over (the opponent's move never clears "
+        "it)."""
         if self.shell.cover_for() is not None:
             self.ui.selected, self.ui.cut_pick, self.ui.hint = [], None, None
             return
@@ -296,7 +299,9 @@ class TableScreen:
         self.shell.refresh()
         view = self.view()
         sides = side_names(self.shell.names, view.rules)
-        self.shell.host.announce(f"{said} " + ", ".join(f"{name} {score}" for name, score in zip(sides, view.scores)) + ".")
+        self.shell.host.announce(
+            f"{said} " + ", ".join(f"{name} {score}" for name, score in zip(sides, view.scores)) + "."
+        )
 
     def _on_ready(self, data: dict[str, str]) -> None:
         seat = self.shell.cover_for()
@@ -436,7 +441,8 @@ def hint_for(view: SeatView, names: Sequence[str]) -> tuple[str, tuple[str, ...]
         try:
             h = ai.hint(view)
             action, text = h.action, h.text
-        except Exception:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
+            caught("table.screen.hint_for", exc)
             action = None
     if action is None:
         action = _fallback_choose(view, 0)

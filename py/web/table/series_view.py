@@ -16,6 +16,7 @@ from cribbage.match import Match
 from cribbage.state import Event
 
 from web.sessions.series import SeriesPlay
+from web.kit.caught import caught
 
 __all__ = ["SeriesScene", "SummaryLine", "series_scene", "series_badge", "side_names"]
 
@@ -88,7 +89,8 @@ def series_scene(play: SeriesPlay | None, match: Match, names: Sequence[str],
             if line.save:
                 try:
                     events = tuple(Match.from_json(line.save).state.events)
-                except Exception:  # noqa: BLE001 - a game that cannot be replayed has no chart
+                except Exception as exc:  # noqa: BLE001 - a game that cannot be replayed has no chart
+                    caught("table.series_view.series_scene", exc)
                     events = ()
             out.append(SummaryLine(line.number, sides[line.winner], line.scores, line.kind, line.value, events))
         lines = tuple(out)

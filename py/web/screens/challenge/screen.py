@@ -39,6 +39,7 @@ from web.screens.challenge.view import CHALLENGE_DIALOG, ButtonSpec, ChallengeSc
 from web.sessions.seats import Computer, LocalHuman, Propose, Seat, SeatKind, warm_steps, warmed
 from web.sessions.session import LocalSession, Session
 from web.sessions.storage import Storage
+from web.kit.caught import caught
 
 __all__ = ["ChallengeScreens", "ChallengeSession", "ForcedCuts", "MODE", "KEY", "SAVE_KEY", "UI_KEY", "TEXT_KEY",
            "NAME_KEY", "link_of", "open_session", "Table"]
@@ -138,7 +139,8 @@ def _set_aside(ctx: OpenContext, key: str, raw: str) -> str:
     aside = f"{key}.corrupt.{ctx.now_ms()}"
     try:
         ctx.storage.set(aside, raw)
-    except Exception:  # noqa: BLE001 - a full or blocked storage
+    except Exception as exc:  # noqa: BLE001 - a full or blocked storage
+        caught("screens.challenge.screen._set_aside", exc)
         return "(it could not be copied)"
     return aside
 
@@ -155,6 +157,7 @@ def _resume(mode: Mode, ctx: OpenContext) -> tuple[Session | None, str | None]:
                 or sorted(match.humans) != [challenge.seat]):
             raise ValueError("it was not played on this challenge's deals")
     except Exception as exc:  # noqa: BLE001 - any unreadable save is set aside, never lost
+        caught("screens.challenge.screen._resume", exc)
         aside = _set_aside(ctx, SAVE_KEY, raw)
         return None, (f"Your challenge match could not be read, so the challenge starts again. A copy of the "
                       f"old one was kept in this browser.\nWhy: {exc or type(exc).__name__}. The copy is stored as "
@@ -164,7 +167,8 @@ def _resume(mode: Mode, ctx: OpenContext) -> tuple[Session | None, str | None]:
         raw_ui = ctx.storage.get(UI_KEY)
         value = json.loads(raw_ui).get("ack", 0) if raw_ui else 0
         ack = value if isinstance(value, int) else 0
-    except Exception:  # noqa: BLE001 - the acknowledgement is a convenience
+    except Exception as exc:  # noqa: BLE001 - the acknowledgement is a convenience
+        caught("screens.challenge.screen._resume", exc)
         ack = 0
     return open_session(challenge, match, ctx, ack), None
 
@@ -286,7 +290,8 @@ class ChallengeScreens:
             raw = storage.get(SAVE_KEY)
             try:
                 unfinished = raw is not None and not Match.from_json(raw).state.is_over
-            except Exception:  # noqa: BLE001 - an unreadable match is nothing to carry on
+            except Exception as exc:  # noqa: BLE001 - an unreadable match is nothing to carry on
+                caught("screens.challenge.screen.ChallengeScreens.boot", exc)
                 unfinished = False
             if unfinished:
                 notice += f" (Your unfinished challenge from {current.name} was replaced by this one.)"
@@ -294,8 +299,11 @@ class ChallengeScreens:
             storage.set(TEXT_KEY, challenge.encode())
             storage.set(SAVE_KEY, challenge.new_match("You").to_json())
             storage.set(UI_KEY, json.dumps({"ack": -1}))
-        except Exception:  # noqa: BLE001 - a full or blocked storage
-            self.table.ui.notice = "This challenge could not be stored in this browser (its storage is full or blocked)."
+        except Exception as exc:  # noqa: BLE001 - a full or blocked storage
+            caught("screens.challenge.screen.ChallengeScreens.boot", exc)
+            self.table.ui.notice = (
+                "This challenge could not be stored in this browser (its storage is full or blocked)."
+            )
             return stored
         self.table.ui.notice = notice
         self._intro = notice
@@ -439,6 +447,7 @@ class ChallengeScreens:
                     self._timer = self.table.host.later(0, self._work)
                     return
         except Exception as exc:  # noqa: BLE001 - a comparison that fails must not stop the page
+            caught("screens.challenge.screen.ChallengeScreens._work", exc)
             result, problem = None, f"The two matches could not be compared ({exc})."
         self._run = None
         self._compared = (key, result, problem)
@@ -452,7 +461,8 @@ class ChallengeScreens:
     def _name(self) -> str:
         try:
             return self.table.storage.get(NAME_KEY) or ""
-        except Exception:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
+            caught("screens.challenge.screen.ChallengeScreens._name", exc)
             return ""
 
     def _keep_name(self, name: str) -> str:
@@ -460,8 +470,8 @@ class ChallengeScreens:
         if name:
             try:
                 self.table.storage.set(NAME_KEY, name)
-            except Exception:  # noqa: BLE001 - the name is a convenience
-                pass
+            except Exception as exc:  # noqa: BLE001 - the name is a convenience
+                caught("screens.challenge.screen.ChallengeScreens._keep_name", exc)
         return name or "A friend"
 
     def _open(self, page: str, focus: str | None = None) -> None:

@@ -155,8 +155,13 @@ def _send_page(cs: ChallengeScene) -> str:
     return (
         f"<p>Send {esc(challenger)} your result: the link holds your match, and {esc(challenger)} "
         "sees the same comparison on their own device.</p>"
-        + _name_form(cs, "challenge-reply-name", "challenge-answer", "Make the link" if not cs.link else "Make it again",
-                     "Your name:")
+        + _name_form(
+            cs,
+            "challenge-reply-name",
+            "challenge-answer",
+            "Make the link" if not cs.link else "Make it again",
+            "Your name:",
+        )
         + _share(cs)
         + f'<p class="note challenge-honest">{esc(HONEST)}</p>'
     )

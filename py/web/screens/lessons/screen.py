@@ -23,6 +23,7 @@ from cribbage.lessons.tasks import (BestPlay, Choose, Combos, Count, Feedback, H
 from web.kit.cards import card_name
 from web.screens.lessons.view import DrillRow, LessonsScene, StageRow, lessons_html
 from web.sessions.storage import Storage
+from web.kit.caught import caught
 
 __all__ = ["LessonsScreen", "Mods", "PROGRESS_KEY", "DRILL_INFO"]
 
@@ -73,13 +74,15 @@ class LessonsScreen:
     def _stored(self) -> str | None:
         try:
             return self.storage.get(PROGRESS_KEY)
-        except Exception:  # noqa: BLE001 - storage is a convenience here
+        except Exception as exc:  # noqa: BLE001 - storage is a convenience here
+            caught("screens.lessons.screen.LessonsScreen._stored", exc)
             return None
 
     def _save(self) -> None:
         try:
             self.storage.set(PROGRESS_KEY, self.progress.to_text())
         except Exception as exc:  # noqa: BLE001 - a full storage must not stop the lesson
+            caught("screens.lessons.screen.LessonsScreen._save", exc)
             self.notice = f"Your progress could not be saved ({exc})."
 
     def take_focus(self) -> str | None:

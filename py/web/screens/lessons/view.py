@@ -177,7 +177,8 @@ def _pad(s: LessonsScene) -> str:
     shown = s.entry or "\u2013"
     return (
         f'<div class="lesson-entry"><span class="lesson-entry-label" id="lesson-entry-label">Your answer</span> '
-        f'<output class="lesson-entry-value" id="lesson-entry" aria-labelledby="lesson-entry-label">{esc(shown)}</output></div>'
+        '<output class="lesson-entry-value" id="lesson-entry" '
+        f'aria-labelledby="lesson-entry-label">{esc(shown)}</output></div>'
         f'<div class="lesson-pad" role="group" aria-label="Number pad">{digits}'
         '<button type="button" class="btn lesson-digit" data-action="lesson-erase" id="lesson-erase" '
         'aria-label="Erase">\u232b</button></div>'

@@ -14,7 +14,16 @@ from html import escape
 
 from cribbage.rules import Rules
 
-from web.sessions.newgame import COMING_SOON, LEVELS, PRESET_LABELS, PRESETS, SERIES_LENGTHS, NewGame, preset_of, skunk_choice
+from web.sessions.newgame import (
+    COMING_SOON,
+    LEVELS,
+    PRESET_LABELS,
+    PRESETS,
+    SERIES_LENGTHS,
+    NewGame,
+    preset_of,
+    skunk_choice,
+)
 
 __all__ = ["NewGameScene", "newgame_dialog", "NEWGAME_DIALOG", "rule_controls", "room_rules_html"]
 
@@ -104,11 +113,16 @@ def newgame_dialog(scene: NewGameScene) -> str:
     if game.is_series:
         skunk = skunk_choice(game.series)
         double = game.rules.double_skunk_line is not None
-        skunks = (_input("radio", "skunks", "3", "A skunk counts 2" + (", a double skunk 3" if double else ""), skunk == "3")
-                  + (_input("radio", "skunks", "4", "A skunk counts 2, a double skunk 4", skunk == "4") if double else "")
-                  + _input("radio", "skunks", "lurch", f"The lurch instead (below {game.rules.lurch_line}: 2)",
-                           skunk == "lurch")
-                  + _input("radio", "skunks", "off", "Skunks count as plain wins", skunk == "off"))
+        skunks = (
+            _input(
+                "radio", "skunks", "3", "A skunk counts 2" + (", a double skunk 3" if double else ""), skunk == "3"
+            )
+            + (_input("radio", "skunks", "4", "A skunk counts 2, a double skunk 4", skunk == "4") if double else "")
+            + _input(
+                "radio", "skunks", "lurch", f"The lurch instead (below {game.rules.lurch_line}: 2)", skunk == "lurch"
+            )
+            + _input("radio", "skunks", "off", "Skunks count as plain wins", skunk == "off")
+        )
         deal = (_input("radio", "deal", "loser", "The loser of a game deals first in the next",
                        game.series.next_dealer == "loser")
                 + _input("radio", "deal", "alternate", "The first deal alternates (the cut decides every other game)",
@@ -154,11 +168,29 @@ def rule_controls(rules: Rules, action: str = "newgame-set", prefix: str = "ng")
     house = ""
     if rules.players == 2:
         on = rules.crib_from_pack == 2
-        house += _input("checkbox", "pack2", "off" if on else "on", "Two cards dealt to the crib (five each, one laid away)",
-                        on, _soon("pack2"), name=f"{prefix}-pack2", action=action, prefix=prefix)
+        house += _input(
+            "checkbox",
+            "pack2",
+            "off" if on else "on",
+            "Two cards dealt to the crib (five each, one laid away)",
+            on,
+            _soon("pack2"),
+            name=f"{prefix}-pack2",
+            action=action,
+            prefix=prefix,
+        )
     on = rules.muggins
-    house += _input("checkbox", "muggins", "off" if on else "on", "Muggins (count your own hand; missed points can be taken)",
-                    on, _soon("muggins"), name=f"{prefix}-muggins", action=action, prefix=prefix)
+    house += _input(
+        "checkbox",
+        "muggins",
+        "off" if on else "on",
+        "Muggins (count your own hand; missed points can be taken)",
+        on,
+        _soon("muggins"),
+        name=f"{prefix}-muggins",
+        action=action,
+        prefix=prefix,
+    )
     on = rules.play_muggins
     house += _input("checkbox", "play-muggins", "off" if on else "on",
                     "Muggins in the play (claim each card\u2019s points; missed points can be taken)",

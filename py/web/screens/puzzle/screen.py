@@ -26,6 +26,7 @@ from web.screens.puzzle.view import PuzzleScene, day_title, overlay_html, table_
 from web.kit.controls import Handler, route
 from web.kit.frame import Rendered
 from web.sessions.storage import Storage
+from web.kit.caught import caught
 
 if TYPE_CHECKING:
     from cribbage.ai.coach import DiscardChoice
@@ -121,11 +122,13 @@ class PuzzleController:
         try:
             self.history = History.from_json(json.loads(raw))
         except Exception as exc:  # noqa: BLE001 - any unreadable history is set aside, never lost
+            caught("screens.puzzle.screen.PuzzleController._load", exc)
             aside = f"{HISTORY_KEY}.corrupt.{self.host.now_ms()}"
             try:
                 self.storage.set(aside, raw)
                 self.storage.remove(HISTORY_KEY)
-            except Exception:  # noqa: BLE001
+            except Exception as exc:  # noqa: BLE001
+                caught("screens.puzzle.screen.PuzzleController._load", exc)
                 aside = "(it could not be copied)"
             self.history = History()
             self.notice = (f"Your puzzle history could not be read ({exc or type(exc).__name__}). It was set "
@@ -135,6 +138,7 @@ class PuzzleController:
         try:
             self.storage.set(HISTORY_KEY, json.dumps(self.history.to_json(), separators=(",", ":")))
         except Exception as exc:  # noqa: BLE001 - a full storage must not lose the answer on screen
+            caught("screens.puzzle.screen.PuzzleController._save", exc)
             self.notice = f"Your answer could not be saved ({exc})."
 
     # --- the coach -------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from web.screens.record.view import RECORD_DIALOG, RecordScene
 from web.sessions.seats import ai_available, ai_module
 from web.sessions.storage import Storage
 from web.kit.winchance import review_line
+from web.kit.caught import caught
 
 __all__ = ["RecordScreens", "Table", "RECORDED_MODES", "COACH_SLICE_MS", "COACH_START_MS", "IMPORT_LIMIT"]
 
@@ -127,7 +128,8 @@ class RecordScreens:
         self._seen.add(record.id)
         try:
             added = append_record(ctl.storage, record)
-        except Exception:  # noqa: BLE001 - a full or blocked storage must not stop the game
+        except Exception as exc:  # noqa: BLE001 - a full or blocked storage must not stop the game
+            caught("screens.record.screen.RecordScreens.match_changed", exc)
             return
         kept: MatchRecord | None = record
         if not added:  # kept before this page was loaded: has the coach been through it?
@@ -162,7 +164,8 @@ class RecordScreens:
                     self.ctl.refresh()
                 if host.now_ms() - start >= COACH_SLICE_MS:
                     break
-        except Exception:  # noqa: BLE001 - the coach is a bonus: drop this review, keep the page going
+        except Exception as exc:  # noqa: BLE001 - the coach is a bonus: drop this review, keep the page going
+            caught("screens.record.screen.RecordScreens._tick", exc)
             self._run = None
         if self._run is not None or self._queue:
             self._schedule(0)
@@ -263,6 +266,7 @@ class RecordScreens:
                     if r.text:
                         lines.append(review_line(r, who))
         except Exception as exc:  # noqa: BLE001 - the review is a bonus
+            caught("screens.record.screen.RecordScreens._on_review", exc)
             lines = [f"The coach could not review this hand ({exc})."]
         self._reviews[(record_id, hand)] = lines or ["Nothing to review: no real choice in this hand."]
         self._show("match", f"record-review-{hand}")
@@ -283,6 +287,7 @@ class RecordScreens:
         try:
             text = export_all(ctl.storage)
         except Exception as exc:  # noqa: BLE001
+            caught("screens.record.screen.RecordScreens._on_export", exc)
             self._say(f"The export failed ({exc}).", True)
             self._show("list", "btn-export")
             return

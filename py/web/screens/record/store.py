@@ -47,6 +47,7 @@ from cribbage.record import (
 )
 
 from web.sessions.storage import Storage
+from web.kit.caught import caught
 
 __all__ = ["append_record", "fill_coach", "read_history", "read_stats", "export_all", "export_filename",
            "preview_import",
@@ -186,7 +187,8 @@ def import_bundle(storage: Storage, text: str | bytes) -> ImportPlan:
         for key, value in plan.writes.items():
             storage.set(key, value)
             done.append(key)
-    except Exception as exc:  # noqa: BLE001 - e.g. the storage quota: undo what was written
+    except Exception as exc:
+        caught("screens.record.store.import_bundle", exc)
         remove = getattr(storage, "remove", None)
         for key in reversed(done):
             old = before[key]

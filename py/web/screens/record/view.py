@@ -1,7 +1,8 @@
 """The player's record as HTML strings: the game-over chart and the *Your record* dialog.
 
 Pure functions, no browser imports (like :mod:`web.table.render`, which calls :func:`game_over_html`,
-and :mod:`web.shell.dialogs`, which calls :func:`record_dialog`). What they draw comes in a :class:`RecordScene` built by
+and :mod:`web.shell.dialogs`, which calls :func:`record_dialog`). What they draw comes in a :class:`RecordScene` built
+by
 :mod:`web.screens.record.screen`: the history and statistics read from storage, the match opened from the
 list (replayed from its seed and actions), a message after an export or import, an import waiting
 for the player's yes. Every chart (:mod:`web.kit.charts`) sits in a ``<figure>`` whose caption says in
@@ -33,7 +34,16 @@ from cribbage.record import (
 from cribbage.rules import Rules
 from cribbage.state import Event
 
-from web.kit.charts import LINE_WORDS, hand_ends, histogram_chart, lead_changes, race_chart, source_rows, sources_chart, trend_chart
+from web.kit.charts import (
+    LINE_WORDS,
+    hand_ends,
+    histogram_chart,
+    lead_changes,
+    race_chart,
+    source_rows,
+    sources_chart,
+    trend_chart,
+)
 from web.kit.speech import whose
 from web.kit.winchance import ChanceScene, costliest_html
 
@@ -140,7 +150,9 @@ def game_over_html(events: Sequence[Event], names: Sequence[str], chances: Chanc
     you = chances.you if chances is not None else 0
     costly = costliest_html(chances.costly) if chances is not None and chances.costly_wanted else ""
     return (
-        f'<div class="game-over-chart">{race_figure(events, names, short=True, target=target, chances=race_chances, you=you)}'
+        "<div "
+        'class="game-over-chart">'
+        f'{race_figure(events, names, short=True, target=target, chances=race_chances, you=you)}'
         f'{costly}<button type="button" class="btn" data-action="record" id="btn-record-open">'
         "Your record…</button></div>"
     )

@@ -21,6 +21,7 @@ from web.kit.frame import Rendered
 from web.screens.scorekeeper import view
 from web.screens.scorekeeper.view import KIND_WORDS, SERIES, TABLES, ScoreScene, Setup
 from web.sessions.storage import Storage
+from web.kit.caught import caught
 
 __all__ = ["ScoreController", "SAVE_KEY", "SETUP_KEY", "TABLES", "SERIES", "Setup"]
 
@@ -68,11 +69,13 @@ class ScoreController:
             try:
                 self.keeper = Scorekeeper.from_json(json.loads(raw))
             except Exception as exc:  # noqa: BLE001 - any unreadable save is set aside, never lost
+                caught("screens.scorekeeper.screen.ScoreController.boot", exc)
                 aside = f"{SAVE_KEY}.corrupt.{self.host.now_ms()}"
                 try:
                     self.storage.set(aside, raw)
                     self.storage.remove(SAVE_KEY)
-                except Exception:  # noqa: BLE001
+                except Exception as exc:  # noqa: BLE001
+                    caught("screens.scorekeeper.screen.ScoreController.boot", exc)
                     aside = "(it could not be copied)"
                 reason = str(exc) or type(exc).__name__
                 self.notice = (f"Your saved score sheet could not be read ({reason}). It was set aside as "
@@ -86,7 +89,8 @@ class ScoreController:
         try:
             raw = self.storage.get(key)
             return json.loads(raw) if raw else None
-        except Exception:  # noqa: BLE001 - a setting is a convenience
+        except Exception as exc:  # noqa: BLE001 - a setting is a convenience
+            caught("screens.scorekeeper.screen.ScoreController._read", exc)
             return None
 
     def save(self) -> None:
@@ -95,6 +99,7 @@ class ScoreController:
                 self.storage.set(SAVE_KEY, json.dumps(self.keeper.to_json(), separators=(",", ":")))
             self.storage.set(SETUP_KEY, json.dumps(self.setup.to_json()))
         except Exception as exc:  # noqa: BLE001 - a full storage must not stop the scoring
+            caught("screens.scorekeeper.screen.ScoreController.save", exc)
             self.message = f"The score could not be saved ({exc})."
 
     # --- drawing -------------------------------------------------------------------------------
@@ -227,8 +232,10 @@ class ScoreController:
         if k is None:
             return
         self.focus = "sk-next"
-        self._enter(lambda k: k.next_deal(),
-                    lambda k: f"Deal {k.deal}: {k.names[k.dealer]} deals; the crib is {k.side_name(k.crib_side)}\u2019s.")
+        self._enter(
+            lambda k: k.next_deal(),
+            lambda k: f"Deal {k.deal}: {k.names[k.dealer]} deals; the crib is {k.side_name(k.crib_side)}\u2019s.",
+        )
 
     def _on_sk_undo(self, data: dict[str, str]) -> None:
         k = self.keeper

@@ -319,7 +319,7 @@ def _log_html(sc: ScoreScene, k: Scorekeeper | None) -> str:
                     f"{_esc(k.names[d.dealer])} deals</th></tr>")
         if not d.entries:
             rows.append('<tr><td colspan="4">Nothing scored yet.</td></tr>')
-        for index, e, totals in reversed(d.entries):
+        for _index, e, totals in reversed(d.entries):
             rows.append(f'<tr class="seat-{e.side}"><td class="who"><span class="peg-dot" aria-hidden="true"></span>'
                         f'{_esc(k.side_name(e.side))}</td><td>{KIND_WORDS[e.kind]}</td>'
                         f'<td class="pts">{e.points}</td><td class="tot">{totals[e.side]}</td></tr>')

@@ -16,6 +16,7 @@ from web.sessions.base import OpenContext
 from web.sessions.online.env import CHANNEL_ERRORS, Channel, OnlineEnv, peer_ids
 from web.sessions.online.runner import Runner
 from web.sessions.session import Change
+from web.kit.caught import caught
 
 __all__ = ["Connection", "TICK_MS", "REDIAL_S", "FULL_REDIAL_S", "REACH_S", "REACH_STALE_S"]
 
@@ -165,8 +166,8 @@ class Connection:
         self._held_work = working
         try:
             hold(working)
-        except Exception:  # noqa: BLE001 - the page's background jobs never stop the match
-            pass
+        except Exception as exc:  # noqa: BLE001 - the page's background jobs never stop the match
+            caught("sessions.online.connection.Connection.hold_check", exc)
 
     # --- inside ----------------------------------------------------------------------------------------
 

@@ -108,8 +108,10 @@ def online_html(panel: Any) -> str:
                      '<button type="button" class="btn btn-small" data-action="online-dismiss" '
                      'id="btn-online-dismiss">OK</button></div>')
     if not folded:
-        parts.append(f'<div class="online-more" id="online-more">{_invite(panel, full=panel.seat == 0 and not panel.joined)}'
-                     f"{_names(panel)}</div>")
+        parts.append(
+            f'<div class="online-more" id="online-more">{_invite(panel, full=panel.seat == 0 and not panel.joined)}'
+            f"{_names(panel)}</div>"
+        )
     parts.append("</section>")
     return "".join(parts)
 

@@ -48,12 +48,39 @@ from web.sessions.online.words import (DECLINED, INVITED, MAX_FAILURE, NO_DIRECT
                                        result_words, waiting_words)
 from web.sessions.seats import LocalHuman, RemoteSeat, Seat
 from web.sessions.session import Change, Link as LinkName, Listener, Offer, Question, summary_hand
+from web.kit.caught import caught
 
-__all__ = ["PeerSession", "OnlinePanel", "PeerSeat", "TICK_MS", "SAVE_FAILED",
-           # (re-exported: the page's and the tests' names for online play's environment)
-           "Channel", "ChannelEvents", "ChannelFactory", "CHANNEL_ERRORS", "OnlineEnv", "ENV", "configure",
-           "CURRENT_KEY", "NAME_KEY", "room_key", "peer_ids", "room_link", "clean_name", "refusal_text",
-           "rules_query", "parse_rules_query", "SLICE_MS", "HOLD_MS", "REDIAL_S", "FULL_REDIAL_S", "REACH_S", "REACH_STALE_S"]
+__all__ = [
+    "PeerSession",
+    "OnlinePanel",
+    "PeerSeat",
+    "TICK_MS",
+    "SAVE_FAILED",
+    # (re-exported: the page's and the tests' names for online play's environment)
+    "Channel",
+    "ChannelEvents",
+    "ChannelFactory",
+    "CHANNEL_ERRORS",
+    "OnlineEnv",
+    "ENV",
+    "configure",
+    "CURRENT_KEY",
+    "NAME_KEY",
+    "room_key",
+    "peer_ids",
+    "room_link",
+    "clean_name",
+    "refusal_text",
+    "rules_query",
+    "parse_rules_query",
+    "SLICE_MS",
+    "HOLD_MS",
+    "REDIAL_S",
+    "FULL_REDIAL_S",
+    "REACH_S",
+    "REACH_STALE_S",
+]
+
 
 @dataclass(frozen=True)
 class OnlinePanel:
@@ -149,8 +176,14 @@ class PeerSession:
         self.declined = False
         """The invited friend chose *Not now*: nothing was sent; the page offers a game against the computer."""
         self._driver = _Driver(self)
-        self.runner = Runner(game, self._driver, ctx.timer, ctx.storage.when_durable, lambda text: self.connection.send(text),
-                             trace=env.trace)
+        self.runner = Runner(
+            game,
+            self._driver,
+            ctx.timer,
+            ctx.storage.when_durable,
+            lambda text: self.connection.send(text),
+            trace=env.trace,
+        )
         """When work runs, texts leave and the table is drawn (:mod:`.runner`)."""
         self.connection = Connection(ctx, env, link, game, self.runner, self._tell, self._driver.check_storage)
         """The channel to the other browser, the dialling and the heartbeat (:mod:`.connection`)."""
@@ -186,7 +219,7 @@ class PeerSession:
         return None
 
     @property
-    def busy(self) -> bool:  # noqa: D401
+    def busy(self) -> bool:
         """Shuffling or waiting for the other browser's decryption."""
         return self.game.moving or self.game.pending is not None
 
@@ -320,8 +353,8 @@ class PeerSession:
             self.my_name = name
             try:
                 self.ctx.storage.set(NAME_KEY, name)
-            except Exception:  # noqa: BLE001
-                pass
+            except Exception as exc:  # noqa: BLE001
+                caught("sessions.online.peer.PeerSession.click", exc)
             self._sent_name = False
             self.runner.batch(self._send_name)
             return True
@@ -537,7 +570,8 @@ class _Driver:
             self.s.ctx.storage.set(room_key(self.s.net.room), record)
             self.s.ctx.storage.set(CURRENT_KEY, self.s.net.room)
             self._record = record
-        except Exception:  # noqa: BLE001 - a full storage must not stop the game
+        except Exception as exc:  # noqa: BLE001 - a full storage must not stop the game
+            caught("sessions.online.peer._Driver.save", exc)
             if not self._save_failed:
                 self._save_failed = True
                 self.s.notes.append(SAVE_FAILED)
@@ -550,7 +584,8 @@ class _Driver:
         """Tell the player when saves stop reaching the disk (and when they reach it again)."""
         try:
             why = self.s.ctx.storage.failure()
-        except Exception:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
+            caught("sessions.online.peer._Driver.check_storage", exc)
             why = None
         if why == self._save_failure:
             return

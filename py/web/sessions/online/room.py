@@ -17,6 +17,7 @@ from web.sessions.base import Mode, OpenContext
 from web.sessions.online import env as _env
 from web.sessions.online.env import CURRENT_KEY, NAME_KEY, OnlineEnv, clean_name, room_key
 from web.sessions.online.peer import PeerSession
+from web.kit.caught import caught
 
 __all__ = ["new_room", "resume_room", "INCOMPLETE_LINK"]
 
@@ -28,7 +29,8 @@ def _my_name(ctx: OpenContext, seat: int) -> str:
     """The name this browser plays under (its saved name, else "Player 1" / "Player 2")."""
     try:
         return clean_name(ctx.storage.get(NAME_KEY)) or f"Player {seat + 1}"
-    except Exception:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001
+        caught("sessions.online.room._my_name", exc)
         return f"Player {seat + 1}"
 
 
@@ -109,8 +111,8 @@ def resume_room(mode: Mode, ctx: OpenContext) -> tuple[PeerSession | None, str |
         aside = f"{room_key(room)}.corrupt.{ctx.now_ms()}"
         try:
             ctx.storage.set(aside, ctx.storage.get(room_key(room)) or "")
-        except Exception:  # noqa: BLE001
-            pass
+        except Exception as exc:  # noqa: BLE001
+            caught("sessions.online.room.resume_room", exc)
         return None, (f"The saved online game could not be read. A copy of it was kept in this browser."
                       f"\nWhy: {exc}. The copy is stored as \u201c{aside}\u201d.")
     if session is not None:

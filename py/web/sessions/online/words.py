@@ -17,7 +17,8 @@ MAX_FAILURE = 400
 NO_DIRECT = ("{peer}\u2019s browser is there, but no direct connection between your two browsers could be "
              "made: one of your networks (or both) blocks it. Try again with both on the same Wi-Fi, or ask "
              "whoever runs this page to set up a TURN relay.")
-INVITED = "Your friend\u2019s room plays by house rules. Join it to play by them, or not now: nothing is sent before you join."
+INVITED = ("Your friend\u2019s room plays by house rules. Join it to play by them, or not now: nothing is sent "
+           "before you join.")
 """What the invited friend reads above the room's rules and the *Join* and *Not now* buttons."""
 DECLINED = ("You did not join this room, and nothing was sent to it. To join later, open the link again; "
             "meanwhile you can play against the computer.")

@@ -12,7 +12,8 @@ up) only public information is drawn: both hands face down, no actions, no previ
 The drawing is split by region, one module each: :mod:`~web.table.render.base` (what they all read),
 :mod:`~web.table.render.header` (the bar, the notice, online play's panel, the chance bar),
 :mod:`~web.table.render.hands` (the seats' hands), :mod:`~web.table.render.centre` (the pack, crib,
-cuts, pile and game over: its chart is the shell's markup), :mod:`~web.table.render.show`, :mod:`~web.table.render.status` (the
+cuts, pile and game over: its chart is the shell's markup), :mod:`~web.table.render.show`,
+:mod:`~web.table.render.status` (the
 prompt), :mod:`~web.table.render.buttons` and :mod:`~web.table.render.cover`; this module assembles
 the frame (:func:`render`) and its regions.
 """
@@ -72,11 +73,22 @@ def _table(scene: Scene) -> tuple[str, tuple[tuple[str, str], ...]]:
     }
     k = {key: _keyed(key, html) for key, html in r.items()}
     table = (
-        k["bar"] + k["notice"] + k["online"]
-        + f'<div class="layout{" with-winbar" if k["winbar"] else ""}">' + k["board"] + k["winbar"]
-        + '<section class="felt" aria-label="Table">' + "".join(k[key] for key in seats)
-        + '<div class="middle" tabindex="0" role="group" aria-label="The table">' + k["deck"] + k["stage"] + k["crib"] + "</div>"
-        + k["prompt"] + k["me"] + k["recent"]
+        k["bar"]
+        + k["notice"]
+        + k["online"]
+        + f'<div class="layout{" with-winbar" if k["winbar"] else ""}">'
+        + k["board"]
+        + k["winbar"]
+        + '<section class="felt" aria-label="Table">'
+        + "".join(k[key] for key in seats)
+        + '<div class="middle" tabindex="0" role="group" aria-label="The table">'
+        + k["deck"]
+        + k["stage"]
+        + k["crib"]
+        + "</div>"
+        + k["prompt"]
+        + k["me"]
+        + k["recent"]
         + "</section></div>"
     )
     return table, tuple((key, html) for key, html in k.items() if html)

@@ -64,7 +64,7 @@ def _opp_hand(scene: Scene, opp: int) -> str:
     if v.phase is Phase.SHOW or (v.phase is Phase.GAME_OVER and any(
             e.seat == opp and e.kind == "show hand" for e in show_panels_from_events(v.events, v.hand_number))):
         # Laid on the table: drawn once, in its panel of the show.
-        return f'<div class="hand hand-opp shown" aria-hidden="true"></div>'
+        return '<div class="hand hand-opp shown" aria-hidden="true"></div>'
     kept = kept_of(v, opp)
     if kept and v.phase is Phase.GAME_OVER:
         cards = "".join(card_html(c, classes="opp-card", attrs={"data-vt": f"c-{c.code}"}) for c in kept)

@@ -52,7 +52,6 @@ def _show(scene: Scene, hand_number: int, live: bool) -> str:
     """The show: the hands from the dealer's left round to the dealer, then the crib; counted ones list
     every combination."""
     v = scene.view
-    names = scene.names
     counted = show_panels_from_events(v.events, hand_number)
     panels = []
     for e in counted:
