@@ -60,8 +60,8 @@ def resume(mode: Mode, ctx: OpenContext) -> tuple[Session | None, str | None]:
         aside = f"{key}.corrupt.{ctx.now_ms()}"
         try:
             ctx.storage.set(aside, raw)
-        except Exception as exc:  # noqa: BLE001
-            caught("sessions.local.resume", exc)
+        except Exception as err:  # noqa: BLE001
+            caught("sessions.local.resume", err)
             aside = "(it could not be copied)"
         reason = str(exc) or type(exc).__name__
         return None, (f"Your saved game could not be read, so a new game has started. A copy of the old one "

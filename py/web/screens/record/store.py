@@ -47,7 +47,6 @@ from cribbage.record import (
 )
 
 from web.sessions.storage import Storage
-from web.kit.caught import caught
 
 __all__ = ["append_record", "fill_coach", "read_history", "read_stats", "export_all", "export_filename",
            "preview_import",
@@ -187,8 +186,7 @@ def import_bundle(storage: Storage, text: str | bytes) -> ImportPlan:
         for key, value in plan.writes.items():
             storage.set(key, value)
             done.append(key)
-    except Exception as exc:
-        caught("screens.record.store.import_bundle", exc)
+    except Exception as exc:  # e.g. the storage quota: undo what was written, then say why
         remove = getattr(storage, "remove", None)
         for key in reversed(done):
             old = before[key]

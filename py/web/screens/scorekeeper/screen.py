@@ -74,8 +74,8 @@ class ScoreController:
                 try:
                     self.storage.set(aside, raw)
                     self.storage.remove(SAVE_KEY)
-                except Exception as exc:  # noqa: BLE001
-                    caught("screens.scorekeeper.screen.ScoreController.boot", exc)
+                except Exception as err:  # noqa: BLE001
+                    caught("screens.scorekeeper.screen.ScoreController.boot", err)
                     aside = "(it could not be copied)"
                 reason = str(exc) or type(exc).__name__
                 self.notice = (f"Your saved score sheet could not be read ({reason}). It was set aside as "

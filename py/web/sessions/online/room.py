@@ -111,8 +111,8 @@ def resume_room(mode: Mode, ctx: OpenContext) -> tuple[PeerSession | None, str |
         aside = f"{room_key(room)}.corrupt.{ctx.now_ms()}"
         try:
             ctx.storage.set(aside, ctx.storage.get(room_key(room)) or "")
-        except Exception as exc:  # noqa: BLE001
-            caught("sessions.online.room.resume_room", exc)
+        except Exception as err:  # noqa: BLE001
+            caught("sessions.online.room.resume_room", err)
         return None, (f"The saved online game could not be read. A copy of it was kept in this browser."
                       f"\nWhy: {exc}. The copy is stored as \u201c{aside}\u201d.")
     if session is not None:
