@@ -118,8 +118,8 @@ class Muggins(Table):
         leaks = [(k, v) for k, v in data if k not in SAFE_DATA and re.fullmatch(rf"{count}|.*\b{count} ?p", v)]
         assert not leaks, leaks
         text = page.evaluate("""() => { const t = document.getElementById('table').cloneNode(true);
-            t.querySelectorAll('#live, .recent, .show-panel:not(.current)').forEach(e => e.remove());  // said; counts
-            made
+            t.querySelectorAll('#live, .recent, .show-panel:not(.current)').forEach(e => e.remove());
+            // (above: what was said, and the counts made)
             return t.textContent; }""")
         assert not re.search(rf"\b(held|holds|worth|for|scores?) {count}\b|\b{count} points?\b", text), text
         self.secrets_checked += 1

@@ -28,10 +28,10 @@ BOXES = """() => {
   const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
   const all = s => [...document.querySelectorAll(s)].filter(e => e.getClientRects().length).map(box);
   const one = s => { const e = document.querySelector(s); return e && e.getClientRects().length ? box(e) : null; };
-  return {plates: all('.plate'), tags: all('.seat-tag'), who: all('.pile-who'), pile: all('.pile-slot:not(.ghost)
-  .pile-card, .earlier-card'),
-          prompt: one('.felt > .prompt'), hand: all('.hand-me .hand-card'), primary: one('#table .actions
-          .btn-primary'),
+  return {plates: all('.plate'), tags: all('.seat-tag'), who: all('.pile-who'),
+          pile: all('.pile-slot:not(.ghost) .pile-card, .earlier-card'),
+          prompt: one('.felt > .prompt'), hand: all('.hand-me .hand-card'),
+          primary: one('#table .actions .btn-primary'),
           count: one('.count-badge'), stacks: all('.middle .deck-stack, .middle .crib-stack'),
           scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight]};
 }"""

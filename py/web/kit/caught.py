@@ -5,8 +5,9 @@ storage, a coach that could not review a hand, an optional module that did not l
 could not be read. Each such place catches broadly, says in a comment why carrying on is right,
 and calls :func:`caught` with what it was doing, so nothing is swallowed unseen:
 
-- the line goes to standard error (in the browser, Pyodide writes it to the console), once per
-  place and kind of error, so a loop that keeps failing does not flood the console;
+- the line goes to standard output (in the browser, Pyodide writes it to the console as a log
+  line, not an error: carrying on is by design), once per place and kind of error, so a loop that
+  keeps failing does not flood the console;
 - the last :data:`KEEP` are kept in :data:`CAUGHT` (tests read it; so can a maintainer in the
   page's Python console).
 
@@ -31,7 +32,7 @@ def caught(where: str, exc: BaseException, *, quiet: bool = False) -> None:
     CAUGHT.append((where, kind, str(exc)[:300]))
     if not quiet and (where, kind) not in _SAID:
         _SAID.add((where, kind))
-        print(f"cribbage: carried on after {kind} in {where}: {str(exc)[:300]}", file=sys.stderr)
+        print(f"cribbage: carried on after {kind} in {where}: {str(exc)[:300]}", file=sys.stdout)
 
 
 def clear() -> None:
