@@ -272,3 +272,22 @@ if __name__ == "__main__":
     if "--write" in sys.argv[1:]:
         DIGEST_FILE.write_text(text)
     sys.stdout.write(text)
+
+
+def test_a_computer_that_decided_on_a_call_when_its_turn_came_still_plays() -> None:
+    """Found by this harness: at four players with muggins in the play, a computer whose decision on
+    calling muggins out of turn was pending when its turn came never moved (this table with seed 15
+    stopped at frame 339; the digest's script uses seed 25)."""
+    from web.sessions import seats
+    from web.screens.challenge import screen as challenge_screen
+
+    slices = seats.SLICE_MS, challenge_screen.COMPARE_SLICE_MS
+    _warm_the_computer()
+    try:
+        # play() raises if the match stops moving
+        _, frames = play(Script("table-4p-partners-15", {"players": "4", "seats": "you,easy,player,medium",
+                                                        "to": "61", "rules": "muggins,play-muggins"},
+                                seed=15, frames=600, humans="all", games=2))
+    finally:
+        seats.SLICE_MS, challenge_screen.COMPARE_SLICE_MS = slices
+    assert frames > 339  # past the old stall (the two games to 61 are over by then)

@@ -300,6 +300,8 @@ class Computer:
             call = self.call(view)
             if call is not None:
                 propose(call)
+            if self._turn is not None and self._handle is None:  # its turn came while it decided: take it
+                self._handle = self.timer.later(self.delay(), self._fire)
 
         self._handle = self.timer.later(self.delay(), decide)
 
