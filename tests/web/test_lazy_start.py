@@ -71,8 +71,10 @@ def test_a_room_link_imports_online_play_when_the_page_opens_it() -> None:
 
 
 def test_a_saved_online_match_is_reopened_through_the_registry() -> None:
+    from web.sessions.online import env
     from web.sessions.online import room as online  # here (not in the probe): make a room as a first visit would
 
+    env.configure()  # a first visit's environment, whatever an earlier test in this process configured
     storage = MemoryStorage()
     ctx = OpenContext(storage=storage, timer=_NoTimer(), delay=lambda: 0, now_ms=lambda: 0)
     session = online.new_room(MODES["online"], ctx, 1, "expert")
