@@ -91,6 +91,56 @@ def _stats(path: str, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _verify(path: str, show_hands: bool, out: TextIO, err: TextIO) -> int:
+    """``cribbage verify FILE``: check every committed match of an export file against its commitment.
+    Exit status 0 when every one holds, 1 when one does not (its sentence names the first hand that
+    differs), 2 when the file cannot be read at all. The file's own checksums are reported but not
+    relied on: the commitment is the proof."""
+    import json
+
+    from .fairness import verify_record_json
+    from .record import HISTORY_KEY, RecordError, read_bundle
+
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as exc:
+        print(f"error: cannot read {path}: {exc.strerror or exc}", file=err)
+        return USAGE_ERROR
+    try:
+        read_bundle(raw)
+    except RecordError as exc:
+        print(f"warning: {path} fails the game's own checks ({exc}); verifying its matches anyway", file=err)
+    try:
+        entries = json.loads(raw)["data"]
+        history = json.loads(entries[HISTORY_KEY]) if HISTORY_KEY in entries else {"records": []}
+        records = history["records"]
+        if not isinstance(records, list):
+            raise TypeError("the history's records are not a list")
+    except (ValueError, KeyError, TypeError) as exc:
+        print(f"error: {path}: this is not an export file whose matches can be read ({exc})", file=err)
+        return USAGE_ERROR
+    checked = failed = 0
+    for number, record in enumerate(records, 1):
+        verdict = verify_record_json(record)
+        if verdict is None:
+            continue
+        checked += 1
+        names = record.get("names") if isinstance(record, dict) else None
+        who = " v ".join(names) if isinstance(names, list) and all(isinstance(n, str) for n in names) else "?"
+        print(f"Match {number} ({who}): {'verified' if verdict.ok else 'FAILED'}. {verdict.summary}", file=out)
+        if show_hands:
+            for line in verdict.lines:
+                print(f"  {line}", file=out)
+        failed += not verdict.ok
+    if not checked:
+        print("No match in this file has a commitment to verify (matches against the computer are committed "
+              "from this version on).", file=out)
+        return 0
+    print(f"{checked - failed} of {checked} committed matches verified.", file=out)
+    return 1 if failed else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(prog="cribbage", description="Cribbage tools: two-player six-card "
@@ -113,6 +163,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_arguments(game)
     stats = sub.add_parser("stats", help="print the statistics of an exported file")
     stats.add_argument("file", help="a file exported by the game (cribbage-export JSON)")
+    check = sub.add_parser("verify", help="check every deal of an exported file's matches against their "
+                           "commitments")
+    check.add_argument("file", help="a file exported by the game (cribbage-export JSON)")
+    check.add_argument("--hands", action="store_true", help="print every hand as re-dealt from the seed")
     from .ai import cli as ai_cli
 
     ai_cli.add_subcommands(sub)
@@ -160,6 +214,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         return play(args.level, seed, stdin, out, rules=rules, computers=computers)
     if args.command == "stats":
         return _stats(args.file, out, err)
+    if args.command == "verify":
+        return _verify(args.file, args.hands, out, err)
     handler = getattr(args, "handler", None)
     if handler is not None:
         return int(handler(args))

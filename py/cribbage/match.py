@@ -72,6 +72,9 @@ class Match:
         """Every Go is the player's own action (online; see :class:`~cribbage.state.GameState`)."""
         self.first_dealer = first_dealer
         """A game of a series whose rule names the first dealer (no cut for deal); None: cut for deal."""
+        self.nonce: str | None = None
+        """The nonce of the commitment to this match's deals (:mod:`cribbage.fairness`); set on a new
+        match against the computer, None for every older save and every other match."""
         self.state = self.new_state()
         self.actions: list[Action] = []
         self.undone: list[Action] = []
@@ -194,6 +197,8 @@ class Match:
             body["declare_go"] = True
         if self.first_dealer is not None:
             body["first_dealer"] = self.first_dealer
+        if self.nonce is not None:  # a committed match (older saves have none and stay as they were)
+            body["nonce"] = self.nonce
         return ENVELOPE.seal(body)
 
     def to_json(self) -> str:
@@ -225,8 +230,17 @@ class Match:
         declare_go = f.bool("declare_go", default=False, what="the save's said-aloud Go setting")
         first_dealer = f.optional("first_dealer", lambda k: f.int(k, min=0, max=n - 1,
                                                                   what="the save's first dealer"))
+        nonce = f.optional("nonce", lambda k: f.str(k, what="the save's commitment nonce"))
+        if nonce is not None:
+            from .fairness import FairnessError, check_nonce
+
+            try:
+                check_nonce(nonce)
+            except FairnessError as exc:
+                raise SaveError(f"this save's commitment cannot be used: {exc}") from exc
         try:
             match = cls(seed, humans, names, options, declare_go=declare_go, rules=rules, first_dealer=first_dealer)
+            match.nonce = nonce
             for text in texts:
                 action = parse_action(text)
                 match.state.apply(action)
@@ -243,6 +257,15 @@ class Match:
         except (ValueError, TypeError) as exc:
             raise SaveError(f"this save cannot be loaded: {exc}") from exc
         return match
+
+    @property
+    def commitment(self) -> str | None:
+        """The commitment to this match's deals (SHA-256, 64 hex digits), None when not committed."""
+        if self.nonce is None or self.source is not None:
+            return None
+        from .fairness import commitment
+
+        return commitment(self.seed, self.nonce)
 
     def __repr__(self) -> str:
         return f"<Match seed {self.seed} after {len(self.actions)} actions: {self.state!r}>"

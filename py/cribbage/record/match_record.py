@@ -49,6 +49,18 @@ class MatchRecord:
     """The table it was played at (not written for the classic game, so classic ids stay the same)."""
     first_dealer: int | None = None
     """A series game whose rule named the first dealer (no cut for deal); written only when set."""
+    fair: Committed | None = None
+    """A match whose deals were committed before the first cut (:mod:`cribbage.fairness`): the
+    commitment, the nonce revealed at the end and the deals as they were on the table; written only
+    when set, so older records and their ids stay as they were."""
+
+    def verify(self) -> str | None:
+        """*Verify this match*: a sentence saying every card matches, or naming the first hand that
+        differs; None when the match was not committed."""
+        from ..fairness import verify_record_json
+
+        verdict = verify_record_json(self.to_json())
+        return None if verdict is None else verdict.summary
 
     def won(self, seat: int) -> bool:
         """True if ``seat``'s side won."""
@@ -104,6 +116,7 @@ class MatchRecord:
             "coach": None if self.coach is None else [c.to_json() if c else None for c in self.coach],
             **({} if self.rules.is_classic else {"rules": self.rules.to_json()}),
             **({} if self.first_dealer is None else {"first_dealer": self.first_dealer}),
+            **({} if self.fair is None else {"fair": self.fair.to_json()}),
         }
 
     @classmethod
@@ -137,37 +150,68 @@ class MatchRecord:
         first = f.optional("first_dealer", lambda k: f.int(k, min=0, max=n - 1, what="a match record's first dealer"))
         if any(len(h.points) != n for h in hands):
             raise RecordError("a match record's hands do not have one entry for each seat")
+        fair = f.optional("fair", lambda k: Committed.from_json(f.raw(k)))
         record = cls(
             f.str("id"), f.int("played_at", min=0), mode, level, tuple(names), tuple(humans), winner,
             tuple(scores), f.int("seed", min=0), tuple(actions), hands,
-            tuple(Best.from_json(b) for b in bh), tuple(Best.from_json(b) for b in bc), coach, rules, first)
+            tuple(Best.from_json(b) for b in bh), tuple(Best.from_json(b) for b in bc), coach, rules, first, fair)
         if record.id != _record_id(record.seed, record.names, record.humans, record.actions, record.rules,
-                                   record.first_dealer):
+                                   record.first_dealer, record.fair):
             raise RecordError("a match record has been altered (its id does not match)")
         return record
 
 
+@dataclass(frozen=True)
+class Committed:
+    """A committed match's proof: the commitment shown (as a fingerprint) before the first cut, the
+    nonce revealed at the end, and every deal as it was on the table (:func:`cribbage.fairness.deal_lines`)."""
+
+    commitment: str
+    nonce: str
+    deals: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data."""
+        return {"commitment": self.commitment, "nonce": self.nonce, "deals": list(self.deals)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Committed:
+        """Read one (the check that it holds is :meth:`MatchRecord.verify`, not this)."""
+        f = fields(data, "a match record's commitment")
+        return cls(f.str("commitment"), f.str("nonce"), tuple(f.list_of("deals", str, what="a match record's deals")))
+
+
 def _record_id(seed: int, names: Sequence[str], humans: Sequence[int], actions: Sequence[str],
-               rules: Rules = CLASSIC, first_dealer: int | None = None) -> str:
+               rules: Rules = CLASSIC, first_dealer: int | None = None, fair: Committed | None = None) -> str:
     body: dict[str, Any] = {"seed": seed, "names": list(names), "humans": list(humans), "actions": list(actions)}
     if not rules.is_classic:  # classic ids stay exactly as they were before the rule book
         body["rules"] = rules.to_json()
     if first_dealer is not None:  # a series game dealt by its rule, not cut for
         body["first_dealer"] = first_dealer
+    if fair is not None:  # a committed match: its commitment and nonce are part of what it is
+        body["fair"] = [fair.commitment, fair.nonce]
     return digest(body, 16)
 
 
 def record_match(match: Match, played_at: int) -> MatchRecord:
     """The record of a finished match (mode and level from its human seats and options)."""
     level = match.options.get("level")
+    fair = None
+    commit = match.commitment
+    if commit is not None and match.nonce is not None:
+        from ..fairness import deal_lines
+
+        deals, _ = deal_lines(match.seed, match.actions, match.names, rules=match.rules,
+                              first_dealer=match.first_dealer)
+        fair = Committed(commit, match.nonce, tuple(deals))
     return record_state(match.state, played_at=played_at, seed=match.seed, actions=match.actions,
                         names=match.names, humans=sorted(match.humans),
-                        level=level if isinstance(level, str) else None)
+                        level=level if isinstance(level, str) else None, fair=fair)
 
 
 def record_state(state: GameState, *, played_at: int, seed: int, actions: Iterable[Action | str],
                  names: Sequence[str] = ("North", "South"), humans: Sequence[int] = (0, 1),
-                 level: str | None = None) -> MatchRecord:
+                 level: str | None = None, fair: Committed | None = None) -> MatchRecord:
     """The record of a finished :class:`GameState` (``seed`` and ``actions`` are kept as given)."""
     if not state.is_over or state.winner is None:
         raise RecordError("the match is not over yet: only finished matches are recorded")
@@ -207,9 +251,10 @@ def record_state(state: GameState, *, played_at: int, seed: int, actions: Iterab
     hum = tuple(sorted(set(humans)))
     first = state.first_dealer
     return MatchRecord(
-        _record_id(seed, names2, hum, texts, rules, first), played_at, mode, None if mode == "hotseat" else level,
+        _record_id(seed, names2, hum, texts, rules, first, fair), played_at, mode,
+        None if mode == "hotseat" else level,
         names2, hum, state.winner, tuple(state.scores), seed, texts, tuple(hands),
-        tuple(best_hand), tuple(best_crib), rules=rules, first_dealer=first)
+        tuple(best_hand), tuple(best_crib), rules=rules, first_dealer=first, fair=fair)
 
 
 def replay(record: MatchRecord) -> Match:
@@ -219,6 +264,7 @@ def replay(record: MatchRecord) -> Match:
     try:  # (a seed out of range, from an edited file, is refused here too)
         match = Match(record.seed, record.humans, record.names, {"level": record.level} if record.level else {},
                       rules=record.rules, first_dealer=record.first_dealer)
+        match.nonce = record.fair.nonce if record.fair is not None else None
         for text in record.actions:
             match.apply(parse_action(text))
     except ValueError as exc:
