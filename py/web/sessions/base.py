@@ -32,6 +32,9 @@ class OpenContext:
     rules: Rules | None = None
     """The table the player chose for this new match where the mode takes it from the page (online:
     the room's house rules from the menu); None: the mode's own default."""
+    nonce: str | None = None
+    """A new match against the computer commits to its deals with this nonce (:mod:`cribbage.fairness`);
+    None: no commitment (a seed the address chose)."""
 
 
 @dataclass(frozen=True)

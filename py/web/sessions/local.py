@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Callable
 
+from cribbage.fairness import player_seed
 from cribbage.match import Match
 
 from web.sessions.base import Mode, OpenContext
@@ -26,6 +27,8 @@ def seats_of(mode: Mode, match: Match, ctx: OpenContext) -> tuple[Seat, ...]:
         return lambda: levels_of(match.options, match.rules.players)[seat]
 
     def seed() -> int:
+        if match.nonce is not None:  # committed: a one-way function, so the computer cannot learn the deals
+            return player_seed(match.seed, match.nonce, len(match.actions))
         return (match.seed * 1_000_003 + len(match.actions)) % (2**61)
 
     out: list[Seat] = []
@@ -40,6 +43,8 @@ def seats_of(mode: Mode, match: Match, ctx: OpenContext) -> tuple[Seat, ...]:
 def new(mode: Mode, ctx: OpenContext, seed: int, level: str) -> Session:
     """The next game of the mode's series, or a new match of the New game dialog's remembered choice."""
     match, acked = open_game(ctx.storage, mode.key, mode.save_key, seed, level)
+    if ctx.nonce is not None and not match.actions and len(match.humans) < match.rules.players:
+        match.nonce = ctx.nonce  # against the computer: the deals are committed before the first cut
     session = LocalSession(match, seats_of(mode, match, ctx), ctx.storage, mode.save_key, mode.ui_key, acked_hand=acked)
     session.save()
     return session

@@ -29,6 +29,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
 from cribbage.actions import Action
+from cribbage.fairness import new_nonce
 from cribbage.match import Match
 from cribbage.rules import Rules
 from cribbage.state import Phase
@@ -48,6 +49,7 @@ from web.shell.menu import SETTINGS_KEY, TableMenu
 from web.shell.dialogs import frame as render
 from web.shell.ports import Cues, Host
 from web.shell.screen import Router
+from web.table.fair_line import fair_line
 from web.table.render import discard_size
 from web.table.ports import Ui
 from web.table.scene import LEVELS, Scene
@@ -82,6 +84,8 @@ class Controller:
         """The address's options that can be used (:mod:`web.shell.link_options`), and why any was not."""
         self.embedded = embedded
         self.seed_source = seed_source or (lambda: random.SystemRandom().randrange(1, 2**53))
+        self.nonce_source: Callable[[], str] = new_nonce
+        """The nonce of a new match's commitment to its deals (:mod:`cribbage.fairness`)."""
         self.ui = Ui()
         self.delay = DEFAULT_DELAY
         self.orientation = "vertical"
@@ -234,11 +238,13 @@ class Controller:
         return True
 
     def _new_match(self, mode: Mode, level: str, rules: Rules | None = None) -> None:
+        drawn = self._next_seed is None  # a seed from the address is the player's own: nothing to commit to
         seed = self._next_seed if self._next_seed is not None else self.seed_source()
         self._next_seed = None
         notice = self.ui.notice
         self.ui = Ui(notice=notice, new_mode=mode.key, new_level=level)
         context = self.context if rules is None else replace(self.context, rules=rules)
+        context = replace(context, nonce=self.nonce_source() if drawn else None)
         self._use(mode, mode.new(mode, context, seed, level))
         self.post("match-start")
 
@@ -399,6 +405,7 @@ class Controller:
             comforts=self.comforts.scene(),
             looks=self.looks.choice,
             learn=view.phase is Phase.CUT_FOR_DEAL and not self.storage.get(LESSONS_KEY),
+            fair=fair_line(self.match),
         )
         return self.session.dress(scene)  # online: its panel, no action while waiting
 

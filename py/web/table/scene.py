@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # (the chance and the series are drawn by modules imported wh
     from web.kit.looks import LookChoice
     from web.kit.slot import PanelSlot
     from web.kit.winchance import ChanceScene
+    from web.table.fair_line import FairLine
     from web.table.series_view import SeriesScene
 
 __all__ = ["Scene", "Button", "LEVELS", "DELAYS"]
@@ -119,6 +120,9 @@ class Scene:
     """The menu's switches of sound, vibration and auto-play (``web.shell.comforts``)."""
     learn: bool = False
     """The first screen offers the lessons ("New to cribbage?": no lesson done yet)."""
+    fair: FairLine | None = None
+    """A match whose deals are committed: the fingerprint, and at the end the seed and nonce revealed
+    (:mod:`web.table.fair_line`, drawn by :mod:`web.table.render.fair`)."""
 
 
 @dataclass(frozen=True)

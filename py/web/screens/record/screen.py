@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Callable, Mapping, Protocol
 
+from cribbage.fairness import NOT_COMMITTED, Verdict, verify_record_json
 from cribbage.match import Match
 from cribbage.record import CoachRun, History, MatchRecord, RecordError, Stats, record_match, replay
 
@@ -111,6 +112,8 @@ class RecordScreens:
         """The history last read: (stored text, history, problem, statistics)."""
         self._reviews: dict[tuple[str, int], list[str]] = {}
         """The coach's review of a kept match's hand, by (match id, hand number)."""
+        self._verdicts: dict[str, Verdict] = {}
+        """*Verify this match*: its outcome, by match id (asked for on this page)."""
 
     # --- keeping finished matches ---------------------------------------------------------------
 
@@ -192,6 +195,7 @@ class RecordScreens:
                 rs.events = tuple(match.state.events) if match is not None else ()
                 rs.can_review = match is not None and ai_available()
                 rs.reviews = {h: lines for (rid, h), lines in self._reviews.items() if rid == record.id}
+                rs.verdict = self._verdicts.get(record.id)
                 if match is not None:  # the race chart's band: the chance of winning after each hand
                     rs.you = min(match.humans) if match.humans else 0
                     rs.race = self.ctl.chances.race_of(match, rs.you)
@@ -229,6 +233,8 @@ class RecordScreens:
             "record-export": self._on_export,
             "record-import-confirm": self._on_import_confirm,
             "record-review": self._on_review,
+            "record-verify": self._on_verify,
+            "record-fair": self._on_fair,
         }
 
     def _show(self, page: str, focus: str | None) -> None:
@@ -271,9 +277,29 @@ class RecordScreens:
         self._reviews[(record_id, hand)] = lines or ["Nothing to review: no real choice in this hand."]
         self._show("match", f"record-review-{hand}")
 
+    def _on_verify(self, data: dict[str, str]) -> None:
+        """*Verify this match*: the revealed seed and nonce against the commitment, every hand re-dealt."""
+        record = next((r for r in self._history()[0].records if r.id == self.open_id), None)
+        if record is None:
+            return
+        verdict = verify_record_json(record.to_json())
+        self._verdicts[record.id] = verdict if verdict is not None else Verdict(False, NOT_COMMITTED)
+        self.ctl.host.announce(self._verdicts[record.id].summary)
+        self._show("match", "verdict")
+
+    def _on_fair(self, data: dict[str, str]) -> None:
+        """The page *How the computer plays* (from the record's list, or the table's fair-deal line)."""
+        if self.ctl.cover_for() is not None:
+            return
+        if self.ctl.ui.dialog != RECORD_DIALOG:
+            self.message, self.error, self._pending = None, False, None
+            self.ctl._set_dialog(RECORD_DIALOG)
+        self._show("fair", "btn-record-back")
+
     def _on_back(self, data: dict[str, str]) -> None:
         self._pending = None
-        back = f"match-{self.open_id}" if self.page == "match" and self.open_id else "btn-close"
+        back = (f"match-{self.open_id}" if self.page == "match" and self.open_id
+                else "btn-fair" if self.page == "fair" else "btn-close")
         self._show("list", back)
 
     # --- export and import ------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from cribbage.record import (
     Stats,
     race,
 )
+from cribbage.fairness import NOT_COMMITTED, Verdict, fingerprint
 from cribbage.rules import Rules
 from cribbage.state import Event
 
@@ -83,6 +84,8 @@ class RecordScene:
     """The opened match: ``you``'s chance of winning after each hand (None: not worked out, or a
     table the model does not cover)."""
     you: int = 0
+    verdict: Verdict | None = None
+    """*Verify this match* was asked for the opened match: its outcome, hand by hand."""
 
 
 def esc(text: object) -> str:
@@ -309,6 +312,8 @@ def _list_page(rs: RecordScene) -> str:
     if rs.history.folded:
         parts.append(f"<p>{len(rs.history.folded)} older matches are kept as totals only (they count in the "
                      "statistics).</p>")
+    parts.append('<p><button type="button" class="btn btn-small" data-action="record-fair" id="btn-fair">'
+                 "How the computer plays (and how to check it)</button></p>")
     parts.append(
         "<h3>Keep your games</h3>"
         "<p>Export saves everything (games in progress, this record, settings) to a file; import it on another "
@@ -385,8 +390,61 @@ def _match_page(rs: RecordScene) -> str:
         back
         + f'<p class="match-headline"><strong>{esc(r.headline())}</strong><br>{esc(match_date(r.played_at))} '
         f"\u00b7 {len(r.hands)} hands \u00b7 seed {r.seed}</p>"
-        + chart + _hands_table(r, rs) + f'<ul class="facts">{best}</ul>' + coach
+        + chart + _hands_table(r, rs) + f'<ul class="facts">{best}</ul>' + coach + _fair_section(rs)
     )
+
+
+def _fair_section(rs: RecordScene) -> str:
+    """The opened match's commitment, revealed, and *Verify this match* (its outcome once asked)."""
+    r = rs.match
+    assert r is not None
+    head = '<h3 id="fair-head">Fair deals</h3>'
+    if r.fair is None:
+        return head + f"<p>{esc(NOT_COMMITTED)}</p>"
+    said = (f"<p>Before the first cut the table showed the fingerprint <code>{esc(fingerprint(r.fair.commitment))}"
+            f"</code>: a SHA-256 commitment to this match’s seed. Revealed now: seed <code>{r.seed}</code>, "
+            f"nonce <code>{esc(r.fair.nonce)}</code>.</p>")
+    v = rs.verdict
+    if v is None:
+        return head + said + ('<div class="row"><button type="button" class="btn" data-action="record-verify" '
+                              'id="btn-verify">Verify this match</button></div>')
+    mark = "✓" if v.ok else "✗"
+    lines = "".join(f"<li>{esc(line)}</li>" for line in v.lines)
+    return (head + said + f'<p class="verdict {"ok" if v.ok else "error"}" id="verdict" tabindex="-1" '
+            f'role="{"status" if v.ok else "alert"}"><strong>{mark}</strong> {esc(v.summary)}</p>'
+            f'<details class="redealt"><summary>Every deal, re-dealt from the seed</summary><ol>{lines}</ol>'
+            "</details>")
+
+
+FAIR_HELP = (
+    ("What the computer sees",
+     "The computer sees only its own cards and the cards the rules put on the table: the starter, the "
+     "cards played, and every hand and crib once it is counted. That is not a promise but how the code "
+     "is built: a computer player receives nothing but a SeatView, which holds that seat’s own cards "
+     "and the other hands only as counts, and never the order of the pack. The game’s tests play "
+     "matches and check that no view ever holds a hidden card."),
+    ("Deals fixed before the first cut",
+     "Every pack of a match is shuffled from one secret number, the seed, and the only other thing that "
+     "decides which cards come up is where each cut is made. Before the first cut the table shows a short "
+     "fingerprint of a commitment to the seed (a SHA-256 digest of the seed and a random nonce). The "
+     "commitment fixes the seed without showing it, so no deal can be changed once play has begun, not by "
+     "the computer and not by the page. The computer never learns the seed: its own random habits come "
+     "from a one-way digest of it."),
+    ("Check a match yourself",
+     "When the match ends the table reveals the seed and the nonce. In Your record, open the match and "
+     "tap Verify this match: the page checks that they give the fingerprint you saw, re-deals every hand "
+     "from the seed, cut where it was cut, and shows that every card is the card that was played, or "
+     "names the first hand that differs. On a computer, `cribbage verify FILE` does the same for an "
+     "exported file."),
+)
+"""The page *How the computer plays* (also a section of docs/playing.md)."""
+
+
+def _fair_help_page() -> str:
+    back = ('<div class="row"><button type="button" class="btn" data-action="record-back" id="btn-record-back">'
+            "← Your record</button></div>")
+    body = "".join(f"<h3>{esc(h)}</h3><p>{esc(p)}</p>" for h, p in FAIR_HELP)
+    return back + body
 
 
 def _confirm_page(rs: RecordScene) -> str:
@@ -405,6 +463,8 @@ def record_dialog(rs: RecordScene) -> str:
     """The record dialog on its current page."""
     if rs.page == "match":
         return _dialog("A finished match", _match_page(rs), "dlg-record")
+    if rs.page == "fair":
+        return _dialog("How the computer plays", _fair_help_page(), "dlg-record")
     if rs.page == "confirm-import":
         return _dialog("Replace what is stored?", _confirm_page(rs), "dlg-record")
     return _dialog("Your record", _list_page(rs), "dlg-record")

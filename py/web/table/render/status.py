@@ -13,6 +13,7 @@ from web.table.scene import Scene
 from web.table.render.base import _cards_word, _has, _mini, _poss, _you, crib_of, discard_size
 from web.table.render.buttons import _button_html, _play_calls, buttons_for, my_move
 from web.table.render.centre import deal_cuts
+from web.table.render.fair import fair_html
 from web.table.render.header import _ICONS
 from web.table.render.show import _hand_pegging, show_panels_from_events
 
@@ -201,7 +202,7 @@ def _prompt(scene: Scene) -> str:
     return (
         '<section class="prompt" aria-label="What to do">'
         f'<div class="prompt-text"><p class="headline" id="headline">{esc(head)}</p>{_counted(scene)}'
-        f'<p class="detail">{esc(detail)}</p>{hint}{_learn(scene)}</div>'
+        f'<p class="detail">{esc(detail)}</p>{hint}{_learn(scene)}{fair_html(scene)}</div>'
         f'<div class="actions">{buttons}</div>'
         "</section>"
     )
