@@ -84,8 +84,8 @@ class Controller:
         """The address's options that can be used (:mod:`web.shell.link_options`), and why any was not."""
         self.embedded = embedded
         self.seed_source = seed_source or (lambda: random.SystemRandom().randrange(1, 2**53))
-        self.nonce_source: Callable[[], str] = new_nonce
-        """The nonce of a new match's commitment to its deals (:mod:`cribbage.fairness`)."""
+        self.nonce_source: Callable[[], str | None] = new_nonce
+        """The nonce of a new match's commitment to its deals (:mod:`cribbage.fairness`); None: none."""
         self.ui = Ui()
         self.delay = DEFAULT_DELAY
         self.orientation = "vertical"
