@@ -216,3 +216,16 @@ def test_an_export_without_commitments_has_nothing_to_verify(tmp_path) -> None:
 def test_an_unreadable_file_is_a_usage_error(tmp_path) -> None:
     status, _, err = _verify(tmp_path, "not json at all")
     assert status == 2 and "not an export file" in err
+
+
+def test_a_seat_view_has_no_seed_nonce_or_pack() -> None:
+    """The computer's only input besides its own habits' seed: nothing in it names the deals' secret."""
+    from dataclasses import fields
+
+    from cribbage.view import SeatView
+
+    names = {f.name for f in fields(SeatView)}
+    assert names.isdisjoint({"seed", "nonce", "source", "pack", "rng", "commitment"})
+    m = Match(12345, humans=(0,), names=("You", "Computer"))
+    m.nonce = NONCE
+    assert "12345" not in repr(m.view(1)) and NONCE not in repr(m.view(1))
