@@ -107,3 +107,22 @@ def test_how_the_computer_plays_opens_from_the_table_and_the_record() -> None:
     assert "How the computer plays" in page and "SeatView" in page and "Verify this match" in page
     controller.click("record-back")
     assert select(controller.host.last.overlay, id="btn-fair")
+
+
+def test_the_table_reveals_the_seed_and_nonce_when_the_match_is_over() -> None:
+    from web.table.fair_line import fair_line
+    from web.table.render import render
+    from web.table.scene import Scene
+
+    match = _finished()
+    line = fair_line(match)
+    assert line is not None and line.seed == 12345 and line.nonce == NONCE
+    html = render(Scene(view=match.view(0), fair=line)).table
+    words = " ".join(text_of(html).split())
+    assert "fingerprint f980 7e4f 9904 bc53" in words and f"seed 12345 , nonce {NONCE}" in words
+    assert "Verify this match in Your record" in words
+    half = Match(12345, humans=(0,), names=("You", "Computer"))
+    half.nonce = NONCE
+    playing = fair_line(half)
+    assert playing is not None and playing.seed is None and playing.nonce is None  # nothing revealed before the end
+    assert fair_line(Match(12345, humans=(0,))) is None
