@@ -50,6 +50,8 @@ def test_no_commitment_for_a_seed_the_address_chose_or_for_hot_seat() -> None:
     assert chosen.match.nonce is None and not select(chosen.host.last.table, id="fair-line")
     hotseat = make(MemoryStorage(), {"mode": "hotseat"})
     assert hotseat.match.nonce is None and not select(hotseat.host.last.table, id="fair-line")
+    three = make(MemoryStorage(), {"players": "3"})  # not kept in Your record yet: nothing to verify it with
+    assert three.match.rules.players == 3 and three.match.nonce is None
 
 
 def _finished(seed: int = 12345) -> Match:

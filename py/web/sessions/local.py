@@ -43,8 +43,11 @@ def seats_of(mode: Mode, match: Match, ctx: OpenContext) -> tuple[Seat, ...]:
 def new(mode: Mode, ctx: OpenContext, seed: int, level: str) -> Session:
     """The next game of the mode's series, or a new match of the New game dialog's remembered choice."""
     match, acked = open_game(ctx.storage, mode.key, mode.save_key, seed, level)
-    if ctx.nonce is not None and not match.actions and len(match.humans) < match.rules.players:
-        match.nonce = ctx.nonce  # against the computer: the deals are committed before the first cut
+    # Against the computer: the deals are committed before the first cut. Only where the finished match
+    # is kept in Your record, whose "Verify this match" checks it (three or four players are not kept yet).
+    if (ctx.nonce is not None and mode.key == "computer" and not match.actions
+            and len(match.humans) < match.rules.players):
+        match.nonce = ctx.nonce
     session = LocalSession(match, seats_of(mode, match, ctx), ctx.storage, mode.save_key, mode.ui_key, acked_hand=acked)
     session.save()
     return session
