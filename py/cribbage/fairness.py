@@ -20,7 +20,7 @@ nonce, which is drawn from the operating system's secure generator (:mod:`secret
 the end, so the 64-bit seed cannot be found by trying seeds against the fingerprint. The domain tag
 keeps the digest from meaning anything in another protocol.
 
-The computer never sees the seed: a :class:`~cribbage.ai.players.Player` receives only a
+The computer never sees the seed: a :class:`~cribbage.ai.Player` receives only a
 :class:`~cribbage.view.SeatView` (its own cards and the cards the rules show), and the seed of its own
 random habits, in a committed match, is a one-way function of seed and nonce (:func:`player_seed`),
 from which the seed cannot be worked back.
