@@ -98,8 +98,10 @@ def test_the_record_keeps_the_commitment_and_verifies(match: Match) -> None:
     assert said is not None and said.startswith("Every card matches")
     hands = sum(1 for d in record.fair.deals if d.startswith("Hand "))
     assert f"all {hands} hands" in said
+    assert record.to_json()["version"] == 2  # an older game says "newer version", not "altered"
     uncommitted = record_match(_played(nonce=None), T0)
     assert uncommitted.fair is None and uncommitted.verify() is None and "fair" not in uncommitted.to_json()
+    assert uncommitted.to_json()["version"] == 1
 
 
 def _export(records: list[dict[str, object]]) -> str:

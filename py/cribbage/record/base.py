@@ -23,7 +23,10 @@ HISTORY_LIMIT = 500
 """Full records kept; older ones are folded into the summary."""
 HISTORY_KEY = "cribbage.history"
 """The storage key of the history."""
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+"""The newest match record this version reads. Version 2 adds ``fair`` (a committed match, issue 34):
+only such a record is written as version 2, so an older game that imports it says it comes from a newer
+version (not that it was altered), and every other record is written, byte for byte, as version 1."""
 HISTORY_FORMAT = "cribbage-history"
 HISTORY_VERSION = 1
 EXPORT_FORMAT = "cribbage-export"
