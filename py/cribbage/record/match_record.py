@@ -107,7 +107,8 @@ class MatchRecord:
     def to_json(self) -> dict[str, Any]:
         """Plain data (versioned)."""
         return {
-            "version": RECORD_VERSION if self.fair is not None else 1, "id": self.id, "played_at": self.played_at, "mode": self.mode,
+            "version": RECORD_VERSION if self.fair is not None else 1, "id": self.id, "played_at": self.played_at,
+            "mode": self.mode,
             "level": self.level, "names": list(self.names), "humans": list(self.humans), "winner": self.winner,
             "scores": list(self.scores), "seed": self.seed, "actions": list(self.actions),
             "hands": [h.to_json() for h in self.hands],
