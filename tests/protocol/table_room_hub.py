@@ -132,8 +132,12 @@ class Hub:
         self.endpoints[caller].opened(callee, Binding(fa, fb, callee), self.now)
         return True
 
-    def close(self, ident: str, peer: str) -> None:
-        channel = self.channels.pop(frozenset((ident, peer)), None)
+    def close(self, ident: str, peer: str, channel: Channel | None = None) -> None:
+        """Close the channel between two ids (only ``channel`` if given: not one opened since)."""
+        key = frozenset((ident, peer))
+        if channel is not None and self.channels.get(key) is not channel:
+            return
+        channel = self.channels.pop(key, None)
         if channel is not None and peer in self.endpoints:
             self.endpoints[peer].closed(ident, self.now)
 
@@ -141,6 +145,7 @@ class Hub:
         """Carry everything until quiet (dials included)."""
         for _ in range(rounds):
             moved = False
+            closing: list[tuple[str, str, Channel]] = []
             for ident, endpoint in list(self.endpoints.items()):
                 if self.endpoints.get(ident) is not endpoint:
                     continue
@@ -154,8 +159,12 @@ class Hub:
                             text = changed
                         channel.queue.append((ident, peer, text))
                         moved = True
-                for peer in endpoint.closing():
-                    self.close(ident, peer)
+                for peer in endpoint.closing():  # once what was written before has arrived
+                    channel = self.channels.get(frozenset((ident, peer)))
+                    if channel is not None:
+                        closing.append((ident, peer, channel))
+                        del self.channels[frozenset((ident, peer))]
+                        self.channels[frozenset((ident, peer, "closing"))] = channel
                     moved = True
                 for peer in endpoint.dials(self.now):  # (after its closings, as a page does)
                     self.dial(ident, peer)
@@ -166,6 +175,10 @@ class Hub:
                     if receiver in self.endpoints:
                         self.endpoints[receiver].received(sender, text, self.now)
                     moved = True
+            for ident, peer, channel in closing:
+                self.channels.pop(frozenset((ident, peer, "closing")), None)
+                if peer in self.endpoints and frozenset((ident, peer)) not in self.channels:  # (not replaced)
+                    self.endpoints[peer].closed(ident, self.now)
             if not moved:
                 return
         raise AssertionError("the hub never went quiet")

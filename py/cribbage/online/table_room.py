@@ -167,8 +167,9 @@ class TableRoom:
         """Other seat -> the roster digest it sent."""
         self.agree_sent = False
         self.buffered: list[tuple[int, dict[str, Any]]] = []
-        self._channels: dict[str, int | str] = {}  # peer id -> seat, or "lobby"
+        self._channels: dict[str, int | str] = {}  # peer id -> seat, "lobby" or "pending"
         self._bindings: dict[str, Binding | None] = {}  # peer id -> its channel's fingerprints
+        self._pending: dict[str, float] = {}  # host: a seated browser's channel before its first message
         self._lobby: dict[str, tuple[Link, float]] = {}  # host: newcomer id -> (its link, when it called)
         self._my_lobby: Link | None = None  # newcomer: the call to the host
         self._last_dial: dict[str, float] = {}
@@ -344,7 +345,12 @@ class TableRoom:
             return
         p = self.roster.seat_of_id(peer) if self.roster is not None and self.seat is not None else None
         self._bindings[peer] = bound
-        if p is not None and p != self.seat and p in self.links:
+        if p is not None and p != self.seat and p in self.links and self.seat == 0:
+            # a seated browser calls the host on the pair's link, or (it lost the answer) asks for its
+            # seat again: its first message says which, so the host speaks only after it
+            self._channels[peer] = "pending"
+            self._pending[peer] = now
+        elif p is not None and p != self.seat and p in self.links:
             self._channels[peer] = p
             self.links[p].connected(now, bound)
             self._drain_link(p)
@@ -373,15 +379,19 @@ class TableRoom:
         where = self._channels.get(peer)
         if where is None:
             return
-        if isinstance(where, int) and self.seat == 0 and self.links[where].state != "live" and self._asks_seat(text):
-            # a seated browser asking again for its seat (it lost the answer): the lobby answers it
-            self.links[where].disconnected(now)
-            self._drain_link(where)
-            link = Link.host(lobby_room(self.room, self.secret), new_seat_key(), now, self.secret)
-            self._lobby[peer] = (link, now)
-            self._channels[peer] = "lobby"
-            link.connected(now, self._bindings.get(peer))
-            where = "lobby"
+        if where == "pending":
+            self._pending.pop(peer, None)
+            p = self.roster.seat_of_id(peer) if self.roster is not None else None
+            if p is None or p not in self.links:
+                return
+            if self._asks_seat(text):  # a seated browser asking again for its seat: the lobby answers
+                link = Link.host(lobby_room(self.room, self.secret), new_seat_key(), now, self.secret)
+                self._lobby[peer] = (link, now)
+                self._channels[peer] = where = "lobby"
+                link.connected(now, self._bindings.get(peer))
+            else:
+                self._channels[peer] = where = p
+                self.links[p].connected(now, self._bindings.get(peer))
         if isinstance(where, int):
             self.links[where].receive(text, now)
             self._drain_link(where)
@@ -407,6 +417,10 @@ class TableRoom:
             self._drain_lobby(peer)
             if peer in self._lobby and now - since >= LOBBY_TIMEOUT:
                 self._hang(peer, "A browser that did not ask for a seat in time was disconnected.")
+        for peer, since in list(self._pending.items()):
+            if now - since >= LOBBY_TIMEOUT:
+                self._pending.pop(peer, None)
+                self._hang(peer, "A browser that said nothing was disconnected.")
         if self._my_lobby is not None:
             self._my_lobby.tick(now)
             self._drain_lobby(host_id(self.room, self.secret))
@@ -450,6 +464,8 @@ class TableRoom:
 
     def _forget_channel(self, peer: str) -> None:
         where = self._channels.pop(peer, None)
+        self._pending.pop(peer, None)
+        self._bindings.pop(peer, None)
         if isinstance(where, int):
             self.links[where].disconnected(self._now)
             self._drain_link(where)

@@ -1,0 +1,401 @@
+"""The room of three and four seats (py/cribbage/online/table_room.py): browsers meet over an in-memory
+signalling hub and build the full mesh of pair links; strangers, a fifth browser, a wrong secret and a
+browser posing as another seat are refused; a killed seat comes back to its own seat."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+from table_room_hub import NAMES, Browser, Endpoint, Hub, arrive, full_table, open_table, payload_of, with_payload
+
+from cribbage.online.link import Binding, Link, new_room_secret, new_seat_key, rendezvous, seat_commitment
+from cribbage.online.table_roster import SeatKey, host_id, lobby_room, pair_keys, pair_room, seat_id
+from cribbage.online.table_room import (MeshReady, Received, RoomProblem, RosterChanged, SeatAway, SeatBack, Stopped,
+                                        TableRoom, TableRoomError)
+from cribbage.rules import Rules
+
+
+def stops(browser: Browser) -> list[str]:
+    return [e.text for e in browser.events if isinstance(e, Stopped)]
+
+
+def problems(browser: Browser) -> list[str]:
+    return [e.text for e in browser.events if isinstance(e, RoomProblem)]
+
+
+def all_live(browsers: list[Browser]) -> bool:
+    return all(link.state == "live" for b in browsers for link in b.room.links.values())
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_browsers_meet_and_build_the_full_mesh(players: int) -> None:
+    hub, browsers = full_table(players, target=61, muggins=True)
+    rosters = {json.dumps(b.room.roster.to_json(), sort_keys=True) for b in browsers}  # type: ignore[union-attr]
+    assert len(rosters) == 1  # every seat holds the host's roster
+    roster = browsers[0].room.roster
+    assert roster is not None and roster.rules == Rules(players=players, target=61, muggins=True)
+    assert [s.name for s in roster.seats] == list(NAMES[:players])  # seats in arrival order, names shown
+    for seat, b in enumerate(browsers):
+        assert b.room.seat == seat and b.room.started and b.room.missing == ()
+        ready = [e for e in b.events if isinstance(e, MeshReady)]
+        assert len(ready) == 1 and ready[0].seats == tuple(range(players)) and ready[0].seat == seat
+        assert sorted(b.room.links) == [p for p in range(players) if p != seat]
+        assert b.id == roster.seats[seat].id  # registered where the roster says
+    assert all_live(browsers)
+    # the full mesh: one channel per pair of seats (and nothing else left open)
+    assert len(hub.channels) == players * (players - 1) // 2
+    # every rendezvous id is derived from the secret, one per seat
+    secret, room = browsers[0].room.secret, browsers[0].room.room
+    assert roster.seats[0].id == host_id(room, secret)
+    assert all(s.id == seat_id(room, secret, s.pub) for s in roster.seats[1:])
+    # the game's API: each seat's message reaches every other seat once, from the seat its link proved
+    for seat, b in enumerate(browsers):
+        b.room.broadcast({"hello": seat}, hub.now)
+    browsers[1].room.send(0, {"only": "host"}, hub.now)
+    hub.pump()
+    for seat, b in enumerate(browsers):
+        got = b.received_games()
+        expected = [(p, {"hello": p}) for p in range(players) if p != seat]
+        assert sorted(got, key=lambda x: (x[0], json.dumps(x[1]))) == sorted(
+            expected + ([(1, {"only": "host"})] if seat == 0 else []), key=lambda x: (x[0], json.dumps(x[1])))
+
+
+def test_seats_fill_in_the_order_people_arrive() -> None:
+    hub = Hub()
+    host = open_table(hub, Rules(players=4))
+    order = ["Dan", "Bob", "Cat"]
+    late = [arrive(hub, host, name) for name in order]
+    roster = host.room.roster
+    assert roster is not None and [s.name for s in roster.seats] == ["Ann", *order]
+    assert [b.room.seat for b in late] == [1, 2, 3]
+    changes = [e for e in host.events if isinstance(e, RosterChanged)]
+    assert [len(e.roster.seats) for e in changes] == [2, 3, 4]
+    # before the last seat is taken nobody starts, and every seat sees who is still missing
+    hub2 = Hub()
+    host2 = open_table(hub2, Rules(players=3))
+    bob = arrive(hub2, host2, "Bob")
+    assert not host2.room.started and not bob.room.started
+    assert host2.room.missing == (2,) and bob.room.missing == (2,)
+    assert "1 of 3" not in host2.room.status_text and "2 of 3 seats taken" in host2.room.status_text
+
+
+def test_a_fifth_browser_is_refused_with_a_sentence() -> None:
+    hub, browsers = full_table(4)
+    before = browsers[0].room.roster
+    fifth = arrive(hub, browsers[0], "Eve")
+    hub.wait(5)
+    assert fifth.room.seat is None and fifth.room.stopped is not None
+    assert stops(fifth) == ["This table is full: every seat is taken."]
+    assert fifth.room.to_dial(hub.now + 60) == []  # it stops calling
+    assert browsers[0].room.roster == before
+    assert any("full table" in t for t in problems(browsers[0]))
+    assert all(b.room.started and b.room.missing == () for b in browsers)
+    # and its call is closed: only the mesh's channels remain
+    assert len(hub.channels) == 6
+
+
+def test_a_wrong_secret_reaches_nobody_and_is_refused_by_the_host() -> None:
+    hub = Hub()
+    host = open_table(hub, Rules(players=3))
+    # with another secret, a browser dials an id nobody holds
+    wrong = arrive(hub, host, "Eve", secret=new_room_secret())
+    hub.wait(8)
+    assert wrong.room.seat is None and not any(reached for caller, _, reached in hub.dialled if caller == wrong.id)
+    # one that learned the host's id anyway (the signalling server sees it) cannot prove the secret
+    stranger = LinkCaller(hub, "cribbage-tstranger", host.id,
+                          Link.join(lobby_room(host.room.room, host.room.secret), new_seat_key(), hub.now,
+                                    new_room_secret()),
+                          {"t": "sit", "name": "Eve", "pub": SeatKey().pub})
+    hub.wait(15)
+    assert stranger.link.state != "live" and not stranger.delivered
+    assert host.room.roster is not None and len(host.room.roster.seats) == 1
+    assert any("whole link" in t for t in problems(host))
+    # the real friend still gets in
+    bob, cat = arrive(hub, host, "Bob"), arrive(hub, host, "Cat")
+    hub.pump()
+    assert bob.room.started and cat.room.started and host.room.started
+
+
+class LinkCaller(Endpoint):
+    """A hand-made browser: one Link, dialling ``target`` from id ``ident`` (any id it likes)."""
+
+    def __init__(self, hub: Hub, ident: str, target: str, link: Link, payload: dict[str, object] | None = None) -> None:
+        self.id, self.target, self.link, self.hub = ident, target, link, hub
+        self.delivered: list[dict[str, object]] = []
+        self.problems: list[str] = []
+        self.called = False
+        if payload is not None:
+            link.send(payload, hub.now)
+        assert hub.register(self)
+
+    def opened(self, peer: str, binding: Binding, now: float) -> None:
+        self.link.connected(now, binding)
+
+    def received(self, peer: str, text: str, now: float) -> None:
+        self.link.receive(text, now)
+
+    def closed(self, peer: str, now: float) -> None:
+        self.link.disconnected(now)
+
+    def outgoing(self) -> list[tuple[str, str]]:
+        for event in self.link.pop_events():
+            if hasattr(event, "payload"):
+                self.delivered.append(event.payload)  # type: ignore[union-attr]
+            elif hasattr(event, "text"):
+                self.problems.append(event.text)  # type: ignore[union-attr]
+        return [(self.target, t) for t in self.link.pop_outgoing()]
+
+    def dials(self, now: float) -> list[str]:
+        if self.called:
+            return []
+        self.called = True
+        return [self.target]
+
+    def tick(self, now: float) -> None:
+        self.link.tick(now)
+
+
+def test_a_killed_seat_comes_back_to_its_own_seat_and_every_link_returns() -> None:
+    hub, browsers = full_table(4)
+    roster = browsers[0].room.roster
+    gone = browsers[2]
+    saved = json.loads(json.dumps(gone.save))
+    hub.kill(gone.id)
+    hub.pump()
+    for b in browsers[:2] + browsers[3:]:
+        assert b.room.missing == (2,)
+        assert "Cat" in b.room.status_text
+        assert any(isinstance(e, SeatAway) and e.seat == 2 for e in b.events)
+    # the game goes on sending to it: the messages wait in its links
+    browsers[0].room.broadcast({"deal": 1}, hub.now)
+    browsers[3].room.send(2, {"to": "cat"}, hub.now)
+    hub.pump()
+    # the same browser, reopened from its save: its own seat, its own key, no new seat
+    back = Browser(TableRoom.from_dict(saved, hub.now))
+    assert back.id == gone.id and back.room.seat == 2 and back.room.started
+    assert hub.register(back)
+    hub.wait(4)
+    everyone = browsers[:2] + [back] + browsers[3:]
+    assert all_live(everyone) and all(b.room.missing == () for b in everyone)
+    assert back.received_games() == [(0, {"deal": 1}), (3, {"to": "cat"})]  # exactly once, in order
+    for b in browsers[:2] + browsers[3:]:
+        assert any(isinstance(e, SeatBack) and e.seat == 2 for e in b.events)
+        assert b.room.roster == roster
+    # and after the return the mesh carries both ways
+    back.room.broadcast({"again": True}, hub.now)
+    hub.pump()
+    assert all(b.received_games()[-1] == (2, {"again": True}) for b in browsers[:2] + browsers[3:])
+    # the same person on a fresh browser (no saved key) is a stranger: the table is full
+    fresh = arrive(hub, browsers[0], "Cat")
+    hub.pump()
+    assert fresh.room.seat is None and stops(fresh) == ["This table is full: every seat is taken."]
+
+
+def test_a_browser_killed_before_it_heard_its_seat_gets_the_same_seat() -> None:
+    hub = Hub()
+    host = open_table(hub, Rules(players=3))
+    bob = Browser(TableRoom.join(host.room.room, host.room.secret, "Bob", hub.now))
+    before = json.loads(json.dumps(bob.room.to_dict()))  # saved before calling (its key is its seat)
+    assert hub.register(bob)
+    hub.pump()
+    assert bob.room.seat == 1
+    hub.kill(bob.id)
+    again = Browser(TableRoom.from_dict(before, hub.now))
+    assert again.room.seat is None and hub.register(again)
+    hub.wait(4)
+    assert again.room.seat == 1
+    assert host.room.roster is not None and len(host.room.roster.seats) == 2
+    cat = arrive(hub, host, "Cat")
+    hub.wait(2)
+    assert cat.room.seat == 2 and again.room.started and cat.room.started and host.room.started
+
+
+def test_a_browser_claiming_another_seats_id_is_refused() -> None:
+    hub, browsers = full_table(4)
+    ann, bob, cat, dan = browsers
+    room, secret = ann.room.room, ann.room.secret
+    roster = ann.room.roster
+    assert roster is not None
+    hub.kill(cat.id)  # Cat's browser is away: its id is free on the signalling server
+    hub.pump()
+    # Dan (seated, with the room secret and the roster) registers Cat's id and calls Bob on the link of the
+    # pair (Bob, Cat): he knows that link's room but not Cat's key, so only keys of his own making
+    room12 = pair_room(room, secret, 1, 2, roster.seats[1].pub, roster.seats[2].pub)
+    _, forged = pair_keys(dan.room.key.shared(roster.seats[1].pub), secret, room12)
+    link = Link(room12, 1, forged, hub.now, peer_commit=seat_commitment(room12, pair_keys(
+        dan.room.key.shared(roster.seats[1].pub), secret, room12)[0]))
+    impostor = LinkCaller(hub, cat.id, bob.id, link, {"t": "game", "m": {"from": "cat?"}})
+    hub.wait(12)
+    assert bob.room.links[2].state != "live" and bob.room.missing == (2,)
+    assert all(seat != 2 for seat, _ in bob.received_games())
+    assert any("prove its seat" in t for t in problems(bob))
+    hub.kill(impostor.id)
+    # a newcomer asking the host for a seat from an id that is not its key's is refused
+    poser = Browser(TableRoom.join(room, secret, "Eve", hub.now), id=cat.id)
+    assert hub.register(poser)
+    hub.wait(4)
+    assert poser.room.seat is None and poser.room.stopped is not None
+    assert any("not its own" in t for t in problems(ann))
+    hub.kill(poser.id)
+    # the real Cat comes back and is linked to everyone
+    back = Browser(TableRoom.from_dict(cat.save, hub.now))
+    assert hub.register(back)
+    hub.wait(4)
+    assert all_live([ann, bob, back, dan])
+
+
+def test_a_squatter_with_only_the_room_id_reaches_nobody() -> None:
+    hub, browsers = full_table(3)
+    room = browsers[0].room.room
+    guesses = {f"cribbage-{room}-0", f"cribbage-{room}", room, f"cribbage-{rendezvous(room, None)}-0",
+               host_id(room, new_room_secret())}
+    guesses |= {seat_id(room, new_room_secret(), b.room.key.pub) for b in browsers}  # even knowing the keys
+    assert not guesses & set(hub.endpoints)
+    squatter = LinkCaller(hub, "cribbage-tsquat", "", Link.join(room, new_seat_key(), hub.now, new_room_secret()))
+    for guess in sorted(guesses):
+        assert not hub.dial(squatter.id, guess)
+    # a browser of its own with a made-up secret never finds the host either
+    lost = arrive(hub, browsers[0], "Eve", secret=new_room_secret())
+    hub.wait(10)
+    assert lost.room.seat is None and not any(r for c, _, r in hub.dialled if c in (lost.id, squatter.id))
+    assert all(not problems(b) for b in browsers)  # nobody even heard a call
+
+
+def announce(host: Browser, seat: int, roster: dict[str, object], now: float) -> None:
+    """The host's browser running modified code: a roster of its choosing to one seat."""
+    host.room.links[seat].send({"t": "roster", "roster": roster}, now)
+    host.room._drain_link(seat)
+
+
+def test_the_roster_cannot_change_after_the_start() -> None:
+    hub, browsers = full_table(3)
+    host = browsers[0]
+    assert host.room.roster is not None
+    changed = host.room.roster.to_json()
+    changed["seats"][2]["name"] = "Mallory"
+    announce(host, 1, changed, hub.now)
+    hub.pump()
+    assert stops(browsers[1]) == ["The host changed the table after the game started; the table stops."]
+    assert browsers[1].room.roster is not None and browsers[1].room.roster.seats[2].name == "Cat"
+    # other rules, announced to the other seat, are refused the same way
+    other = host.room.roster.to_json()
+    other["rules"] = {"players": 3, "target": 61}
+    announce(host, 2, other, hub.now)
+    hub.pump()
+    assert stops(browsers[2]) and browsers[2].room.roster.rules.target == 121  # type: ignore[union-attr]
+
+
+def test_a_seat_already_taken_cannot_be_changed_before_the_start() -> None:
+    hub = Hub()
+    host = open_table(hub, Rules(players=3))
+    bob = arrive(hub, host, "Bob")
+    assert host.room.roster is not None
+    moved = host.room.roster.to_json()
+    moved["rules"] = {"players": 3, "muggins": True}
+    announce(host, 1, moved, hub.now)
+    hub.pump()
+    assert stops(bob) == ["The host changed seats already taken (or the rules); the table stops."]
+
+
+@pytest.mark.parametrize("players,what", [(3, "name"), (4, "rules"), (4, "order")])
+def test_a_host_telling_seats_different_rosters_is_caught_before_anyone_starts(players: int, what: str) -> None:
+    hub = Hub()
+    host = open_table(hub, Rules(players=players))
+    victim = 1  # the seat told another table than the others
+
+    def tamper(sender: str, receiver: str, text: str) -> str | None:
+        if sender != host.id or not late or receiver != late[victim - 1].id:
+            return text
+        payload = payload_of(text)
+        if not payload or "roster" not in payload:
+            return text
+        roster = payload["roster"]
+        if what == "name" and len(roster["seats"]) > 2:
+            roster["seats"][2]["name"] = "Mallory"
+        elif what == "rules":
+            roster["rules"] = {"players": players, "target": 61}
+        elif what == "order" and len(roster["seats"]) == 4:
+            roster["seats"][2], roster["seats"][3] = roster["seats"][3], roster["seats"][2]
+        return with_payload(text, payload)
+
+    late: list[Browser] = []
+    hub.tamper = tamper
+    for name in NAMES[1:players]:
+        late.append(arrive(hub, host, name))
+    hub.wait(5)
+    everyone = [host, *late]
+    assert not any(b.room.started or b.ready for b in everyone)  # caught before any seat starts
+    assert stops(late[victim - 1])  # the victim knows
+    others = [b for b in everyone if b is not late[victim - 1]]
+    # every other seat either compared digests with the victim and stopped, or waits for it for good
+    assert all(stops(b) or victim in b.room.missing for b in others)
+    if what == "name":  # the victim compared its full roster's digest: the sentence says what happened
+        assert "the host told the seats different things" in stops(late[victim - 1])[0]
+    with pytest.raises(TableRoomError):
+        late[victim - 1].room.broadcast({"play": 1}, hub.now)
+
+
+def test_bad_input_never_crashes_and_is_refused_in_words() -> None:
+    hub, browsers = full_table(3)
+    ann, bob, cat = browsers
+    junk: list[object] = [None, 7, "", "{", "[]", '{"v":3}', '{"v":3,"k":"data","n":1,"ack":0,"p":{}}',
+                          "x" * 300_000, "[" * 5000, json.dumps({"v": 3, "k": "hello", "room": "zz"})]
+    for text in junk:
+        ann.room.received(bob.id, text, hub.now)  # type: ignore[arg-type]
+        ann.room.received("nobody", text, hub.now)  # type: ignore[arg-type]
+    hub.pump()
+    # payloads a seat's (modified) browser may send over its live link
+    for bad in ({"t": "nope"}, {"t": "game"}, {"t": "game", "m": [1]}, {"t": "agree", "digest": 5},
+                {"t": "roster", "roster": {"room": 1}}, {"t": "seated", "seat": 1, "roster": {}}):
+        bob.room.links[0].send(bad, hub.now)
+        bob.room._drain_link(0)
+        hub.wait(4)
+    assert ann.room.stopped is None and len(problems(ann)) >= 3
+    # a stranger's payloads at a non-host seat: a roster from someone other than the host is refused
+    cat.room.links[1].send({"t": "roster", "roster": ann.room.roster.to_json()}, hub.now)  # type: ignore[union-attr]
+    cat.room._drain_link(1)
+    hub.wait(4)
+    assert any("only the host" in t for t in problems(bob)) and bob.room.stopped is None
+    # the links recover (a new handshake) and the game's messages go through
+    ann.room.broadcast({"ok": 1}, hub.now)
+    hub.wait(4)
+    assert (0, {"ok": 1}) in bob.received_games() and (0, {"ok": 1}) in cat.received_games()
+    # a damaged save is a TableRoomError, never anything else
+    good = ann.room.to_dict()
+    for damage in ({}, {**good, "key": "zz"}, {**good, "seat": 5}, {**good, "roster": {"room": "x"}},
+                   {**good, "links": {"1": {"format": 1}}}, {**good, "agreed": {"1": "x"}},
+                   {**good, "key": bob.room.key.secret_hex}, {**good, "started": "yes"}, []):
+        with pytest.raises(TableRoomError):
+            TableRoom.from_dict(damage, hub.now)
+    # a link swapped in from another pair is refused too
+    swapped = {**good, "links": {"1": good["links"]["2"], "2": good["links"]["1"]}}
+    with pytest.raises(TableRoomError):
+        TableRoom.from_dict(swapped, hub.now)
+    # local misuse
+    with pytest.raises(TableRoomError):
+        ann.room.send(0, {"me": 1}, hub.now)
+    with pytest.raises(TableRoomError):
+        TableRoom.join(ann.room.room, "short", "Eve", hub.now)
+
+
+def test_save_and_restore_round_trip() -> None:
+    hub, browsers = full_table(4)
+    for b in browsers:
+        data = json.loads(json.dumps(b.room.to_dict()))
+        again = TableRoom.from_dict(data, hub.now)
+        assert again.to_dict() == b.room.to_dict()
+        assert again.seat == b.room.seat and again.my_id == b.room.my_id and again.started
+        assert again.missing == tuple(p for p in range(4) if p != b.room.seat)  # offline until called again
+
+
+def test_every_pair_link_has_its_own_keys() -> None:
+    hub, browsers = full_table(4)
+    rooms = {link.room for b in browsers for link in b.room.links.values()}
+    assert len(rooms) == 6  # one link room per pair, the same at both ends
+    for a, b in itertools.combinations(browsers, 2):
+        la, lb = a.room.links[b.room.seat], b.room.links[a.room.seat]  # type: ignore[index]
+        assert la.room == lb.room and la.peer_commit == lb.commit and lb.peer_commit == la.commit
+    commits = [link.commit for b in browsers for link in b.room.links.values()]
+    assert len(set(commits)) == 12
