@@ -11,7 +11,8 @@ import pytest
 from table_room_hub import NAMES, Browser, Endpoint, Hub, arrive, full_table, open_table, payload_of, with_payload
 
 from cribbage.online.link import Binding, Link, new_room_secret, new_seat_key, rendezvous, seat_commitment
-from cribbage.online.table_roster import SeatKey, host_id, lobby_room, pair_keys, pair_room, seat_id
+from cribbage.online.errors import ProtocolError
+from cribbage.online.table_roster import SeatKey, host_id, lobby_room, pair_keys, pair_room, read_roster, seat_id
 from cribbage.online.table_room import (MeshReady, Received, RoomProblem, RosterChanged, SeatAway, SeatBack, Stopped,
                                         TableRoom, TableRoomError)
 from cribbage.rules import Rules
@@ -224,11 +225,13 @@ def test_a_browser_claiming_another_seats_id_is_refused() -> None:
     # pair (Bob, Cat): he knows that link's room but not Cat's key, so only keys of his own making
     room12 = pair_room(room, secret, 1, 2, roster.seats[1].pub, roster.seats[2].pub)
     _, forged = pair_keys(dan.room.key.shared(roster.seats[1].pub), secret, room12)
+    saved = cat.save["links"]["1"]  # (even with the counters right: the best an impostor can guess)
     link = Link(room12, 1, forged, hub.now, peer_commit=seat_commitment(room12, pair_keys(
-        dan.room.key.shared(roster.seats[1].pub), secret, room12)[0]))
+        dan.room.key.shared(roster.seats[1].pub), secret, room12)[0]), sent=saved["sent"], recv=saved["recv"])
     impostor = LinkCaller(hub, cat.id, bob.id, link, {"t": "game", "m": {"from": "cat?"}})
     hub.wait(12)
     assert bob.room.links[2].state != "live" and bob.room.missing == (2,)
+    assert not any(isinstance(e, SeatBack) and e.seat == 2 for e in bob.events)  # never live, not for a moment
     assert all(seat != 2 for seat, _ in bob.received_games())
     assert any("prove its seat" in t for t in problems(bob))
     hub.kill(impostor.id)
@@ -399,3 +402,43 @@ def test_every_pair_link_has_its_own_keys() -> None:
         assert la.room == lb.room and la.peer_commit == lb.commit and lb.peer_commit == la.commit
     commits = [link.commit for b in browsers for link in b.room.links.values()]
     assert len(set(commits)) == 12
+
+
+def test_a_roster_must_give_each_seat_its_keys_id() -> None:
+    hub, browsers = full_table(3)
+    ann, bob, cat = browsers
+    assert ann.room.roster is not None
+    room, secret, good = ann.room.room, ann.room.secret, ann.room.roster.to_json()
+    assert read_roster(good, room, secret) == ann.room.roster
+    forged = json.loads(json.dumps(good))
+    forged["seats"][2]["id"] = forged["seats"][1]["id"]  # Cat's seat, dialled at Bob's browser
+    twice = json.loads(json.dumps(good))
+    twice["seats"][2] = {**twice["seats"][1], "name": "Cat"}
+    too_many = json.loads(json.dumps(good))
+    too_many["seats"].append(too_many["seats"][2])
+    nameless = json.loads(json.dumps(good))
+    nameless["seats"][1]["name"] = "\u202eboB"
+    for bad in (forged, twice, too_many, nameless, {**good, "room": "rother-room"}, {**good, "rules": {"players": 5}},
+                {**good, "extra": 1}, [], {**good, "seats": [{"name": "A", "pub": "x", "id": "y"}]}):
+        with pytest.raises(ProtocolError):
+            read_roster(bad, room, secret)
+    with pytest.raises(ProtocolError):
+        read_roster(good, room, new_room_secret())  # ids made with another secret
+    # announced by the host's (modified) browser before the start, a forged id is refused, not taken
+    hub2 = Hub()
+    host = open_table(hub2, Rules(players=3))
+    bob2 = arrive(hub2, host, "Bob")
+    cat2 = Browser(TableRoom.join(host.room.room, host.room.secret, "Cat", hub2.now))
+
+    def forge(sender: str, receiver: str, text: str) -> str | None:
+        payload = payload_of(text)
+        if sender == host.id and receiver == bob2.id and payload and payload.get("t") == "roster":
+            payload["roster"]["seats"][2]["id"] = "cribbage-t" + "0" * 32
+            return with_payload(text, payload)
+        return text
+
+    hub2.tamper = forge
+    assert hub2.register(cat2)
+    hub2.wait(5)
+    assert bob2.room.roster is not None and len(bob2.room.roster.seats) == 2 and not bob2.room.started
+    assert any("not its key's" in t for t in problems(bob2))

@@ -385,10 +385,10 @@ class TableRoom:
             if p is None or p not in self.links:
                 return
             if self._asks_seat(text):  # a seated browser asking again for its seat: the lobby answers
-                link = Link.host(lobby_room(self.room, self.secret), new_seat_key(), now, self.secret)
-                self._lobby[peer] = (link, now)
+                fresh = Link.host(lobby_room(self.room, self.secret), new_seat_key(), now, self.secret)
+                self._lobby[peer] = (fresh, now)
                 self._channels[peer] = where = "lobby"
-                link.connected(now, self._bindings.get(peer))
+                fresh.connected(now, self._bindings.get(peer))
             else:
                 self._channels[peer] = where = p
                 self.links[p].connected(now, self._bindings.get(peer))
@@ -396,9 +396,9 @@ class TableRoom:
             self.links[where].receive(text, now)
             self._drain_link(where)
         else:
-            link = self._lobby_link(peer)
-            if link is not None:
-                link.receive(text, now)
+            lobby = self._lobby_link(peer)
+            if lobby is not None:
+                lobby.receive(text, now)
                 self._drain_lobby(peer)
         self._after()
 
