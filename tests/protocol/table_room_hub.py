@@ -175,7 +175,7 @@ class Hub:
                     if receiver in self.endpoints:
                         self.endpoints[receiver].received(sender, text, self.now)
                     moved = True
-            for ident, peer, channel in closing:
+            for ident, peer, _ in closing:
                 self.channels.pop(frozenset((ident, peer, "closing")), None)
                 if peer in self.endpoints and frozenset((ident, peer)) not in self.channels:  # (not replaced)
                     self.endpoints[peer].closed(ident, self.now)

@@ -13,7 +13,7 @@ from table_room_hub import NAMES, Browser, Endpoint, Hub, arrive, full_table, op
 from cribbage.online.link import Binding, Link, new_room_secret, new_seat_key, rendezvous, seat_commitment
 from cribbage.online.errors import ProtocolError
 from cribbage.online.table_roster import SeatKey, host_id, lobby_room, pair_keys, pair_room, read_roster, seat_id
-from cribbage.online.table_room import (MeshReady, Received, RoomProblem, RosterChanged, SeatAway, SeatBack, Stopped,
+from cribbage.online.table_room import (MeshReady, RoomProblem, RosterChanged, SeatAway, SeatBack, Stopped,
                                         TableRoom, TableRoomError)
 from cribbage.rules import Rules
 
