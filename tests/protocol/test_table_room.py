@@ -442,3 +442,29 @@ def test_a_roster_must_give_each_seat_its_keys_id() -> None:
     hub2.wait(5)
     assert bob2.room.roster is not None and len(bob2.room.roster.seats) == 2 and not bob2.room.started
     assert any("not its key's" in t for t in problems(bob2))
+
+
+def test_messages_from_a_seat_that_started_first_wait_for_this_seats_start() -> None:
+    hub = Hub()
+    host = open_table(hub, Rules(players=3))
+    bob = arrive(hub, host, "Bob")
+    dropped: list[str] = []
+
+    def lose_one(sender: str, receiver: str, text: str) -> str | None:
+        payload = payload_of(text)
+        if sender == host.id and receiver == bob.id and payload and payload.get("t") == "agree" and not dropped:
+            dropped.append(text)
+            return None  # the host's digest to Bob is lost once (its link sends it again after a resync)
+        return text
+
+    hub.tamper = lose_one
+    cat = arrive(hub, host, "Cat")
+    hub.pump()
+    assert dropped and host.room.started and cat.room.started and not bob.room.started
+    cat.room.broadcast({"early": 1}, hub.now)
+    hub.pump()
+    assert bob.received_games() == [] and bob.room.buffered == [(2, {"early": 1})]
+    hub.wait(5)
+    assert bob.room.started
+    kinds = [type(e).__name__ for e in bob.events if type(e).__name__ in ("MeshReady", "Received")]
+    assert kinds == ["MeshReady", "Received"] and bob.received_games() == [(2, {"early": 1})]
