@@ -13,7 +13,7 @@ from table_room_hub import NAMES, Browser, Endpoint, Hub, arrive, full_table, op
 from cribbage.online.link import Binding, Link, new_room_secret, new_seat_key, rendezvous, seat_commitment
 from cribbage.online.errors import ProtocolError
 from cribbage.online.table_roster import SeatKey, host_id, lobby_room, pair_keys, pair_room, read_roster, seat_id
-from cribbage.online.table_room import (MeshReady, RoomProblem, RosterChanged, SeatAway, SeatBack, Stopped,
+from cribbage.online.table_room import (ABORTS, MeshReady, RoomProblem, RosterChanged, SeatAway, SeatBack, Stopped,
                                         TableRoom, TableRoomError)
 from cribbage.rules import Rules
 
@@ -282,12 +282,17 @@ def test_the_roster_cannot_change_after_the_start() -> None:
     hub.pump()
     assert stops(browsers[1]) == ["The host changed the table after the game started; the table stops."]
     assert browsers[1].room.roster is not None and browsers[1].room.roster.seats[2].name == "Cat"
-    # other rules, announced to the other seat, are refused the same way
-    other = host.room.roster.to_json()
+    # Bob tells the others why he stopped: every seat stops, and says who stopped it
+    assert stops(browsers[2]) == [f"Bob (seat 2) stopped the table: {ABORTS['changed']}."]
+    assert stops(host) == stops(browsers[2])
+    # other rules, announced after the start, are refused the same way
+    hub, browsers = full_table(3)
+    other = browsers[0].room.roster.to_json()  # type: ignore[union-attr]
     other["rules"] = {"players": 3, "target": 61}
-    announce(host, 2, other, hub.now)
+    announce(browsers[0], 2, other, hub.now)
     hub.pump()
-    assert stops(browsers[2]) and browsers[2].room.roster.rules.target == 121  # type: ignore[union-attr]
+    assert stops(browsers[2]) == ["The host changed the table after the game started; the table stops."]
+    assert browsers[2].room.roster.rules.target == 121  # type: ignore[union-attr]
 
 
 def test_a_seat_already_taken_cannot_be_changed_before_the_start() -> None:
@@ -332,10 +337,13 @@ def test_a_host_telling_seats_different_rosters_is_caught_before_anyone_starts(p
     assert not any(b.room.started or b.ready for b in everyone)  # caught before any seat starts
     assert stops(late[victim - 1])  # the victim knows
     others = [b for b in everyone if b is not late[victim - 1]]
-    # every other seat either compared digests with the victim and stopped, or waits for it for good
-    assert all(stops(b) or victim in b.room.missing for b in others)
+    # every other seat stopped, never got a seat (the host had stopped) or waits for the victim for good
+    assert all(stops(b) or b.room.seat is None or victim in b.room.missing for b in others)
+    assert stops(host)  # the host compared digests with the victim, or was told why the victim stopped
     if what == "name":  # the victim compared its full roster's digest: the sentence says what happened
         assert "the host told the seats different things" in stops(late[victim - 1])[0]
+    else:
+        assert stops(host) == [f"Bob (seat 2) stopped the table: {ABORTS['changed']}."]
     with pytest.raises(TableRoomError):
         late[victim - 1].room.broadcast({"play": 1}, hub.now)
 

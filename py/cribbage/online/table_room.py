@@ -5,7 +5,7 @@ what to write and what happened. The argument is in docs/protocol.md ("The room 
 
     room = TableRoom.open(room_id, secret, rules, "Ann", now)   # the host: seat 0, chooses the table
     room = TableRoom.join(room_id, secret, "Bob", now)          # a newcomer, from the room link
-    room = TableRoom.from_dict(saved)                           # after a reload: the same seat
+    room = TableRoom.from_dict(saved, now)                      # after a reload: the same seat
     room.my_id                              # the signalling id to register (derived from the secret)
     room.to_dial(now) -> list[str]          # ids to call now (again every REDIAL_S while not linked)
     room.opened(peer, binding, now)         # a channel to/from signalling id ``peer`` opened
@@ -55,7 +55,7 @@ from .table_roster import (Roster, SeatKey, TABLE_SEATS, clean_name, host_id, lo
 
 __all__ = ["TableRoom", "TableRoomError", "RoomEvent", "RosterChanged", "MeshReady", "Received", "SeatAway",
            "SeatBack", "RoomProblem", "Stopped", "CloseChannel", "REDIAL_S", "MAX_LOBBY", "LOBBY_TIMEOUT",
-           "MAX_BUFFERED", "SAVE_FORMAT"]
+           "MAX_BUFFERED", "SAVE_FORMAT", "ABORTS"]
 
 SAVE_FORMAT = "cribbage-table-room"
 REDIAL_S = 3.0
@@ -66,6 +66,11 @@ LOBBY_TIMEOUT = 15.0
 """Seconds a newcomer's call may stay open at the host without asking for a seat."""
 MAX_BUFFERED = 256
 """Game messages kept from seats that started before this one did."""
+ABORTS = {
+    "roster": "the host told it another table than another seat (the host told the seats different things)",
+    "changed": "the host changed the table after seats were taken",
+}
+"""Why a seat stopped the table, as it tells the others (each says it in its own words)."""
 _REFUSE = '{"v":%d,"k":"refuse","reason":"full"}' % PROTOCOL
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _UNKNOWN = "A browser this table does not know called; it was refused."
@@ -482,8 +487,12 @@ class TableRoom:
             self._out.append((peer, _REFUSE))
         self._events.append(CloseChannel(peer, text))
         where = self._channels.pop(peer, None)
+        self._pending.pop(peer, None)
         if where == "lobby" and self.seat == 0:
             self._lobby.pop(peer, None)
+        elif where == "lobby" and self._my_lobby is not None:
+            self._my_lobby.disconnected(self._now)  # (so it calls the host again)
+            self._my_lobby.pop_events()
         elif isinstance(where, int):
             self.links[where].disconnected(self._now)
 
@@ -636,11 +645,14 @@ class TableRoom:
                 and _HEX64.fullmatch(msg["digest"]):
             digest = msg["digest"]
             if p in self.agreed and self.agreed[p] != digest:
-                self._stop(f"{self.name_of(p)} (seat {p + 1}) agreed to two different tables; the table stops.")
+                self._stop(f"{self.name_of(p)} (seat {p + 1}) agreed to two different tables; the table stops.",
+                           "roster")
                 return
             self.agreed[p] = digest
             self._check_agreement(p)
             self._maybe_ready()
+        elif kind == "abort" and set(msg) == {"t", "reason"} and msg["reason"] in ABORTS:
+            self._stop(f"{self.name_of(p)} (seat {p + 1}) stopped the table: {ABORTS[msg['reason']]}.")
         else:
             self._distrust(p, "sent a message this table does not have")
 
@@ -655,13 +667,13 @@ class TableRoom:
             self._distrust(p, f"announced a bad table ({exc})")
             return
         if len(roster.seats) <= self.seat or roster.seats[self.seat].pub != self.key.pub:
-            self._stop("The host moved this browser out of its seat; the table stops.")
+            self._stop("The host moved this browser out of its seat; the table stops.", "changed")
             return
         if self.started and roster != self.roster:
-            self._stop("The host changed the table after the game started; the table stops.")
+            self._stop("The host changed the table after the game started; the table stops.", "changed")
             return
         if not roster.extends(self.roster):
-            self._stop("The host changed seats already taken (or the rules); the table stops.")
+            self._stop("The host changed seats already taken (or the rules); the table stops.", "changed")
             return
         if roster == self.roster:
             return
@@ -697,7 +709,7 @@ class TableRoom:
         if self.stopped is None and self.roster is not None and self.roster.full \
                 and self.agreed.get(p, self.roster.digest()) != self.roster.digest():
             self._stop(f"{self.name_of(p)} (seat {p + 1}) was told another table than this browser (other seats, "
-                       "names or rules): the host told the seats different things, so the table stops.")
+                       "names or rules): the host told the seats different things, so the table stops.", "roster")
 
     def _maybe_ready(self) -> None:
         if self.started or self.stopped is not None or self.roster is None or not self.roster.full:
@@ -711,9 +723,15 @@ class TableRoom:
             held, self.buffered = self.buffered, []
             self._events.extend(Received(p, m) for p, m in held)
 
-    def _stop(self, text: str) -> None:
+    def _stop(self, text: str, abort: str | None = None) -> None:
+        """Stop for good, saying ``text``; ``abort``: first tell every other seat why (a code of
+        :data:`ABORTS`), so each stops too and says so."""
         if self.stopped is not None:
             return
+        if abort is not None:
+            for p in sorted(self.links):
+                self.links[p].send({"t": "abort", "reason": abort}, self._now)
+                self._drain_link(p)
         self.stopped = text
         self._events.append(Stopped(text))
         for peer in list(self._channels):
