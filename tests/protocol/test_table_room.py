@@ -158,38 +158,43 @@ class LinkCaller(Endpoint):
         self.link.tick(now)
 
 
-def test_a_killed_seat_comes_back_to_its_own_seat_and_every_link_returns() -> None:
+@pytest.mark.parametrize("seat", [0, 2, 3])
+def test_a_killed_seat_comes_back_to_its_own_seat_and_every_link_returns(seat: int) -> None:
     hub, browsers = full_table(4)
     roster = browsers[0].room.roster
-    gone = browsers[2]
+    gone = browsers[seat]
+    others = [b for b in browsers if b is not gone]
     saved = json.loads(json.dumps(gone.save))
     hub.kill(gone.id)
     hub.pump()
-    for b in browsers[:2] + browsers[3:]:
-        assert b.room.missing == (2,)
-        assert "Cat" in b.room.status_text
-        assert any(isinstance(e, SeatAway) and e.seat == 2 for e in b.events)
+    for b in others:
+        assert b.room.missing == (seat,)
+        assert NAMES[seat] in b.room.status_text
+        assert any(isinstance(e, SeatAway) and e.seat == seat for e in b.events)
     # the game goes on sending to it: the messages wait in its links
-    browsers[0].room.broadcast({"deal": 1}, hub.now)
-    browsers[3].room.send(2, {"to": "cat"}, hub.now)
+    first, last = others[0], others[-1]
+    first.room.broadcast({"deal": 1}, hub.now)
+    last.room.send(seat, {"to": NAMES[seat]}, hub.now)
     hub.pump()
     # the same browser, reopened from its save: its own seat, its own key, no new seat
     back = Browser(TableRoom.from_dict(saved, hub.now))
-    assert back.id == gone.id and back.room.seat == 2 and back.room.started
+    assert back.id == gone.id and back.room.seat == seat and back.room.started
     assert hub.register(back)
     hub.wait(4)
-    everyone = browsers[:2] + [back] + browsers[3:]
+    everyone = [*others, back]
     assert all_live(everyone) and all(b.room.missing == () for b in everyone)
-    assert back.received_games() == [(0, {"deal": 1}), (3, {"to": "cat"})]  # exactly once, in order
-    for b in browsers[:2] + browsers[3:]:
-        assert any(isinstance(e, SeatBack) and e.seat == 2 for e in b.events)
-        assert b.room.roster == roster
+    got = back.received_games()  # exactly once each (no order across links: each link keeps its own)
+    assert sorted(got, key=lambda x: x[0]) == [(first.room.seat, {"deal": 1}), (last.room.seat, {"to": NAMES[seat]})]
+    for b in others:
+        assert any(isinstance(e, SeatBack) and e.seat == seat for e in b.events)
+        assert b.room.roster == roster and b.room.stopped is None
     # and after the return the mesh carries both ways
     back.room.broadcast({"again": True}, hub.now)
     hub.pump()
-    assert all(b.received_games()[-1] == (2, {"again": True}) for b in browsers[:2] + browsers[3:])
+    assert all(b.received_games()[-1] == (seat, {"again": True}) for b in others)
     # the same person on a fresh browser (no saved key) is a stranger: the table is full
-    fresh = arrive(hub, browsers[0], "Cat")
+    host = back if seat == 0 else browsers[0]
+    fresh = arrive(hub, host, NAMES[seat])
     hub.pump()
     assert fresh.room.seat is None and stops(fresh) == ["This table is full: every seat is taken."]
 
