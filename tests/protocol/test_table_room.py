@@ -481,3 +481,37 @@ def test_messages_from_a_seat_that_started_first_wait_for_this_seats_start() -> 
     assert bob.room.started
     kinds = [type(e).__name__ for e in bob.events if type(e).__name__ in ("MeshReady", "Received")]
     assert kinds == ["MeshReady", "Received"] and bob.received_games() == [(2, {"early": 1})]
+
+
+class Refuser(Endpoint):
+    """Whoever holds a free id and answers every call with a refusal (no proof of anything)."""
+
+    def __init__(self, hub: Hub, ident: str) -> None:
+        self.id = ident
+        self.calls: list[str] = []
+        self._out: list[tuple[str, str]] = []
+        assert hub.register(self)
+
+    def opened(self, peer: str, binding: Binding, now: float) -> None:
+        self.calls.append(peer)
+        self._out.append((peer, json.dumps({"v": 3, "k": "refuse", "reason": "room"})))
+
+    def outgoing(self) -> list[tuple[str, str]]:
+        out, self._out = self._out, []
+        return out
+
+
+def test_a_refusal_from_a_stranger_on_a_free_id_does_not_close_a_pair_for_good() -> None:
+    hub, browsers = full_table(4)
+    bob = browsers[1]
+    hub.kill(bob.id)
+    hub.pump()
+    stranger = Refuser(hub, bob.id)
+    hub.wait(4)
+    assert {browsers[2].id, browsers[3].id} <= set(stranger.calls)  # Cat and Dan called it and were refused
+    assert all(1 in b.room.missing for b in browsers[2:])
+    hub.kill(stranger.id)
+    back = Browser(TableRoom.from_dict(bob.save, hub.now))
+    assert hub.register(back)
+    hub.wait(4)
+    assert all_live([browsers[0], back, browsers[2], browsers[3]])

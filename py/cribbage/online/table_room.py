@@ -331,8 +331,7 @@ class TableRoom:
                 link = self.links.get(p)
                 if link is None:
                     continue
-                if link.state == "refused":  # a refusal (perhaps from a stranger): try again
-                    self.links[p] = link = Link.from_dict(link.to_dict())
+                link = self._revive(p)
                 if link.state == "offline":
                     wanted.append(self.roster.seats[p].id)
         due = [peer for peer in wanted if now - self._last_dial.get(peer, float("-inf")) >= REDIAL_S]
@@ -357,7 +356,7 @@ class TableRoom:
             self._pending[peer] = now
         elif p is not None and p != self.seat and p in self.links:
             self._channels[peer] = p
-            self.links[p].connected(now, bound)
+            self._revive(p).connected(now, bound)
             self._drain_link(p)
         elif self.seat == 0:
             if len(self._lobby) >= MAX_LOBBY:
@@ -396,7 +395,7 @@ class TableRoom:
                 fresh.connected(now, self._bindings.get(peer))
             else:
                 self._channels[peer] = where = p
-                self.links[p].connected(now, self._bindings.get(peer))
+                self._revive(p).connected(now, self._bindings.get(peer))
         if isinstance(where, int):
             self.links[where].receive(text, now)
             self._drain_link(where)
@@ -449,6 +448,14 @@ class TableRoom:
             self.send(p, payload, now)
 
     # ---- inside ---------------------------------------------------------------------------------
+
+    def _revive(self, p: int) -> Link:
+        """The pair's link, made anew from its record if a refusal closed it (perhaps a stranger's,
+        on a free id): the pair is fixed by the roster, so it is always worth another call."""
+        link = self.links[p]
+        if link.state == "refused":
+            self.links[p] = link = Link.from_dict(link.to_dict())
+        return link
 
     def _asks_seat(self, text: object) -> bool:
         """Whether ``text`` is a link hello for the room's lobby (a newcomer's first join)."""
