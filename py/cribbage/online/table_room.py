@@ -33,6 +33,8 @@ starts at a seat (``MeshReady``) when every pair link is live and every other se
 its own. A digest that differs stops the table: the host told two seats different things.
 
 After the start the roster is fixed: a roster announcement that differs from it stops the table.
+A seat that stops because the host changed or split the table first sends every seat it is linked
+to an ``abort`` with a reason code (:data:`ABORTS`), so they stop too and say who stopped it.
 A seat away (its link not live) is in :attr:`TableRoom.missing`; messages to it wait in its link and
 are delivered exactly once when it comes back (the link's resend). Bad input never raises: a link
 refuses it (its own ``Problem``), a bad mesh payload is ``RoomProblem`` and the link asks for a
