@@ -10,7 +10,8 @@ import json
 import pytest
 from table_room_hub import NAMES, Browser, Endpoint, Hub, arrive, full_table, open_table, payload_of, with_payload
 
-from cribbage.online.link import Binding, Link, new_room_secret, new_seat_key, rendezvous, seat_commitment
+from cribbage.online.link import (SCREEN_GRACE, UNPROVEN_TIMEOUT, Binding, Link, new_room_secret, new_seat_key,
+                                  rendezvous, seat_commitment)
 from cribbage.online.errors import ProtocolError
 from cribbage.online.table_roster import SeatKey, host_id, lobby_room, pair_keys, pair_room, read_roster, seat_id
 from cribbage.online.table_room import (ABORTS, MeshReady, RoomProblem, RosterChanged, SeatAway, SeatBack, Stopped,
@@ -515,3 +516,52 @@ def test_a_refusal_from_a_stranger_on_a_free_id_does_not_close_a_pair_for_good()
     assert hub.register(back)
     hub.wait(4)
     assert all_live([browsers[0], back, browsers[2], browsers[3]])
+
+
+class Squatter(Endpoint):
+    """Whoever holds a free seat id, says nothing, and calls ``targets`` again the moment a call closes."""
+
+    def __init__(self, hub: Hub, ident: str, targets: tuple[str, ...] = ()) -> None:
+        self.id, self.hub, self.targets = ident, hub, targets
+        self.open: dict[str, float] = {}
+        self.held: list[tuple[str, float, float]] = []
+        """(peer, opened, closed) of every channel."""
+        assert hub.register(self)
+
+    def opened(self, peer: str, binding: Binding, now: float) -> None:
+        self.closed(peer, now)  # (a call again on the same pair of ids replaces the channel)
+        self.open[peer] = now
+
+    def closed(self, peer: str, now: float) -> None:
+        if peer in self.open:
+            self.held.append((peer, self.open.pop(peer), now))
+
+    def dials(self, now: float) -> list[str]:
+        return [t for t in self.targets if t not in self.open]
+
+
+@pytest.mark.parametrize("where", ["lower", "higher"])
+def test_a_stranger_on_a_free_id_holds_a_pair_seconds_at_a_time_however_often_it_calls(where: str) -> None:
+    hub, browsers = full_table(4)
+    ann, bob, cat, dan = browsers
+    away = bob if where == "lower" else cat  # Bob is called by Cat and Dan; Cat calls Ann and Bob
+    saved = json.loads(json.dumps(away.save))
+    hub.kill(away.id)
+    hub.pump()
+    first = hub.now
+    stranger = Squatter(hub, away.id, () if away is bob else (ann.id, bob.id))
+    hub.wait(60)
+    for peer in stranger.open:
+        stranger.held.append((peer, stranger.open[peer], hub.now))
+    faces = {cat.id, dan.id} if away is bob else {ann.id, bob.id, dan.id}  # (Dan calls Cat's id)
+    assert {peer for peer, _, _ in stranger.held} == faces  # every seat it faces was held, and let go
+    late = [(b - a) for _, a, b in stranger.held if a >= first + UNPROVEN_TIMEOUT]
+    assert len(late) >= 10 and max(late) <= SCREEN_GRACE + 0.5  # its first 10 s spent, 3 s a call at most
+    assert sum(b - a for _, a, b in stranger.held) <= 2 * UNPROVEN_TIMEOUT + len(late) * (SCREEN_GRACE + 0.5)
+    # the seat itself comes back at once (the stranger's time spent) and proves within a round trip
+    hub.kill(stranger.id)
+    back = Browser(TableRoom.from_dict(saved, hub.now))
+    assert hub.register(back)
+    hub.wait(4)
+    everyone = [back if b is away else b for b in browsers]
+    assert all_live(everyone) and all(b.room.missing == () for b in everyone)

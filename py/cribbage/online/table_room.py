@@ -50,8 +50,8 @@ from typing import Any, Union
 
 from ..rules import Rules
 from .errors import ProtocolError
-from .link import (PROTOCOL, Binding, Delivered, HangUp, Link, LinkError, Problem, is_room_id, is_room_secret,
-                   new_seat_key, seat_commitment)
+from .link import (PROTOCOL, SCREEN_GRACE, UNPROVEN_FORGET, UNPROVEN_TIMEOUT, Binding, Delivered, HangUp, Link,
+                   LinkError, Problem, is_room_id, is_room_secret, new_seat_key, seat_commitment)
 from .table_roster import (Roster, SeatKey, TABLE_SEATS, clean_name, host_id, lobby_room,
                            pair_keys, pair_room, read_roster, seat_id)
 
@@ -143,6 +143,13 @@ class CloseChannel:
 RoomEvent = Union[RosterChanged, MeshReady, Received, SeatAway, SeatBack, RoomProblem, Stopped, CloseChannel]
 
 
+def _uncalled(binding: Binding | None) -> Binding | None:
+    """The binding without the caller's id, for a pair's link: the id is the seat's whoever holds it,
+    so the room, not the link, keeps the pair's unproven clock (a stranger's time must not shut the
+    seat out)."""
+    return None if binding is None else Binding(binding.local, binding.remote, "")
+
+
 def _full_text(players: int) -> str:
     words = {2: "two", 3: "three", 4: "four"}
     return f"This table is full: its {words.get(players, str(players))} seats are taken."
@@ -180,6 +187,8 @@ class TableRoom:
         self._lobby: dict[str, tuple[Link, float]] = {}  # host: newcomer id -> (its link, when it called)
         self._my_lobby: Link | None = None  # newcomer: the call to the host
         self._last_dial: dict[str, float] = {}
+        self._unproven: dict[int, tuple[float, float]] = {}  # pair -> (its unproven clock's start, last call)
+        self._chan_at: dict[int, float] = {}  # pair -> when its channel opened (nothing proven on it yet)
         self._live: set[int] = set()
         self._seen: set[int] = set()  # seats whose link was live since this page started
         self._out: list[tuple[str, str]] = []
@@ -356,9 +365,11 @@ class TableRoom:
             # seat again: its first message says which, so the host speaks only after it
             self._channels[peer] = "pending"
             self._pending[peer] = now
+            self._pair_call(p, now)
         elif p is not None and p != self.seat and p in self.links:
             self._channels[peer] = p
-            self._revive(p).connected(now, bound)
+            self._pair_call(p, now)
+            self._revive(p).connected(now, _uncalled(bound))
             self._drain_link(p)
         elif self.seat == 0:
             if len(self._lobby) >= MAX_LOBBY:
@@ -397,7 +408,7 @@ class TableRoom:
                 fresh.connected(now, self._bindings.get(peer))
             else:
                 self._channels[peer] = where = p
-                self._revive(p).connected(now, self._bindings.get(peer))
+                self._revive(p).connected(now, _uncalled(self._bindings.get(peer)))
         if isinstance(where, int):
             self.links[where].receive(text, now)
             self._drain_link(where)
@@ -430,6 +441,7 @@ class TableRoom:
         if self._my_lobby is not None:
             self._my_lobby.tick(now)
             self._drain_lobby(host_id(self.room, self.secret))
+        self._screen_pairs(now)
         self._after()
 
     def send(self, seat: int, payload: dict[str, Any], now: float) -> None:
@@ -458,6 +470,31 @@ class TableRoom:
         if link.state == "refused":
             self.links[p] = link = Link.from_dict(link.to_dict())
         return link
+
+    def _pair_call(self, p: int, now: float) -> None:
+        """A channel from seat ``p``'s id opened: start (or go on with) the pair's unproven clock."""
+        start, last = self._unproven.get(p, (now, now))
+        if now - last > UNPROVEN_FORGET:
+            start = now
+        self._unproven[p] = (start, now)
+        self._chan_at[p] = now
+
+    def _screen_pairs(self, now: float) -> None:
+        """Whoever holds a pair's channel without proving the seat is out once the pair's unproven
+        clock (across calls, as :meth:`.link.Link.screen` counts a caller's) has run ``UNPROVEN_TIMEOUT``
+        and this call ``SCREEN_GRACE``: a stranger on a free id, calling again and again, holds the
+        channel 3 s at a time at most; the seat itself proves within a round trip and gets in."""
+        if self.roster is None:
+            return
+        for p, since in list(self._chan_at.items()):
+            peer = self.roster.seats[p].id if p < len(self.roster.seats) else ""
+            if self._channels.get(peer) not in (p, "pending"):
+                del self._chan_at[p]
+            elif now - since >= SCREEN_GRACE and now - self._unproven[p][0] >= UNPROVEN_TIMEOUT:
+                del self._chan_at[p]
+                self._unproven[p] = (self._unproven[p][0], now)
+                self._hang(peer, f"A browser on the id of {self.name_of(p)} (seat {p + 1}) that did not prove "
+                                 "the seat was disconnected.", tell=False)
 
     def _asks_seat(self, text: object) -> bool:
         """Whether ``text`` is a link hello for the room's lobby (a newcomer's first join)."""
@@ -754,6 +791,9 @@ class TableRoom:
         live = {p for p, link in self.links.items() if link.state == "live"}
         for p in sorted(self._live - live):
             self._events.append(SeatAway(p, self.name_of(p)))
+        for p in live:
+            self._chan_at.pop(p, None)  # proven on this channel: its unproven time is forgiven
+            self._unproven.pop(p, None)
         for p in sorted(live - self._live):
             if p in self._seen:
                 self._events.append(SeatBack(p, self.name_of(p)))
