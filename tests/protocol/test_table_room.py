@@ -565,3 +565,58 @@ def test_a_stranger_on_a_free_id_holds_a_pair_seconds_at_a_time_however_often_it
     hub.wait(4)
     everyone = [back if b is away else b for b in browsers]
     assert all_live(everyone) and all(b.room.missing == () for b in everyone)
+
+
+def test_game_messages_arrive_at_every_other_seat_in_order_through_a_kill_and_restore() -> None:
+    """The API the web wiring uses: MeshReady, then send/broadcast arrive as Received(seat, payload) at
+    every other seat, exactly once, in each sender's order; what was sent to a seat while it was away
+    (and what it sent and saved before it died) is delivered when it is back: the game never resends."""
+    hub, browsers = full_table(4)
+    for b in browsers:
+        ready = [e for e in b.events if isinstance(e, MeshReady)]
+        assert len(ready) == 1 and ready[0].seat == b.room.seat and ready[0].seats == (0, 1, 2, 3)
+    sent: dict[int, list[dict[str, object]]] = {p: [] for p in range(4)}
+    to_cat: list[dict[str, object]] = []
+    gone = browsers[2]
+
+    def speak(b: Browser, i: int) -> None:
+        seat = b.room.seat
+        assert seat is not None
+        msg = {"from": seat, "i": i}
+        b.room.broadcast(msg, hub.now)
+        sent[seat].append(msg)
+        if seat == 3:  # a private message too, interleaved with Dan's broadcasts
+            b.room.send(2, {"only": "cat", "i": i}, hub.now)
+            to_cat.append({"only": "cat", "i": i})
+
+    for i in range(6):
+        for b in browsers:
+            speak(b, i)
+        if i == 2:
+            gone.room.broadcast({"from": 2, "i": "unsent"}, hub.now)  # queued, saved, never written: it dies
+            sent[2].append({"from": 2, "i": "unsent"})
+            saved = json.loads(json.dumps(gone.room.to_dict()))
+            gone.room.pop_outgoing()
+            hub.kill(gone.id)
+            browsers = [b for b in browsers if b is not gone]
+        hub.pump()
+    assert all(2 in b.room.missing for b in browsers)
+    back = Browser(TableRoom.from_dict(saved, hub.now))
+    assert hub.register(back)
+    hub.wait(4)
+    for i in range(6, 8):
+        for b in [*browsers, back]:
+            speak(b, i)
+        hub.pump()
+    everyone = [*browsers, back]
+    for b in everyone:
+        got = b.received_games() if b is not back else gone.received_games() + back.received_games()
+        for p in range(4):
+            if p != b.room.seat:
+                want = sent[p] + (to_cat if b is back and p == 3 else [])
+                from_p = [m for q, m in got if q == p]
+                if b is back and p == 3:  # one link carries both, in Dan's order of sending
+                    want = sorted(want, key=lambda m: (m["i"], "only" in m))
+                assert from_p == want, (b.room.seat, p)
+    # the restored seat got what it had received before it died only once (its save holds the counters)
+    assert not any(isinstance(e, MeshReady) for e in back.events) and back.room.started
