@@ -620,3 +620,29 @@ def test_game_messages_arrive_at_every_other_seat_in_order_through_a_kill_and_re
                 assert from_p == want, (b.room.seat, p)
     # the restored seat got what it had received before it died only once (its save holds the counters)
     assert not any(isinstance(e, MeshReady) for e in back.events) and back.room.started
+
+
+def test_a_seat_that_stops_tells_every_seat_why_even_one_away_when_it_comes_back() -> None:
+    hub, browsers = full_table(4)
+    ann, bob, cat, dan = browsers
+    saved = json.loads(json.dumps(dan.save))
+    hub.kill(dan.id)  # Dan is away when Bob leaves
+    hub.pump()
+    bob.room.leave(hub.now)
+    hub.pump()
+    said = f"Bob (seat 2) stopped the table: {ABORTS['left']}."
+    assert stops(bob) == ["You left the table."]
+    assert stops(ann) == [said] and stops(cat) == [said]
+    with pytest.raises(TableRoomError):
+        ann.room.broadcast({"play": 1}, hub.now)
+    # Dan comes back to a table that stopped: the seats he calls tell him why, rather than go quiet
+    back = Browser(TableRoom.from_dict(saved, hub.now))
+    assert hub.register(back)
+    hub.wait(4)
+    assert stops(back) == [said] and back.room.status_text == said
+    assert not back.received_games()
+    # and once everyone has been told, nobody calls anyone again
+    hub.wait(4)
+    calls = len(hub.dialled)
+    hub.wait(10)
+    assert len(hub.dialled) == calls

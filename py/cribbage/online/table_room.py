@@ -71,6 +71,7 @@ MAX_BUFFERED = 256
 ABORTS = {
     "roster": "the host told it another table than another seat (the host told the seats different things)",
     "changed": "the host changed the table after seats were taken",
+    "left": "its player left the table",
 }
 """Why a seat stopped the table, as it tells the others (each says it in its own words)."""
 _REFUSE = '{"v":%d,"k":"refuse","reason":"full"}' % PROTOCOL
@@ -331,10 +332,15 @@ class TableRoom:
 
     def to_dial(self, now: float) -> list[str]:
         """The ids to call now: the host until seated, then every lower seat whose link is down."""
-        if self.stopped is not None:
-            return []
         wanted: list[str] = []
-        if self.seat is None:
+        if self.stopped is not None:
+            if self.seat is None or self.roster is None:
+                return []
+            # a stopped seat calls only to say why: the lower seats its abort has not reached yet
+            for p in range(self.seat):
+                if p in self.links and self.links[p].outbox and self._revive(p).state == "offline":
+                    wanted.append(self.roster.seats[p].id)
+        elif self.seat is None:
             if self._my_lobby is None or self._my_lobby.state in ("offline", "refused"):
                 wanted.append(host_id(self.room, self.secret))
         elif self.roster is not None:
@@ -355,12 +361,12 @@ class TableRoom:
         self._now = now
         self._forget_channel(peer)
         bound = None if binding is None else Binding(binding.local, binding.remote, peer)
-        if self.stopped is not None:
+        p = self.roster.seat_of_id(peer) if self.roster is not None and self.seat is not None else None
+        if self.stopped is not None and not (p is not None and p != self.seat and p in self.links):
             self._hang(peer, self.stopped, tell=False)
             return
-        p = self.roster.seat_of_id(peer) if self.roster is not None and self.seat is not None else None
         self._bindings[peer] = bound
-        if p is not None and p != self.seat and p in self.links and self.seat == 0:
+        if p is not None and p != self.seat and p in self.links and self.seat == 0 and self.stopped is None:
             # a seated browser calls the host on the pair's link, or (it lost the answer) asks for its
             # seat again: its first message says which, so the host speaks only after it
             self._channels[peer] = "pending"
@@ -677,6 +683,8 @@ class TableRoom:
     # the pair links' payloads
 
     def _on_payload(self, p: int, msg: dict[str, Any]) -> None:
+        if self.stopped is not None:
+            return  # (its links stay up only to say why it stopped)
         kind = msg.get("t")
         if kind == "game" and set(msg) == {"t", "m"} and isinstance(msg["m"], dict):
             if self.started:
@@ -697,8 +705,12 @@ class TableRoom:
             self.agreed[p] = digest
             self._check_agreement(p)
             self._maybe_ready()
-        elif kind == "abort" and set(msg) == {"t", "reason"} and msg["reason"] in ABORTS:
-            self._stop(f"{self.name_of(p)} (seat {p + 1}) stopped the table: {ABORTS[msg['reason']]}.")
+        elif kind == "abort" and set(msg) - {"seat"} == {"t", "reason"} and msg["reason"] in ABORTS \
+                and (self.roster is not None and type(msg.get("seat", p)) is int
+                     and 0 <= msg.get("seat", p) < len(self.roster.seats) and msg.get("seat", p) != self.seat):
+            by = msg.get("seat", p)  # (a seat that stopped because another did says which)
+            self._stop(f"{self.name_of(by)} (seat {by + 1}) stopped the table: {ABORTS[msg['reason']]}.",
+                       msg["reason"], by)
         else:
             self._distrust(p, "sent a message this table does not have")
 
@@ -769,23 +781,36 @@ class TableRoom:
             held, self.buffered = self.buffered, []
             self._events.extend(Received(p, m) for p, m in held)
 
-    def _stop(self, text: str, abort: str | None = None) -> None:
-        """Stop for good, saying ``text``; ``abort``: first tell every other seat why (a code of
-        :data:`ABORTS`), so each stops too and says so."""
+    def _stop(self, text: str, abort: str | None = None, by: int | None = None) -> None:
+        """Stop for good, saying ``text``; ``abort``: tell every other seat why (a code of
+        :data:`ABORTS`; ``by``: the seat that stopped first, if not this one), so each stops too and
+        says so. The pair links stay up for that: a seat away gets it when it calls (or is called)."""
         if self.stopped is not None:
             return
-        if abort is not None:
-            for p in sorted(self.links):
-                self.links[p].send({"t": "abort", "reason": abort}, self._now)
-                self._drain_link(p)
         self.stopped = text
         self._events.append(Stopped(text))
-        for peer in list(self._channels):
-            self._hang(peer, text, tell=False)
-        for link in self.links.values():
-            link.stop(text)
-            link.pop_events()
-            link.pop_outgoing()
+        if abort is not None and self.seat is not None:
+            msg: dict[str, Any] = {"t": "abort", "reason": abort}
+            if by is not None and by != self.seat:
+                msg["seat"] = by
+            for p in sorted(self.links):
+                self._revive(p).send(msg, self._now)
+                self._drain_link(p)
+        for peer, where in list(self._channels.items()):
+            if abort is None or not isinstance(where, int):
+                self._hang(peer, text, tell=False)
+        if abort is None:
+            for link in self.links.values():
+                link.stop(text)
+                link.pop_events()
+                link.pop_outgoing()
+
+    def leave(self, now: float) -> None:
+        """This browser's player leaves the table: it stops, and every other seat is told why
+        (``abort: left``), at once or when it next links."""
+        self._now = now
+        self._stop("You left the table.", "left")
+        self._after()
 
     def _after(self) -> None:
         live = {p for p, link in self.links.items() if link.state == "live"}
