@@ -14,7 +14,7 @@ from cribbage.online.link import (SCREEN_GRACE, UNPROVEN_TIMEOUT, Binding, Link,
                                   rendezvous, seat_commitment)
 from cribbage.online.errors import ProtocolError
 from cribbage.online.table_roster import SeatKey, host_id, lobby_room, pair_keys, pair_room, read_roster, seat_id
-from cribbage.online.table_room import (ABORTS, MeshReady, RoomProblem, RosterChanged, SeatAway, SeatBack, Stopped,
+from cribbage.online.table_room import (ABORTS, FREED_TEXT, MeshReady, RoomProblem, RosterChanged, SeatAway, SeatBack, Stopped,
                                         TableRoom, TableRoomError)
 from cribbage.rules import Rules
 
@@ -229,7 +229,7 @@ def test_a_browser_claiming_another_seats_id_is_refused() -> None:
     hub.pump()
     # Dan (seated, with the room secret and the roster) registers Cat's id and calls Bob on the link of the
     # pair (Bob, Cat): he knows that link's room but not Cat's key, so only keys of his own making
-    room12 = pair_room(room, secret, 1, 2, roster.seats[1].pub, roster.seats[2].pub)
+    room12 = pair_room(room, secret, roster.seats[1].pub, roster.seats[2].pub)
     _, forged = pair_keys(dan.room.key.shared(roster.seats[1].pub), secret, room12)
     saved = cat.save["links"]["1"]  # (even with the counters right: the best an impostor can guess)
     link = Link(room12, 1, forged, hub.now, peer_commit=seat_commitment(room12, pair_keys(
@@ -646,3 +646,73 @@ def test_a_seat_that_stops_tells_every_seat_why_even_one_away_when_it_comes_back
     calls = len(hub.dialled)
     hub.wait(10)
     assert len(hub.dialled) == calls
+
+
+def test_the_host_frees_a_seat_whose_browser_never_links_and_the_table_fills_and_starts() -> None:
+    hub = Hub()
+    ann = open_table(hub, Rules(players=4))
+    bob = arrive(hub, ann, "Bob")
+    bob_saved = json.loads(json.dumps(bob.save))
+    hub.kill(bob.id)  # Bob's browser took seat 2 and is gone for good
+    cat, dan = arrive(hub, ann, "Cat"), arrive(hub, ann, "Dan")
+    hub.wait(6)
+    assert ann.room.roster is not None and ann.room.roster.full and not ann.room.started
+    waits = ann.room.waiting(hub.now)
+    assert list(waits) == [1] and waits[1] >= 6  # the page can offer to free Bob's seat
+    assert list(cat.room.waiting(hub.now)) == [1] and list(dan.room.waiting(hub.now)) == [1]
+    with pytest.raises(TableRoomError):
+        cat.room.free_seat(1, hub.now)  # only the host
+    cat_dan = cat.room.links[3]
+    ann.room.free_seat(1, hub.now)
+    hub.wait(2)
+    names = ["Ann", "Cat", "Dan"]
+    for b, seat in ((ann, 0), (cat, 1), (dan, 2)):  # every seat took the new roster: the later seats moved down
+        assert b.room.seat == seat and b.room.roster is not None
+        assert [s.name for s in b.room.roster.seats] == names and b.room.stopped is None
+        assert isinstance([e for e in b.events if isinstance(e, RosterChanged)][-1], RosterChanged)
+    assert cat.room.links[2] is cat_dan and cat_dan.state == "live"  # Cat and Dan's link is as it was
+    assert ann.room.waiting(hub.now) == {} and ann.room.missing == (3,)
+    # the next newcomer takes the last seat and the table starts, everyone agreeing
+    eve = arrive(hub, ann, "Eve")
+    hub.wait(3)
+    everyone = [ann, cat, dan, eve]
+    assert eve.room.seat == 3 and all(b.room.started and b.room.stopped is None for b in everyone)
+    assert all(b.room.roster == ann.room.roster for b in everyone)
+    cat.room.broadcast({"hi": 1}, hub.now)
+    hub.pump()
+    assert all(b.received_games() == [(1, {"hi": 1})] for b in (ann, dan, eve))
+    with pytest.raises(TableRoomError):
+        ann.room.free_seat(3, hub.now)  # not after the start
+    # Bob's browser comes back: the host tells it, in a sentence
+    back = Browser(TableRoom.from_dict(bob_saved, hub.now))
+    assert hub.register(back)
+    hub.wait(4)
+    assert stops(back) == [FREED_TEXT] and back.room.status_text == FREED_TEXT
+    assert all(b.room.stopped is None and b.room.missing == () for b in everyone)
+
+
+def test_a_freed_seat_voids_agreements_to_the_full_table_still_on_their_way() -> None:
+    hub = Hub()
+    ann = open_table(hub, Rules(players=4))
+    bob = arrive(hub, ann, "Bob")
+    hub.kill(bob.id)  # seat 2 taken by a browser gone for good
+    cat = arrive(hub, ann, "Cat")
+    held: list[str] = []
+
+    def hold_dans_agreement(sender: str, receiver: str, text: str) -> str | None:
+        payload = payload_of(text)
+        if receiver == cat.id and sender != ann.id and payload and payload.get("t") == "agree" and not held:
+            held.append(text)
+            return None  # lost once: Dan's link sends it again after the free, digest of the old table
+        return text
+
+    hub.tamper = hold_dans_agreement
+    dan = arrive(hub, ann, "Dan")
+    hub.pump()
+    assert held and 3 not in cat.room.agreed
+    ann.room.free_seat(1, hub.now)
+    hub.wait(5)  # (Dan's link resends the old agreement to Cat: void)
+    assert cat.room.agreed == {} and cat.room.stopped is None
+    eve = arrive(hub, ann, "Eve")
+    hub.wait(3)
+    assert all(b.room.started and b.room.stopped is None for b in (ann, cat, dan, eve))

@@ -57,7 +57,7 @@ from .table_roster import (Roster, SeatKey, TABLE_SEATS, clean_name, host_id, lo
 
 __all__ = ["TableRoom", "TableRoomError", "RoomEvent", "RosterChanged", "MeshReady", "Received", "SeatAway",
            "SeatBack", "RoomProblem", "Stopped", "CloseChannel", "REDIAL_S", "MAX_LOBBY", "LOBBY_TIMEOUT",
-           "MAX_BUFFERED", "SAVE_FORMAT", "ABORTS"]
+           "MAX_BUFFERED", "SAVE_FORMAT", "ABORTS", "FREED_TEXT"]
 
 SAVE_FORMAT = "cribbage-table-room"
 REDIAL_S = 3.0
@@ -74,6 +74,9 @@ ABORTS = {
     "left": "its player left the table",
 }
 """Why a seat stopped the table, as it tells the others (each says it in its own words)."""
+FREED_TEXT = ("The host gave up this browser's seat, as it had not linked to every seat; to play, ask the "
+              "host for the room link again.")
+"""What a browser whose seat the host freed says."""
 _REFUSE = '{"v":%d,"k":"refuse","reason":"full"}' % PROTOCOL
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _UNKNOWN = "A browser this table does not know called; it was refused."
@@ -191,6 +194,9 @@ class TableRoom:
         self._unproven: dict[int, tuple[float, float]] = {}  # pair -> (its unproven clock's start, last call)
         self._chan_at: dict[int, float] = {}  # pair -> when its channel opened (nothing proven on it yet)
         self._live: set[int] = set()
+        self._waiting_since: dict[int, float] = {}  # seat taken, its pair link not live -> since when
+        self._stale: set[str] = set()  # digests of full rosters a freed seat replaced (their agreements void)
+        self._freed: dict[str, Link] = {}  # host: a freed seat's id -> its old link, to tell it so
         self._seen: set[int] = set()  # seats whose link was live since this page started
         self._out: list[tuple[str, str]] = []
         self._events: list[RoomEvent] = []
@@ -218,7 +224,7 @@ class TableRoom:
                 "key": self.key.secret_hex, "name": self.name, "seat": self.seat,
                 "roster": None if self.roster is None else self.roster.to_json(), "started": self.started,
                 "stopped": self.stopped, "agreed": {str(p): h for p, h in sorted(self.agreed.items())},
-                "agree_sent": self.agree_sent, "buffered": [[p, m] for p, m in self.buffered],
+                "agree_sent": self.agree_sent, "stale": sorted(self._stale), "buffered": [[p, m] for p, m in self.buffered],
                 "links": {str(p): link.to_dict() for p, link in sorted(self.links.items())}}
 
     @classmethod
@@ -250,6 +256,10 @@ class TableRoom:
                 if not (isinstance(h, str) and _HEX64.fullmatch(h)):
                     raise TableRoomError("bad agreement")
                 self.agreed[int(p)] = h
+            stale = data.get("stale", [])
+            if not (isinstance(stale, list) and all(isinstance(h, str) and _HEX64.fullmatch(h) for h in stale)):
+                raise TableRoomError("bad stale agreements")
+            self._stale = set(stale)
             for item in data["buffered"]:
                 if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is int
                         and isinstance(item[1], dict)):
@@ -320,6 +330,38 @@ class TableRoom:
             return f"Connecting the table; waiting for {away}." if away else "Checking the table with every seat…"
         return f"Waiting for {away} to come back." if away else "Everyone is here."
 
+    def waiting(self, now: float) -> dict[int, float]:
+        """Seats taken whose pair link with this browser is not live -> seconds they have been so
+        (since the seat was taken here, or its link was last live). The host's page offers
+        :meth:`free_seat` for a seat that waits too long before the start."""
+        return {p: now - since for p, since in sorted(self._waiting_since.items())}
+
+    @property
+    def can_free(self) -> bool:
+        """Whether this browser may free a seat now: the host, before the start."""
+        return self.seat == 0 and self.roster is not None and not self.started and self.stopped is None
+
+    def free_seat(self, seat: int, now: float) -> None:
+        """The host gives up ``seat`` before the start (its browser never linked, say): the later
+        seats move down one, every seat is sent the new roster and checks it (it is the old one without
+        that seat), and the freed browser is told with a sentence when it next links to the host.
+        The next newcomer takes the last seat. TableRoomError if not the host, after the start, or no
+        such seat."""
+        self._now = now
+        if not self.can_free or self.roster is None:
+            raise TableRoomError("only the host frees a seat, and only before the game starts")
+        if not 1 <= seat < len(self.roster.seats):
+            raise TableRoomError(f"no seat {seat + 1} to free")
+        link = self._revive(seat)
+        link.send({"t": "freed"}, now)
+        self._drain_link(seat)
+        self._freed[self.roster.seats[seat].id] = link
+        self._apply_free(seat)
+        for p in sorted(self.links):
+            self.links[p].send({"t": "roster", "roster": self.roster.to_json()}, now)
+            self._drain_link(p)
+        self._after()
+
     def pop_outgoing(self) -> list[tuple[str, str]]:
         out, self._out = self._out, []
         return out
@@ -362,6 +404,11 @@ class TableRoom:
         self._forget_channel(peer)
         bound = None if binding is None else Binding(binding.local, binding.remote, peer)
         p = self.roster.seat_of_id(peer) if self.roster is not None and self.seat is not None else None
+        if p is None and peer in self._freed and self.stopped is None:
+            self._channels[peer] = "freed"  # a freed seat calls on its old pair link: tell it
+            self._freed[peer].connected(now, _uncalled(bound))
+            self._drain_freed(peer)
+            return
         if self.stopped is not None and not (p is not None and p != self.seat and p in self.links):
             self._hang(peer, self.stopped, tell=False)
             return
@@ -418,6 +465,9 @@ class TableRoom:
         if isinstance(where, int):
             self.links[where].receive(text, now)
             self._drain_link(where)
+        elif where == "freed":
+            self._freed[peer].receive(text, now)
+            self._drain_freed(peer)
         else:
             lobby = self._lobby_link(peer)
             if lobby is not None:
@@ -447,6 +497,9 @@ class TableRoom:
         if self._my_lobby is not None:
             self._my_lobby.tick(now)
             self._drain_lobby(host_id(self.room, self.secret))
+        for peer, link in self._freed.items():
+            link.tick(now)
+            self._drain_freed(peer)
         self._screen_pairs(now)
         self._after()
 
@@ -526,6 +579,9 @@ class TableRoom:
         if isinstance(where, int):
             self.links[where].disconnected(self._now)
             self._drain_link(where)
+        elif where == "freed":
+            self._freed[peer].disconnected(self._now)
+            self._freed[peer].pop_events()
         elif where == "lobby":
             if self.seat == 0:
                 self._lobby.pop(peer, None)
@@ -553,7 +609,7 @@ class TableRoom:
         lo, hi = sorted((self.seat, p))
         pubs = self.roster.seats
         shared = self.key.shared(pubs[p].pub)
-        room = pair_room(self.room, self.secret, lo, hi, pubs[lo].pub, pubs[hi].pub)
+        room = pair_room(self.room, self.secret, pubs[lo].pub, pubs[hi].pub)
         k_lo, k_hi = pair_keys(shared, self.secret, room)
         role = 0 if self.seat == lo else 1
         mine, theirs = (k_lo, k_hi) if role == 0 else (k_hi, k_lo)
@@ -575,6 +631,51 @@ class TableRoom:
                 self._channels.pop(peer, None)
                 link.disconnected(self._now)
                 link.pop_events()
+
+    def _drain_freed(self, peer: str) -> None:
+        link = self._freed[peer]
+        for text in link.pop_outgoing():
+            if self._channels.get(peer) == "freed":
+                self._out.append((peer, text))
+        for event in link.pop_events():  # (what it says is no longer this table's business)
+            if isinstance(event, HangUp) and self._channels.get(peer) == "freed":
+                self._events.append(CloseChannel(peer, event.text))
+                self._channels.pop(peer, None)
+                link.disconnected(self._now)
+                link.pop_events()
+
+    def _apply_free(self, i: int) -> None:
+        """Seat ``i`` is freed (the host's act, or its announcement): the later seats move down one;
+        their pair links are unchanged (a pair's link room is its keys', not its seat numbers)."""
+        assert self.roster is not None and self.seat is not None
+        old = self.roster
+        gone = old.seats[i].id
+        if old.full:
+            self._stale.add(old.digest())  # agreements to it, still on their way, are void
+
+        def moved(q: int) -> int:
+            return q if q < i else q - 1
+
+        for peer, where in list(self._channels.items()):
+            if peer == gone and where == i and self.seat == 0:
+                self._channels[peer] = "freed"
+            elif peer == gone:
+                self._channels.pop(peer, None)
+                self._pending.pop(peer, None)
+                self._events.append(CloseChannel(peer, f"{old.seats[i].name}'s seat was freed."))
+            elif isinstance(where, int):
+                self._channels[peer] = moved(where)
+        self.roster = old.without(i)
+        self.seat = moved(self.seat)
+        self.links = {moved(q): link for q, link in self.links.items() if q != i}
+        self._live = {moved(q) for q in self._live if q != i}
+        self._seen = {moved(q) for q in self._seen if q != i}
+        self._waiting_since = {moved(q): t for q, t in self._waiting_since.items() if q != i}
+        self._unproven = {moved(q): t for q, t in self._unproven.items() if q != i}
+        self._chan_at = {moved(q): t for q, t in self._chan_at.items() if q != i}
+        self.buffered = [(moved(q), m) for q, m in self.buffered if q != i]
+        self.agreed, self.agree_sent = {}, False
+        self._events.append(RosterChanged(self.roster))
 
     def _drain_lobby(self, peer: str) -> None:
         link = self._lobby_link(peer)
@@ -698,6 +799,8 @@ class TableRoom:
         elif kind == "agree" and set(msg) == {"t", "digest"} and isinstance(msg["digest"], str) \
                 and _HEX64.fullmatch(msg["digest"]):
             digest = msg["digest"]
+            if digest in self._stale:
+                return  # an agreement to the table before a seat was freed
             if p in self.agreed and self.agreed[p] != digest:
                 self._stop(f"{self.name_of(p)} (seat {p + 1}) agreed to two different tables; the table stops.",
                            "roster")
@@ -705,6 +808,8 @@ class TableRoom:
             self.agreed[p] = digest
             self._check_agreement(p)
             self._maybe_ready()
+        elif kind == "freed" and set(msg) == {"t"} and p == 0 and not self.started:
+            self._stop(FREED_TEXT)
         elif kind == "abort" and set(msg) - {"seat"} == {"t", "reason"} and msg["reason"] in ABORTS \
                 and (self.roster is not None and type(msg.get("seat", p)) is int
                      and 0 <= msg.get("seat", p) < len(self.roster.seats) and msg.get("seat", p) != self.seat):
@@ -724,6 +829,12 @@ class TableRoom:
         except ProtocolError as exc:
             self._distrust(p, f"announced a bad table ({exc})")
             return
+        if not self.started and not roster.extends(self.roster):
+            freed = next((i for i in range(1, len(self.roster.seats))
+                          if i != self.seat and self.roster.without(i) == roster), None)
+            if freed is not None:  # the host freed a seat before the start (a browser that never linked)
+                self._apply_free(freed)
+                return
         if len(roster.seats) <= self.seat or roster.seats[self.seat].pub != self.key.pub:
             self._stop("The host moved this browser out of its seat; the table stops.", "changed")
             return
@@ -816,6 +927,11 @@ class TableRoom:
         live = {p for p, link in self.links.items() if link.state == "live"}
         for p in sorted(self._live - live):
             self._events.append(SeatAway(p, self.name_of(p)))
+        for p in self.links:
+            if p in live:
+                self._waiting_since.pop(p, None)
+            else:
+                self._waiting_since.setdefault(p, self._now)
         for p in live:
             self._chan_at.pop(p, None)  # proven on this channel: its unproven time is forgiven
             self._unproven.pop(p, None)

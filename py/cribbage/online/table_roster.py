@@ -73,9 +73,10 @@ def lobby_room(room: str, secret: str) -> str:
     return "l" + _hmac(secret, _LOBBY, room.encode())[:40]
 
 
-def pair_room(room: str, secret: str, lo: int, hi: int, pub_lo: str, pub_hi: str) -> str:
-    """The link room of the pair of seats ``lo < hi`` with these keys."""
-    return "m" + _hmac(secret, _PAIR, room.encode(), b"%d|%d" % (lo, hi), pub_lo.encode(), pub_hi.encode())[:40]
+def pair_room(room: str, secret: str, pub_lo: str, pub_hi: str) -> str:
+    """The link room of the pair of seats with these keys, ``pub_lo`` the lower seat's (not the seat
+    numbers: a seat freed before the start moves the later seats down, and their links stay as they are)."""
+    return "m" + _hmac(secret, _PAIR, room.encode(), pub_lo.encode(), pub_hi.encode())[:40]
 
 
 def clean_name(text: object) -> str:
@@ -161,6 +162,12 @@ class Roster:
 
     def seat_of_id(self, peer: str) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s.id == peer), None)
+
+    def without(self, seat: int) -> Roster:
+        """The roster with ``seat`` (not the host's) freed: the later seats move down one."""
+        if not 1 <= seat < len(self.seats):
+            raise ValueError(f"no seat {seat + 1} to free")
+        return Roster(self.room, self.rules, self.seats[:seat] + self.seats[seat + 1:])
 
     def with_seat(self, name: str, pub: str, secret: str) -> Roster:
         ident = host_id(self.room, secret) if not self.seats else seat_id(self.room, secret, pub)
