@@ -14,8 +14,8 @@ from cribbage.online.link import (SCREEN_GRACE, UNPROVEN_TIMEOUT, Binding, Link,
                                   rendezvous, seat_commitment)
 from cribbage.online.errors import ProtocolError
 from cribbage.online.table_roster import SeatKey, host_id, lobby_room, pair_keys, pair_room, read_roster, seat_id
-from cribbage.online.table_room import (ABORTS, FREED_TEXT, MeshReady, RoomProblem, RosterChanged, SeatAway, SeatBack, Stopped,
-                                        TableRoom, TableRoomError)
+from cribbage.online.table_room import (ABORTS, FREED_TEXT, MeshReady, RoomProblem, RosterChanged, SeatAway, SeatBack,
+                                        Stopped, TableRoom, TableRoomError)
 from cribbage.rules import Rules
 
 

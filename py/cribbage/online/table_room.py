@@ -16,6 +16,9 @@ what to write and what happened. The argument is in docs/protocol.md ("The room 
     room.pop_events() -> [RoomEvent]        # RosterChanged, MeshReady, Received, SeatAway, SeatBack,
                                             # RoomProblem, Stopped, CloseChannel
     room.send(seat, payload, now); room.broadcast(payload, now)   # once MeshReady: the game's messages
+    room.waiting(now) -> {seat: seconds}    # seats taken whose pair link with this browser is not live
+    room.free_seat(seat, now)               # the host, before the start: give up a seat that never links
+    room.leave(now)                         # this player leaves: every seat is told why (now or later)
     room.seat, room.roster, room.started, room.missing, room.status_text
     room.to_dict()                          # save it after every call that queued or delivered something
 
@@ -32,11 +35,32 @@ lower); once the roster is full, every seat sends every other the roster's diges
 starts at a seat (``MeshReady``) when every pair link is live and every other seat's digest equals
 its own. A digest that differs stops the table: the host told two seats different things.
 
+Before the start the host may free a seat (:meth:`TableRoom.free_seat`: a browser that took it and
+never linked blocks the table; :meth:`TableRoom.waiting` says for how long): the later seats move
+down one, every seat checks the new roster is the old one without that seat (a pair's link room is
+its two keys', so every other link stays as it was), agreements to the old table are void, and the
+freed browser is told :data:`FREED_TEXT` by the host when it next calls. A seat that some seat has
+already started with cannot be freed without stopping the table (that seat refuses the change).
+
 After the start the roster is fixed: a roster announcement that differs from it stops the table.
-A seat that stops because the host changed or split the table first sends every seat it is linked
-to an ``abort`` with a reason code (:data:`ABORTS`), so they stop too and say who stopped it.
-A seat away (its link not live) is in :attr:`TableRoom.missing`; messages to it wait in its link and
-are delivered exactly once when it comes back (the link's resend). Bad input never raises: a link
+A seat that stops (the host changed or split the table, its player left: :meth:`TableRoom.leave`, or
+another seat told it so) sends every other seat an ``abort`` with a reason code (:data:`ABORTS`) and
+keeps its pair links up for it, so a seat away is told when it next links rather than find it quiet;
+each stops too and says which seat stopped and why.
+
+Game messages (the answer table_game.py needs): ``send``/``broadcast`` after ``MeshReady`` arrive as
+``Received(seat, payload)`` at each addressee exactly once and in the sender's order. A seat away (its
+link not live) is in :attr:`TableRoom.missing`; messages to it wait in its link and are delivered when
+it comes back (the link's resend), and what it had queued before it went is sent when it is back: the
+game layer never resends, provided every browser saves :meth:`TableRoom.to_dict` with its game state
+after every call that queued or delivered something (a browser that lost its last writes resends from
+its disk's state; the link's ``RESEND_KEEP`` covers the other side). There is no order across senders.
+
+Strangers on a free id (a seat's browser away, anyone with the room link may register its id): the
+room, not the link, times each pair's unproven channels across calls (the id is the seat's whoever
+holds it), so once ``UNPROVEN_TIMEOUT`` is spent a channel that proves nothing is closed after
+``SCREEN_GRACE``, however often it calls, and the seat itself (proving within a round trip) gets in.
+Bad input never raises: a link
 refuses it (its own ``Problem``), a bad mesh payload is ``RoomProblem`` and the link asks for a
 new handshake (``distrust``); :class:`TableRoomError` is only for local misuse or a damaged save.
 """
@@ -224,7 +248,8 @@ class TableRoom:
                 "key": self.key.secret_hex, "name": self.name, "seat": self.seat,
                 "roster": None if self.roster is None else self.roster.to_json(), "started": self.started,
                 "stopped": self.stopped, "agreed": {str(p): h for p, h in sorted(self.agreed.items())},
-                "agree_sent": self.agree_sent, "stale": sorted(self._stale), "buffered": [[p, m] for p, m in self.buffered],
+                "agree_sent": self.agree_sent, "stale": sorted(self._stale),
+                "buffered": [[p, m] for p, m in self.buffered],
                 "links": {str(p): link.to_dict() for p, link in sorted(self.links.items())}}
 
     @classmethod
