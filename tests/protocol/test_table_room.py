@@ -683,7 +683,12 @@ def test_the_host_frees_a_seat_whose_browser_never_links_and_the_table_fills_and
     assert all(b.received_games() == [(1, {"hi": 1})] for b in (ann, dan, eve))
     with pytest.raises(TableRoomError):
         ann.room.free_seat(3, hub.now)  # not after the start
-    # Bob's browser comes back: the host tells it, in a sentence
+    # Bob's browser comes back (the host reloaded meanwhile): the host tells it, in a sentence
+    hub.kill(ann.id)
+    ann = Browser(TableRoom.from_dict(json.loads(json.dumps(ann.save)), hub.now))
+    assert hub.register(ann)
+    hub.wait(4)
+    everyone = [ann, cat, dan, eve]
     back = Browser(TableRoom.from_dict(bob_saved, hub.now))
     assert hub.register(back)
     hub.wait(4)

@@ -250,7 +250,8 @@ class TableRoom:
                 "stopped": self.stopped, "agreed": {str(p): h for p, h in sorted(self.agreed.items())},
                 "agree_sent": self.agree_sent, "stale": sorted(self._stale),
                 "buffered": [[p, m] for p, m in self.buffered],
-                "links": {str(p): link.to_dict() for p, link in sorted(self.links.items())}}
+                "links": {str(p): link.to_dict() for p, link in sorted(self.links.items())},
+                "freed": {peer: link.to_dict() for peer, link in sorted(self._freed.items())}}
 
     @classmethod
     def from_dict(cls, data: object, now: float) -> TableRoom:
@@ -307,6 +308,13 @@ class TableRoom:
                                                                               want.peer_commit):
                         raise TableRoomError(f"the saved link to seat {p + 1} is not this table's")
                     self.links[p] = link
+            freed = data.get("freed", {})
+            if not isinstance(freed, dict):
+                raise TableRoomError("bad freed seats")
+            for peer, saved in freed.items():
+                if not isinstance(peer, str) or (self.roster is not None and self.roster.seat_of_id(peer) is not None):
+                    raise TableRoomError("bad freed seat")
+                self._freed[peer] = Link.from_dict(saved)
             if self.started and not (self.roster is not None and self.roster.full):
                 raise TableRoomError("started without a full table")
         except (KeyError, TypeError, ValueError, ProtocolError, LinkError) as exc:
