@@ -79,7 +79,7 @@ def make_hub(players: int, seed: int = 0, target: int = 61, saveable: bool = Fal
     return Hub(games)
 
 
-def step(hub: Hub, rng: random.Random, answer: str = "next") -> bool:
+def step(hub: Hub, rng: random.Random, answer: str = "leave") -> bool:
     """Every seat that may act or agree does (one action each); False when nobody could."""
     moved = False
     for g in hub.games:
