@@ -166,9 +166,12 @@ def cheat_hub(players: int, cheater: int, seed: int) -> Hub:
     return hub
 
 
-@pytest.mark.parametrize("players,cheater", [(3, 0), (3, 1), (3, 2), (4, 3)])
-def test_a_false_go_in_the_last_hand_is_caught_by_every_honest_seat(players: int, cheater: int) -> None:
-    hub = cheat_hub(players, cheater, seed=60 + 10 * players + cheater)
+@pytest.mark.parametrize("players,cheater,seed", [
+    (3, 0, 101), (3, 1, 100), (3, 2, 101),
+    pytest.param(4, 3, 100, marks=pytest.mark.slow), pytest.param(4, 0, 101, marks=pytest.mark.slow)])
+def test_a_false_go_in_the_last_hand_is_caught_by_every_honest_seat(players: int, cheater: int, seed: int) -> None:
+    """(The seeds are ones where the match ends in the hand of the false Go: only the end's audit sees it.)"""
+    hub = cheat_hub(players, cheater, seed=seed)
     assert play_with_a_false_go(hub, cheater, from_score=50)
     for s in range(players):
         if s == cheater:
@@ -187,7 +190,7 @@ def test_a_false_go_goes_through_without_the_audit(monkeypatch: pytest.MonkeyPat
         self.audited = len(self.history)
         return False
     monkeypatch.setattr(TableGame, "_audit", believing)
-    hub = cheat_hub(3, 1, seed=91)
+    hub = cheat_hub(3, 1, seed=100)
     assert play_with_a_false_go(hub, 1, from_score=50)
     assert all(g.failure is None for g in hub.games)
 

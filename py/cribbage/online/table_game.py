@@ -495,7 +495,8 @@ class TableGame:
         """What a reload needs: the deal's save (its seed and every call and message) and the messages
         not yet taken in; the match is rebuilt from the deal. Never a card (only the seed)."""
         return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "seat": self.seat, "names": list(self.names),
-                "ended": self.ended, "deal": self.deal.to_dict(), "inbox": json.loads(json.dumps(self.inbox))}
+                "ended": self.ended, "deal": self.deal.to_dict(), "inbox": json.loads(json.dumps(self.inbox)),
+                "early": json.loads(json.dumps(self.early))}
 
     @classmethod
     def from_dict(cls, data: Any, groups: tuple[Group, ...] = ()) -> "TableGame":
@@ -508,6 +509,7 @@ class TableGame:
                        group=deal.group, _deal=deal)
             game.ended = bool(data["ended"])
             game.inbox = [(int(s), m) for s, m in data["inbox"]]
+            game.early = [(int(s), m) for s, m in data.get("early", [])]
         except (KeyError, TypeError, ValueError) as exc:
             raise SaveError(f"this table game's save cannot be loaded ({exc})") from exc
         game._sync()
