@@ -250,17 +250,42 @@ def test_different_shuffles_go_through_without_the_echo_check(monkeypatch: pytes
 
 
 def test_a_seat_telling_two_seats_different_plays_is_caught_before_the_next_play() -> None:
+    """Seat 2 lays a card to seat 1 and says Go to seat 3. The echoes between seats 1 and 3 are held back
+    on the wire while the players go on acting: neither honest seat may send anything built on the round
+    (its next turn is not opened before every echo is in); once the echoes arrive, both stop."""
     hub = make_hub(3, seed=6)
     told: list[dict[str, Any]] = []
 
     def equivocate(s: int, r: int, m: dict[str, Any]) -> dict[str, Any]:
         if s == 1 and r == 2 and m["t"] == "lay" and not told:
             told.append(m)
-            return {"t": "say", "p": m["p"], "r": m["r"], "from": 1, "h": m["h"], "value": {"act": "go 1"}}
-        return m
+            told.append({"t": "say", "p": m["p"], "r": m["r"], "from": 1, "h": m["h"], "value": {"act": "go 1"}})
+            return told[1]
+        if s == 1 and r == 2 and told and m["t"] == "ack" and m["p"] == told[0]["p"] and m["r"] == told[0]["r"]:
+            # its echo to seat 3 is of the story seat 3 was told
+            return {**m, "h": table_chain._round_hash(told[0]["h"], m["r"], {1: told[1]})}
+        return None if (s == 1 and m["t"] == "abort") else m  # (the cheater never owns up)
+
+    def hold(s: int, r: int, m: dict[str, Any]) -> bool:
+        return (bool(told) and {s, r} == {0, 2} and m["t"] == "ack" and m["p"] == told[0]["p"]
+                and m["r"] == told[0]["r"])
     hub.tamper = equivocate
-    play(hub)
+    rng = random.Random(3)
+    hub.pump()
+    for _ in range(400):
+        for g in hub.games:
+            if g.can_agree() is not None:
+                g.agree("next")
+            elif g.legal():
+                g.act(rng.choice(g.legal()))
+        hub.pump(hold=hold)
+        if told and not any(g.legal() for g in hub.games):
+            break
     assert told
     bad = (lambda s, m: s == 1 and m["t"] in ("lay", "say") and m["r"] == told[0]["r"] and m["p"] == told[0]["p"])
+    for s in (0, 2):
+        after = hub.sent_after(s, bad)
+        assert after is not None and [m for m in after if m["t"] in BUILT] == []
+    hub.pump()  # the echoes arrive: each sees the other holds another story
     honest_sent_nothing_built_on(hub, bad, [0, 2])
-    assert table_game.ENDED not in (hub.games[0].failure or "")
+    assert all("another story" in (hub.games[s].failure or "") for s in (0, 2))
