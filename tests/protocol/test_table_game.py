@@ -15,7 +15,7 @@ from cribbage.actions import Discard
 from cribbage.cards import Card
 from cribbage.match import SaveError
 from cribbage.online.table_game import TableGame
-from cribbage.state import Phase
+from cribbage.state import IllegalActionError, Phase
 
 from table_game_hub import TINY, Hub, make_hub, play, step
 
@@ -119,8 +119,8 @@ def test_the_next_hand_waits_for_every_seat_and_a_new_match_starts_when_all_agre
 def test_the_host_ends_the_match_unverified_at_every_seat() -> None:
     hub = make_hub(4, seed=6)
     play(hub, until=in_play_of_hand(1))  # type: ignore[arg-type]
-    with pytest.raises(Exception):
-        hub.games[1].end_match()  # only the host
+    with pytest.raises(IllegalActionError, match="only the host"):
+        hub.games[1].end_match()
     hub.games[0].end_match()
     hub.pump()
     assert [g.status() for g in hub.games] == ["ended"] * 4
@@ -175,3 +175,20 @@ def test_no_seat_ever_holds_a_card_the_rules_keep_from_it_partner_included(playe
         if not step(hub, rng):
             break
     assert checked > 1000  # the scan saw hidden cards (partners' among them) at every step
+
+
+def test_work_takes_one_message_at_a_time_within_its_budget_and_refuses_a_stranger() -> None:
+    hub = make_hub(3, seed=8)
+    g = hub.games[2]
+    for s in (0, 1):
+        for m in hub.games[s].take_outbox():
+            g.receive(s, m)
+    g.receive(0, {"t": "nonsense"})
+    queued = len(g.inbox)
+    assert queued == 3
+    g.work(budget=0.0)
+    assert len(g.inbox) == queued - 1 and g.busy
+    g.work()
+    assert not g.inbox and not g.busy
+    assert len(g.refused) == 1 and "unknown kind" in g.refused[0]
+    assert g.failure is None

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cribbage.actions import Go, Play
-from cribbage.online import elgamal, table_chain, table_game
+from cribbage.online import elgamal, table_chain
 from cribbage.online.errors import ProtocolError
 from cribbage.online.group import run
 from cribbage.online.table_game import TableGame
@@ -228,7 +228,8 @@ def test_a_seat_telling_two_seats_different_shuffles_is_caught_before_the_next_s
         return m
     hub.tamper = equivocate
     play(hub)
-    bad = (lambda s, m: s == 1 and m["t"] == "shuffle" and m["p"] == 0)
+    def bad(s: int, m: dict[str, Any]) -> bool:
+        return s == 1 and m["t"] == "shuffle" and m["p"] == 0
     honest_sent_nothing_built_on(hub, bad, [0, 2, 3])
     assert any("another story" in (hub.games[s].failure or "") for s in (0, 2, 3))
 
@@ -282,7 +283,8 @@ def test_a_seat_telling_two_seats_different_plays_is_caught_before_the_next_play
         if told and not any(g.legal() for g in hub.games):
             break
     assert told
-    bad = (lambda s, m: s == 1 and m["t"] in ("lay", "say") and m["r"] == told[0]["r"] and m["p"] == told[0]["p"])
+    def bad(s: int, m: dict[str, Any]) -> bool:
+        return s == 1 and m["t"] in ("lay", "say") and m["r"] == told[0]["r"] and m["p"] == told[0]["p"]
     for s in (0, 2):
         after = hub.sent_after(s, bad)
         assert after is not None and [m for m in after if m["t"] in BUILT] == []
