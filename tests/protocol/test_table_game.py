@@ -98,6 +98,13 @@ def test_the_next_hand_waits_for_every_seat_and_a_new_match_starts_when_all_agre
             break
         step(hub, rng)
     assert all(g.can_agree() == "next" for g in hub.games)
+    hub.games[0].agree("new")  # seat 1 asks for a new match, the others for the next hand: asked again
+    hub.games[1].agree("next")
+    hub.games[2].agree("next")
+    hub.pump()
+    assert all(g.can_agree() == "next" for g in hub.games) and all(g.deal.match == 0 for g in hub.games)
+    with pytest.raises(IllegalActionError):
+        hub.games[0].agree("leave")
     hub.games[0].agree("next")
     hub.games[1].agree("next")
     hub.pump()

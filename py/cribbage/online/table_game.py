@@ -233,11 +233,14 @@ class TableGame:
         self._sync()
 
     def agree(self, answer: str = "next") -> None:
-        """Agree to the next hand (``next``) or, when the match is over, to a new match (``new``) or not
-        (``leave``)."""
+        """Between hands: ``next`` (deal the next hand) or ``new`` (ask for a new match instead); when the
+        match is over: ``new`` (a new match) or ``leave``. All ``next``: the next hand; all ``new``: a new
+        match; between hands, anything mixed asks every seat again; at the end, anything mixed ends."""
         asked = self.can_agree()
-        if asked is None or (asked == "next") != (answer == "next") or answer not in ("next", "new", "leave"):
-            raise IllegalActionError("there is nothing to agree to now")
+        allowed = ("next", "new") if asked == "next" else ("new", "leave")
+        if asked is None or answer not in allowed:
+            raise IllegalActionError("there is nothing to agree to now" if asked is None
+                                     else f"the answer now is {' or '.join(allowed)}")
         self.deal.say(self._agreement_rounds[0], {"agree": answer})
         self._sync()
 
@@ -373,6 +376,8 @@ class TableGame:
                         or value["agree"] not in ("next", "new", "leave"):
                     raise ProtocolError(f"seat {seat + 1} answered the agreement with something else")
                 answers.add(value["agree"])
+            if len(answers) > 1 and not st.is_over:
+                return  # between hands, no agreement: every seat is asked again
             self.agreed[k] = answers.pop() if len(answers) == 1 else "leave"
             if self.agreed[k] == "new":
                 self.new_match_due = True
