@@ -33,6 +33,7 @@ starts as soon as the current one begins. See docs/protocol.md, "Three and four 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import dataclass
@@ -72,8 +73,8 @@ class _Fixed:
 
 
 class TableGame:
-    """Seat ``seat`` of a table of ``rules.players`` (3 or 4; 2 works too, but two-player rooms keep
-    :class:`~.game.OnlineGame`). Broadcast :meth:`take_outbox` to every other seat; hand every message
+    """Seat ``seat`` of a table of ``rules.players`` (3 or 4: two-player rooms keep :class:`~.game.OnlineGame`,
+    its messages and its saves). Broadcast :meth:`take_outbox` to every other seat; hand every message
     received to :meth:`receive` with its sender, then call :meth:`work`."""
 
     def __init__(self, seat: int, *, rules: Rules, names: tuple[str, ...] = (), room: str = "", match: int = 0,
@@ -85,6 +86,8 @@ class TableGame:
             raise ValueError("a table game is for three or four seats (two play OnlineGame)")
         if rules.play_muggins:
             raise ValueError("muggins in the play is not offered online at three or four yet")
+        if type(seat) is not int or not 0 <= seat < rules.players:
+            raise ValueError(f"a seat is 0 to {rules.players - 1}")
         self.rules = rules
         self.seat = seat
         self.n = rules.players
@@ -218,13 +221,11 @@ class TableGame:
             raise IllegalActionError(f"'{action}' is not yours to make now")
         assert self.match is not None
         k = self._k()
-        p = self.deal.packs[k]
         if isinstance(action, CutPack):
             self.deal.cut(k, action.depth)
         elif isinstance(action, Discard):
             self.deal.discard(k, [self._slot(k, c) for c in action.cards])
         elif isinstance(action, CutStarter):
-            assert p.layout is not None
             self.deal.cut_starter(k, action.depth)
         elif isinstance(action, Play):
             self.deal.lay(k, self._slot(k, action.card))
@@ -522,5 +523,5 @@ class TableGame:
 
 
 def _next_seed(seed: bytes) -> bytes:
-    import hashlib
+    """The seed of the next match's secrets, from this one's (a reload of the next match has its own save)."""
     return hashlib.sha256(b"cribbage-table-game next match" + seed).digest()
