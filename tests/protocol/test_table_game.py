@@ -155,7 +155,7 @@ def hidden_slots(hub: Hub, seat: int, k: int) -> dict[int, Card]:
     public = {s for laid in p.laid.values() for s in laid}
     if p.crib_open:
         public |= {s for d in p.discards.values() for s in d} | set(p.layout.crib_pack)
-    if p.revealed and p.phase == "play" and p.story.settled:
+    if any(kind == "reveal" for _, kind in p.log):  # the audit's round is complete: every hand is open
         public |= {s for hand in p.layout.hands for s in hand}
     out: dict[int, Card] = {}
     for j, hand in enumerate(p.layout.hands):
@@ -220,3 +220,19 @@ def test_a_seat_reloaded_again_and_again_plays_the_same_match(players: int) -> N
             break
     assert all(g.status() == "verified" for g in hub.games), [g.failure for g in hub.games]
     assert_one_match(hub)
+
+
+def test_every_seat_asking_for_a_new_match_between_hands_starts_one() -> None:
+    hub = make_hub(4, seed=9)
+    rng = random.Random(9)
+    hub.pump()
+    for _ in range(2000):
+        if all(g.can_agree() == "next" for g in hub.games):
+            break
+        step(hub, rng)
+    assert all(g.verified is False and g.audited == len(g.history) for g in hub.games)  # the hand was audited
+    for g in hub.games:
+        g.agree("new")
+    hub.pump()
+    assert all(g.deal.match == 1 and g.failure is None for g in hub.games)
+    assert all(g.match is not None and g.match.state.hand_number == 1 and g.history == [] for g in hub.games)

@@ -315,7 +315,9 @@ class TableGame:
         st = self.match.state
         k = self._k()
         if not st.is_over:
-            for j in (k, k + 1):  # the next pack is shuffled while this hand is played
+            for j in (k, k + 1):  # the next pack is shuffled while this hand is played (once its cards are out)
+                if j == k + 1 and (k not in d.packs or d.packs[k].phase != "play"):
+                    continue
                 if j not in d.packs:
                     d.start_pack(j, ((self.first_dealer or 0) + j) % self.n)
                     return True
