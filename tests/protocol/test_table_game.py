@@ -33,7 +33,7 @@ def assert_one_match(hub: Hub) -> None:
         assert len(g.history) == len(hub.games[0].history)
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [3, pytest.param(4, marks=pytest.mark.slow)])
 def test_a_whole_match_to_61_is_played_and_verified_at_every_seat(players: int) -> None:
     hub = make_hub(players, seed=players)
     play(hub)
@@ -63,7 +63,7 @@ def in_play_of_hand(h: int) -> "object":
     return at
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [pytest.param(3, marks=pytest.mark.slow), 4])
 def test_a_seat_reloaded_mid_hand_resumes_its_seat_and_the_match_goes_on(players: int) -> None:
     hub = make_hub(players, seed=20 + players, saveable=True)
     play(hub, until=in_play_of_hand(2))  # type: ignore[arg-type]
@@ -166,7 +166,7 @@ def hidden_slots(hub: Hub, seat: int, k: int) -> dict[int, Card]:
     return out
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [pytest.param(3, marks=pytest.mark.slow), 4])
 def test_no_seat_ever_holds_a_card_the_rules_keep_from_it_partner_included(players: int) -> None:
     hub = make_hub(players, seed=40 + players)
     rng = random.Random(1)
