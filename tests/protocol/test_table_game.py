@@ -236,3 +236,20 @@ def test_every_seat_asking_for_a_new_match_between_hands_starts_one() -> None:
     hub.pump()
     assert all(g.deal.match == 1 and g.failure is None for g in hub.games)
     assert all(g.match is not None and g.match.state.hand_number == 1 and g.history == [] for g in hub.games)
+
+
+def test_the_scan_finds_a_partners_card_put_where_it_should_not_be() -> None:
+    """The scan above can fail: a partner's card slipped into a seat's knowledge or view is found."""
+    hub = make_hub(4, seed=44)
+    play(hub, until=in_play_of_hand(1))  # type: ignore[arg-type]
+    me, partner = hub.games[0], hub.games[2]
+    p = partner.deal.packs[0]
+    assert p.layout is not None
+    held = [s for s in p.layout.hands[2] if s not in p.laid.get(2, [])]
+    hidden = hidden_slots(hub, 0, 0)
+    assert held and set(held) <= set(hidden)
+    me.deal.packs[0].cards[held[0]] = p.cards[held[0]]
+    assert set(me.deal.packs[0].cards) & set(hidden_slots(hub, 0, 0))
+    assert me.match is not None
+    me.match.state.hands[0].append(p.cards[held[-1]])
+    assert view_cards(me) & set(hidden_slots(hub, 0, 0).values())
