@@ -50,6 +50,7 @@ from ..view import SeatView
 from .errors import ProtocolError
 from .group import Group
 from .pack import PACK_SIZE
+from .table_audit import replay_open
 from .table_deal import TableDeal
 
 __all__ = ["TableGame", "SAVE_FORMAT", "SAVE_VERSION", "HOST", "ENDED"]
@@ -422,31 +423,12 @@ class TableGame:
         self.history.append((k, action))
 
     def _audit(self) -> bool:
-        """Replay on the probe every action whose pack has every hand open here; a refusal stops the match."""
+        """Replay on the probe every action whose pack has every hand open here (:mod:`.table_audit`); a
+        refusal stops the match."""
         assert self.probe is not None
-        moved = False
-        while self.audited < len(self.history):
-            k, action = self.history[self.audited]
-            p = self.deal.packs[k]
-            assert p.layout is not None
-            need = [s for hand in p.layout.hands for s in hand]
-            if any(s not in p.cards for s in need):
-                return moved
-            known = self.probe_source.packs[self.probe_source.current] if self.probe_source.current >= 0 else {}
-            known.update(p.cards)
-            if isinstance(action, Discard) and not action.cards:
-                action = Discard(action.seat, tuple(p.cards[s] for s in p.discards[action.seat]))
-            st = self.probe.state
-            try:
-                self.probe.apply(action)
-            except IllegalActionError as exc:
-                what = (f"said Go at the count of {st.count} while holding "
-                        f"{' '.join(c.code for c in st.playable(action.seat))}, which fitted"
-                        if isinstance(action, Go) else f"made the move '{action}', which the rules refuse ({exc})")
-                raise ProtocolError(f"the audit of hand {k + 1}: seat {action.seat + 1} {what}") from exc
-            self.audited += 1
-            moved = True
-        return moved
+        before = self.audited
+        self.audited = replay_open(self.probe, self.probe_source, self.history, self.audited, self.deal.packs)
+        return self.audited != before
 
     def _open_next(self, k: int) -> bool:
         """Open the round the match needs next on its pack, once its story is settled and taken in."""
