@@ -762,6 +762,11 @@ class TableDeal:
             raise ValueError(f"pack {k + 1} does not wait for this seat's {phase} now")
         return p
 
+    def stop(self, reason: str, evidence: dict[str, object] | None = None) -> None:
+        """The game found a fault the deal cannot see (a move the rules refuse, a false Go at the audit):
+        stop the match here and tell every seat (an ``abort``). Not recorded: a reload's game finds it again."""
+        self._stop(reason, dict(evidence or {}))
+
     def _stop(self, reason: str, evidence: dict[str, object], send: bool = True) -> None:
         if self.failure is None:
             self.failure = reason
