@@ -1,0 +1,99 @@
+"""What two friends tripped over (issue 31 item 6), in two real browsers on a phone-sized window: the
+browser refuses the clipboard, and *Copy link* says so (the link selected for a copy by hand)
+instead of "Copied"; no PyScript error banner (``.py-error``, appended to the body by @pyscript/core's
+``error`` module) ever appears on either page from the room's opening to the first discard; the cut
+fan is not under the prompt box (a tap on any card of the fan reaches the card); the board keeps its
+size while a two-line notice is up; no Undo/Redo online; the host's wait is no red error.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from net_harness import Stall
+from test_online_play import STEP, open_link, state, wait_live
+
+PHONE = {"width": 360, "height": 740}
+REFUSE_CLIPBOARD = """(() => {
+  if (!navigator.clipboard) return;
+  navigator.clipboard.writeText = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));
+})();"""
+"""An init script: the browser refuses the clipboard, as a page without the permission is refused."""
+BANNERS = "() => Array.from(document.querySelectorAll('.py-error, py-terminal, .mpy-error')).map(e => e.textContent)"
+FAN = """() => Array.from(document.querySelectorAll('#table [data-action="cut-pick"]')).map((card) => {
+  const r = card.getBoundingClientRect();
+  // the part of the card no later card of the fan covers: its left edge, a third of the way up
+  const x = r.left + 3, y = r.top + r.height * 0.66;
+  const hit = document.elementFromPoint(x, y);
+  return [card.id || card.dataset.index, hit ? (hit.closest('[data-action="cut-pick"]') ? 'card' :
+          (hit.closest('.prompt') ? 'prompt' : (hit.id || hit.className.baseVal || hit.className || hit.tagName))) : 'outside'];
+})"""
+BOARD = "() => { const b = document.querySelector('#table .board'); return b ? b.getBoundingClientRect().height : 0; }"
+
+
+def no_banner(*pages: Any) -> None:
+    for page in pages:
+        banners = page.evaluate(BANNERS)
+        assert not banners, f"a Python error reached the player's screen: {banners}"
+
+
+def test_copy_link_refused_says_so_and_no_error_banner_through_a_hand_on_a_phone(
+        players: Any, online_url: str) -> None:
+    stall = Stall()
+    ann = open_link(players, "ann", online_url + "&group=test&delay=0")
+    ann.page.set_viewport_size(PHONE)
+    ann.page.add_init_script(REFUSE_CLIPBOARD)
+    ann.page.evaluate(REFUSE_CLIPBOARD)
+    ann.page.click("#tool-menu")
+    ann.page.click("#new-mode-online")
+    ann.page.click("#btn-start")
+    ann.page.wait_for_selector("#room-link")
+    link = ann.page.input_value("#room-link")
+    # The host's normal wait: no red "Not connected", no Undo or Redo (never usable online).
+    online = ann.page.inner_text("#online")
+    assert "Not connected" not in online, online
+    assert ann.page.locator("#online .dot-offline").count() == 0
+    assert ann.page.locator("#tool-undo, #tool-redo").count() == 0
+    ann.page.click("#btn-copy-link")
+    ann.page.wait_for_function(
+        "() => document.getElementById('btn-copy-link').textContent.startsWith('Not copied')", timeout=5_000)
+    selected = ann.page.evaluate("""() => { const f = document.getElementById('room-link');
+        return document.activeElement === f ? f.value.slice(f.selectionStart, f.selectionEnd) : ''; }""")
+    assert selected == link  # ready for a copy by hand
+    ann.page.wait_for_timeout(300)  # (an unhandled rejection would show its banner by now)
+    no_banner(ann.page)
+
+    bob = open_link(players, "bob", link)
+    bob.page.set_viewport_size(PHONE)
+    wait_live(ann, bob)
+    bob.page.wait_for_function("() => document.getElementById('app').dataset.turn !== undefined")
+    # The cut for deal on a phone: every card of the fan takes a tap (none under the prompt box).
+    for p in (ann, bob):
+        p.page.wait_for_selector('#table [data-action="cut-pick"]', timeout=20_000)
+        p.page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+        hits = p.page.evaluate(FAN)
+        assert hits and all(what == "card" for _, what in hits), f"{p.name}: {[h for h in hits if h[1] != 'card']}"
+        p.page.evaluate("() => window.scrollTo(0, 0)")
+    # The board keeps its size while a notice of two lines is up (the page's notice, set as a note would be).
+    before = ann.page.evaluate(BOARD)
+    ann.page.evaluate("""() => { const t = document.querySelector('.prompt-text');
+        const s = document.createElement('p'); s.className = 'test-notice';
+        s.textContent = 'The other browser has not answered yet; it may be busy. It is asked again in a moment.';
+        t.append(s); }""")
+    after = ann.page.evaluate(BOARD)
+    assert before > 60 and after >= before - 1, f"the board went from {before:.0f} px to {after:.0f} px"
+    ann.page.evaluate("() => document.querySelectorAll('.test-notice').forEach((e) => e.remove())")
+    # A hand's start: both cut, then both discard; no banner at any step.
+    deadline = time.monotonic() + 90
+    while state(ann)["phase"] != "play" or state(bob)["phase"] != "play":
+        assert time.monotonic() < deadline, (state(ann), state(bob))
+        stall.check((state(ann), state(bob)))
+        if not any([ann.page.evaluate(STEP), bob.page.evaluate(STEP)]):
+            time.sleep(0.05)
+        no_banner(ann.page, bob.page)
+    ann.page.click("#tool-menu")  # the folded panel's link again, copied (refused) mid-match
+    ann.page.keyboard.press("Escape")
+    ann.page.wait_for_timeout(300)
+    no_banner(ann.page, bob.page)
+    assert "has stopped" not in ann.page.locator("body").inner_text()
