@@ -44,7 +44,7 @@ def _ask_name(panel: Any) -> str:
             '<button type="button" class="btn btn-primary btn-small" id="btn-online-name" data-action="online-name" '
             'data-input="online-name">Save name</button>'
             '<button type="button" class="btn btn-small" id="btn-online-name-later" data-action="online-name-later">'
-            f'Not now (stay “{esc(panel.my_name)}”)</button></div>')
+            'Not now</button></div>')
 
 
 def _failure(panel: Any) -> str:
