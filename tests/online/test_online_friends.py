@@ -85,9 +85,22 @@ def test_copy_link_refused_says_so_and_no_error_banner_through_a_hand_on_a_phone
     ann.page.evaluate("""() => { const d = document.createElement('div'); d.className = 'notice test-notice';
         d.innerHTML = '<div class="notice-text"><p>The other browser has not answered yet; it may be busy. '
             + 'It is asked again in a moment.</p></div><button type="button" class="btn btn-small">OK</button>';
-        const t = document.getElementById('table'); t.insertBefore(d, t.querySelector('#online')); }""")
+        const t = document.getElementById('table'); t.insertBefore(d, t.querySelector('#online'));
+        const n = document.createElement('div'); n.className = 'online-problems test-notice';
+        n.innerHTML = '<ul><li>The other browser has not answered yet; it may be busy. It is asked again in a '
+            + 'moment.</li></ul><button type="button" class="btn btn-small">OK</button>';
+        document.getElementById('online').append(n); }""")
     after = ann.page.evaluate(BOARD)
     assert before > 40 and after >= before - 1, f"the board went from {before:.0f} px to {after:.0f} px"
+    ann.page.set_viewport_size({"width": 740, "height": 360})  # the phone on its side: the board upright
+    ann.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    side = ann.page.evaluate(BOARD)
+    felt = ann.page.evaluate("() => document.querySelector('#table .felt').getBoundingClientRect().height")
+    ann.page.evaluate("() => document.querySelectorAll('.test-notice').forEach((e) => e.remove())")
+    alone = ann.page.evaluate(BOARD)
+    assert side >= alone - 1, f"on its side the board went from {alone:.0f} px to {side:.0f} px under a notice"
+    assert felt > 0, "on its side, under a notice, the felt has no room at all"
+    ann.page.set_viewport_size(PHONE)
     ann.page.evaluate("() => document.querySelectorAll('.test-notice').forEach((e) => e.remove())")
     # A hand's start: both cut, then both discard; no banner at any step.
     deadline = time.monotonic() + 90

@@ -40,7 +40,7 @@ def _ask_name(panel: Any) -> str:
     """Asked once per browser: the name the other player sees (kept here for every later room)."""
     return ('<div class="online-ask-name" id="online-ask-name" role="group" aria-labelledby="online-ask-label">'
             '<label id="online-ask-label" for="online-name">Your name, for the other player to see:</label>'
-            f'<input id="online-name" type="text" maxlength="24" value="" autocomplete="nickname">'
+            '<input id="online-name" type="text" maxlength="24" value="" autocomplete="nickname">'
             '<button type="button" class="btn btn-primary btn-small" id="btn-online-name" data-action="online-name" '
             'data-input="online-name">Save name</button>'
             '<button type="button" class="btn btn-small" id="btn-online-name-later" data-action="online-name-later">'
