@@ -23,8 +23,8 @@ from web.kit.caught import caught
 __all__ = ["new_room", "resume_room", "INCOMPLETE_LINK"]
 
 INCOMPLETE_LINK = ("This room link is incomplete (its end, from \u201c#k=\u201d on, is missing, cut short or "
-                   "damaged), so you have not joined your friend\u2019s room: ask your friend to send the whole link again, "
-                   "in one piece.")
+                   "damaged), so you have not joined your friend\u2019s room: ask your friend to send the whole "
+                   "link again, in one piece.")
 BROKEN_LINK = ("This room link is broken (its room id is not valid), so you have not joined your friend\u2019s "
                "room: ask your friend to send the whole link again, in one piece.")
 
