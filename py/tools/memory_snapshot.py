@@ -16,7 +16,7 @@ import hashlib
 PAGE_ONLY = ("js", "pyscript", "polyscript", "pyodide_js", "_pyscript", "web.page")
 """Modules (and their submodules) that need the page: never in a snapshot."""
 BROWSER = ("web/page/start.py", "web/page/host.py", "web/page/glide.py", "web/page/timers.py", "web/page/input.py",
-           "web/page/storage.py", "web/page/jsvalues.py", "web/page/cues.py")
+           "web/page/storage.py", "web/page/jsvalues.py", "web/page/cues.py", "web/page/promises.py")
 """The page's start modules (under ``py/``): what they import at the top is what a start needs
 (every module of ``web/page`` that ``start.py`` imports at the top, and theirs: a test keeps it so)."""
 

@@ -56,6 +56,9 @@ def check_sizes(p: Player, sizes: dict[str, dict[str, int]], phase: str) -> None
         p.page.set_viewport_size(size)
         p.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
         p.page.evaluate("() => window.scrollTo(0, 0)")
+        if p.page.locator("#btn-online-name-later").count():  # a browser new to online play is asked its name once
+            p.page.evaluate(PRESS, "#btn-online-name-later")
+            p.page.wait_for_selector("#online-ask-name", state="detached")
         assert p.page.locator("#online.online-folded").count() == 1, where
         assert p.page.locator("#room-link, #online-name, .qr-wrap").count() == 0, where
         # Bob's reload into the embed may call before Ann's page has seen his old page go: she tells

@@ -307,7 +307,7 @@ def test_a_room_to_61_with_muggins_from_the_menu_joined_after_its_rules_and_an_i
     assert "&rules=to61,muggins" in link and re.search(r"#k=[A-Za-z0-9_-]{43}$", link), link
     cut = open_link(players, "cut", link.split("#")[0])
     cut.page.wait_for_function(
-        "() => document.body.textContent.includes('This room link is incomplete: ask your friend for the whole link')",
+        "() => document.body.textContent.includes('ask your friend to send the whole link again')",
         timeout=20_000)
     assert ann.page.get_attribute("#online", "data-joined") == "false"  # it never reached Ann's seat 2
     bob = open_link(players, "bob", link)

@@ -22,6 +22,7 @@ from pyscript.ffi import to_js  # type: ignore[import-not-found]
 
 from web.kit.comfort_view import TONES
 from web.kit.caught import caught
+from web.page.promises import handled
 
 __all__ = ["BrowserCues"]
 
@@ -72,7 +73,7 @@ class BrowserCues:
                     self._failed = True
                     return
             if str(self._context.state) != "running":
-                self._context.resume()
+                handled(self._context.resume(), "page.cues.BrowserCues.unlock")  # (may be refused)
         except Exception as exc:  # noqa: BLE001 - no sound rather than a broken tap
             caught("page.cues.BrowserCues.unlock", exc)
             self._failed = True

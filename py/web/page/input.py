@@ -11,6 +11,7 @@ from typing import Any, Callable, Protocol
 from pyscript import document, window  # type: ignore[import-not-found]  # the page's JS objects: Any
 
 from web.page.jsvalues import _nn, _text
+from web.page.promises import handled
 from web.shell.link_options import LINK_NAMES
 from web.kit.caught import caught
 
@@ -22,6 +23,10 @@ DATA_KEYS = ("index", "depth", "step", "mode", "level", "delay", "hand", "record
 NAME_FIELDS = {"online-name": "online-name", "challenge-name": "challenge-make",
                "challenge-reply-name": "challenge-answer"}
 """Text fields where Enter presses a button: the field's id and the button's data-action."""
+COPIED = "Copied"
+"""The Copy button once the browser has put the text on the clipboard (and only then)."""
+NOT_COPIED = "Not copied: copy the selected text yourself"
+"""The Copy button when the browser refused the clipboard: the link is selected in its field."""
 
 
 def _params() -> dict[str, str]:
@@ -105,17 +110,48 @@ def _on_root_click(controller: Routed, host: PageHost, event: Any) -> None:
 
 def _copy(element: Any) -> None:
     """Copy the room link (``data-copy``) to the clipboard; select it in its field (``data-field``,
-    else the room link's) as well."""
+    else the room link's) as well. The button says "Copied" only once the browser has put it there;
+    a browser that refuses (no permission, an insecure page) leaves the link selected for a manual
+    copy and opens the share sheet where there is one. Every promise here has both its outcomes
+    handled: a refusal never becomes a Python error on the page."""
     text = _text(element.getAttribute("data-copy")) or ""
     field = _nn(document.getElementById(_text(element.getAttribute("data-field")) or "room-link"))
     if field is not None:
         field.select()
+
+    def done(*_: Any) -> None:
+        element.textContent = COPIED
+
+    def refused(*_: Any) -> None:
+        if field is not None:
+            field.select()
+        element.textContent = NOT_COPIED
+        _share(text)
+
     try:
-        window.navigator.clipboard.writeText(text)
-        element.textContent = "Copied"
+        promise = window.navigator.clipboard.writeText(text)
     except Exception as exc:  # noqa: BLE001 - no clipboard (insecure context): the text stays selected
         caught("page.input._copy", exc)
-        element.textContent = "Select and copy"
+        refused()
+        return
+    handled(promise, "page.input._copy", done, refused)
+
+
+def _share(text: str) -> None:
+    """Offer the system's share sheet for ``text`` where the browser has one (its outcome handled:
+    a closed sheet is no error)."""
+    try:
+        share = _nn(getattr(window.navigator, "share", None))
+        if share is None:
+            return
+        data = window.JSON.parse(json.dumps({"url": text}))
+        handled(window.navigator.share(data), "page.input._share", _ignore, _ignore)
+    except Exception as exc:  # noqa: BLE001 - no share sheet, or it refused at once: the link stays selected
+        caught("page.input._share", exc)
+
+
+def _ignore(*_: Any) -> None:
+    """A share sheet closed, used or not: nothing to do."""
 
 
 def _on_key(controller: Routed, host: PageHost, event: Any) -> None:

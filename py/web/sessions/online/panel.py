@@ -36,6 +36,17 @@ def _names(panel: Any) -> str:
         'data-input="online-name">Save name</button></div>')
 
 
+def _ask_name(panel: Any) -> str:
+    """Asked once per browser: the name the other player sees (kept here for every later room)."""
+    return ('<div class="online-ask-name" id="online-ask-name" role="group" aria-labelledby="online-ask-label">'
+            '<label id="online-ask-label" for="online-name">Your name, for the other player to see:</label>'
+            '<input id="online-name" type="text" maxlength="24" value="" autocomplete="nickname">'
+            '<button type="button" class="btn btn-primary btn-small" id="btn-online-name" data-action="online-name" '
+            'data-input="online-name">Save name</button>'
+            '<button type="button" class="btn btn-small" id="btn-online-name-later" data-action="online-name-later">'
+            'Not now</button></div>')
+
+
 def _failure(panel: Any) -> str:
     """Why the match stopped (our words), our evidence, and apart from both, in quotes, what the
     other browser said (its claim: nothing here checked it)."""
@@ -78,6 +89,8 @@ def online_html(panel: Any) -> str:
     head = (f'<section class="online{kind}" id="online" aria-label="Online" data-link="{esc(panel.state)}" '
             f'data-joined="{"true" if panel.joined else "false"}">')
     dot = "invited" if getattr(panel, "invited", False) else panel.state  # not joined: no connection to show
+    if dot == "offline" and panel.seat == 0 and not panel.joined and not panel.failure:
+        dot = "idle"  # the host waits for the friend to open the link: normal, not an error
     status = (f'<p class="online-status" id="online-status" role="status"><span class="dot dot-{esc(dot)}" '
               f'aria-hidden="true"></span>{esc(panel.status)}</p>')
     if panel.blocked:
@@ -107,10 +120,13 @@ def online_html(panel: Any) -> str:
         parts.append(f'<div class="online-problems" role="alert"><ul id="online-problems">{items}</ul>'
                      '<button type="button" class="btn btn-small" data-action="online-dismiss" '
                      'id="btn-online-dismiss">OK</button></div>')
+    asking = getattr(panel, "ask_name", False)
+    if asking:
+        parts.append(_ask_name(panel))
     if not folded:
         parts.append(
             f'<div class="online-more" id="online-more">{_invite(panel, full=panel.seat == 0 and not panel.joined)}'
-            f"{_names(panel)}</div>"
+            f"{'' if asking else _names(panel)}</div>"
         )
     parts.append("</section>")
     return "".join(parts)

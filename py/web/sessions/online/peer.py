@@ -44,8 +44,9 @@ from web.sessions.online.panel import panel_slot
 from web.sessions.online.room_rules import rules_sentence
 from web.sessions.online.connection import FULL_REDIAL_S, REACH_S, REACH_STALE_S, REDIAL_S, TICK_MS, Connection
 from web.sessions.online.runner import HOLD_MS, SLICE_MS, Runner
-from web.sessions.online.words import (DECLINED, INVITED, MAX_FAILURE, NO_DIRECT, ROOM_FULL, SAVE_FAILED,
-                                       result_words, waiting_words)
+from web.sessions.online.words import (DECLINED, INVITED, JOINED_NOTE_MS, MAX_FAILURE, NAME_ASKED_KEY, NO_DIRECT,
+                                       OFFER_DECLINED, ROOM_FULL, SAVE_FAILED, result_words, waiting_alone,
+                                       waiting_words)
 from web.sessions.seats import LocalHuman, RemoteSeat, Seat
 from web.sessions.session import Change, Link as LinkName, Listener, Offer, Question, summary_hand
 from web.kit.caught import caught
@@ -135,6 +136,8 @@ class OnlinePanel:
     qr: str = ""
     """The room link's QR code as SVG markup, while the friend has not joined the host's room ('' when
     not shown, or while the page's QR library loads)."""
+    ask_name: bool = False
+    """This browser has never been asked for a name: the panel asks once (*Save name* or *Not now*)."""
 
 
 class PeerSeat(RemoteSeat):
@@ -175,6 +178,15 @@ class PeerSession:
         accepted the room's rules yet: nothing is dialled, sent or saved until :meth:`accept`."""
         self.declined = False
         """The invited friend chose *Not now*: nothing was sent; the page offers a game against the computer."""
+        self.broken = ""
+        """Why this page cannot join the room of its link (incomplete, broken: :mod:`.incomplete`), or '':
+        the page says it alone and offers a game against the computer (no room is made)."""
+        self.ask_name = False
+        """This browser has never been asked for a name (:data:`NAME_ASKED_KEY`): the panel asks once."""
+        try:
+            self.ask_name = not (ctx.storage.get(NAME_KEY) or ctx.storage.get(NAME_ASKED_KEY))
+        except Exception as exc:  # noqa: BLE001 - a blocked storage: no name is remembered, none is asked
+            caught("sessions.online.peer.PeerSession", exc)
         self._driver = _Driver(self)
         self.runner = Runner(
             game,
@@ -244,17 +256,19 @@ class PeerSession:
 
     def accept(self) -> None:
         """The invited friend accepts the room's rules: the seat is saved, then the key set-up starts."""
-        if not self.invited or self._closed:
+        if not self.invited or self._closed or self.broken:
             return
         self.invited = self.declined = False
-        self.notes.append(f"You joined the room: {self.game.rules.describe()}.")
+        joined = f"You joined the room: {self.game.rules.describe()}."
+        self.notes.append(joined)
+        self.ctx.timer.later(JOINED_NOTE_MS, lambda: self._forget(joined))
         self.save()
         self.start()
 
     def can_act(self) -> str | None:
         """Why the local player cannot act now (a sentence), or None."""
         if self.invited:
-            return DECLINED if self.declined else INVITED
+            return self.broken or (DECLINED if self.declined else INVITED)
         if self.game.failure:
             return "The match has stopped: " + self.failure_text()
         if not self.net.can_act:
@@ -263,7 +277,8 @@ class PeerSession:
             if self.no_direct:
                 return NO_DIRECT.format(peer=self.peer_name)
             if not self.joined:
-                return f"Waiting for {self.peer_name} to join."
+                return f"Waiting for {self.peer_name} to join." if self.game.seat == 0 else \
+                    f"Waiting for {self.peer_name}\u2019s browser to answer."
             return f"Waiting for {self.peer_name} to reconnect."
         waiting = self.game.waiting_for()
         return None if waiting is None else waiting_words(waiting, self.peer_name)
@@ -319,6 +334,13 @@ class PeerSession:
             self.notes.append(f"You declined {self.peer_name}\u2019s new match.")
             self._emit(Change("declined", offer=Offer.NEW_MATCH))
 
+    def declined_offer(self) -> None:
+        """The friend declined our offer of a new match: said in place of the offer."""
+        offered = f"You offered {self.peer_name} a new match."
+        if offered in self.notes:
+            self.notes.remove(offered)
+        self.notes.append(OFFER_DECLINED.format(peer=self.peer_name))
+
     def pause(self, paused: bool) -> None:
         """Nothing to hold: the friend's moves come whatever dialog is open here."""
 
@@ -351,8 +373,10 @@ class PeerSession:
                 self._emit(Change("refused", message="A name needs at least one letter."))
                 return True
             self.my_name = name
+            self.ask_name = False
             try:
                 self.ctx.storage.set(NAME_KEY, name)
+                self.ctx.storage.set(NAME_ASKED_KEY, "1")
             except Exception as exc:  # noqa: BLE001
                 caught("sessions.online.peer.PeerSession.click", exc)
             self._sent_name = False
@@ -360,6 +384,13 @@ class PeerSession:
             return True
         if action in ("online-accept", "online-decline"):
             self.answer(action == "online-accept")
+            return True
+        if action == "online-name-later":
+            self.ask_name = False
+            try:
+                self.ctx.storage.set(NAME_ASKED_KEY, "1")
+            except Exception as exc:  # noqa: BLE001 - a full storage: asked again on the next visit
+                caught("sessions.online.peer.PeerSession.click", exc)
             return True
         if action == "online-fold":
             self.expanded = not self.expanded
@@ -407,7 +438,9 @@ class PeerSession:
         if blocked and state not in ("refused", "expired"):
             status = ROOM_FULL
         if self.invited:
-            blocked, status = True, DECLINED if self.declined else INVITED
+            blocked, status = True, self.broken or (DECLINED if self.declined else INVITED)
+        elif state == "offline" and self.game.seat == 0 and not self.joined and not blocked and not self.game.failure:
+            status = waiting_alone(self.game.seat, self.peer_name)  # waiting is no error (panel: a grey dot)
         waiting = "" if self.game.failure else (self.can_act() or "")
         said = {status, waiting}
         messages: list[str] = []
@@ -428,7 +461,8 @@ class PeerSession:
             failure=self.failure_text() if self.game.failure else "", evidence=ev, peer_words=words,
             waiting=waiting, result=self.result_text() if self.match.state.is_over else "",
             blocked=blocked, folded=self.joined and not blocked, expanded=self.expanded,
-            invited=self.invited and not self.declined, declined=self.declined)
+            invited=self.invited and not self.declined, declined=self.declined,
+            ask_name=self.ask_name and not blocked)
 
     def _qr_ready(self) -> None:
         """The page's QR library has loaded: the room link's code can be drawn now."""
@@ -492,6 +526,12 @@ class PeerSession:
 
     # --- inside ----------------------------------------------------------------------------------------
 
+    def _forget(self, note: str) -> None:
+        """Take a passing note (``You joined the room…``) off the panel."""
+        if note in self.notes and not self._closed:
+            self.notes.remove(note)
+            self._emit(Change("link"))
+
     def _send_name(self) -> None:
         if not self._sent_name:
             self._sent_name = True
@@ -542,6 +582,8 @@ class _Driver:
         if len(st.events) != events or st.hand_number != hand:
             return Change("applied", events=tuple(st.events[events:]), scores_before=(score0, score1))
         if self.s.game.new_match_offer != question:
+            if question == self.s.game.seat and self.s.game.new_match_offer is None and not self.s.game.settling:
+                self.s.declined_offer()
             return Change("question")
         if self.s.net.state != state or self.s.game.failure != failure:
             return Change("link")

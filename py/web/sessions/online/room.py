@@ -16,13 +16,17 @@ from cribbage.rules import Rules
 from web.sessions.base import Mode, OpenContext
 from web.sessions.online import env as _env
 from web.sessions.online.env import CURRENT_KEY, NAME_KEY, OnlineEnv, clean_name, room_key
+from web.sessions.online.incomplete import unjoinable
 from web.sessions.online.peer import PeerSession
 from web.kit.caught import caught
 
 __all__ = ["new_room", "resume_room", "INCOMPLETE_LINK"]
 
-INCOMPLETE_LINK = ("This room link is incomplete: ask your friend for the whole link (with the part after "
-                   "\u201c#\u201d).")
+INCOMPLETE_LINK = ("This room link is incomplete (its end, from \u201c#k=\u201d on, is missing, cut short or "
+                   "damaged), so you have not joined your friend\u2019s room: ask your friend to send the whole "
+                   "link again, in one piece.")
+BROKEN_LINK = ("This room link is broken (its room id is not valid), so you have not joined your friend\u2019s "
+               "room: ask your friend to send the whole link again, in one piece.")
 
 
 def _my_name(ctx: OpenContext, seat: int) -> str:
@@ -100,8 +104,8 @@ def new_room(mode: Mode, ctx: OpenContext, seed: int, level: str) -> PeerSession
 def resume_room(mode: Mode, ctx: OpenContext) -> tuple[PeerSession | None, str | None]:
     """``?room=ID``: reclaim this browser's seat there, or join as the friend; else the last room."""
     env = _env.ENV
-    if env.bad_room is not None:
-        return None, "This room link is broken (its room id is not valid). A new room was opened instead."
+    if env.bad_room is not None:  # (no room of the visitor's own: web.sessions.online.incomplete)
+        return unjoinable(ctx, env, None, BROKEN_LINK), None
     room = env.room or ctx.storage.get(CURRENT_KEY)
     if not room or not is_room_id(room):
         return None, None
@@ -122,8 +126,8 @@ def resume_room(mode: Mode, ctx: OpenContext) -> tuple[PeerSession | None, str |
     if env.room is None:
         return None, None
     if env.secret is None:
-        return None, INCOMPLETE_LINK
+        return unjoinable(ctx, env, room, INCOMPLETE_LINK), None
     if env.bad_rules:
-        return None, env.bad_rules + " Ask your friend for the room's link again."
+        return unjoinable(ctx, env, room, env.bad_rules + " Ask your friend for the room's link again."), None
     return _fresh(ctx, env, room, 1), None
 

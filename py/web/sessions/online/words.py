@@ -4,8 +4,8 @@ and the sentences of the room (full, invited, declined, no direct route, a save 
 
 from __future__ import annotations
 
-__all__ = ["ROOM_FULL", "SAVE_FAILED", "MAX_FAILURE", "NO_DIRECT", "INVITED", "DECLINED", "waiting_words",
-           "result_words"]
+__all__ = ["ROOM_FULL", "SAVE_FAILED", "MAX_FAILURE", "NO_DIRECT", "INVITED", "DECLINED", "OFFER_DECLINED",
+           "JOINED_NOTE_MS", "NAME_ASKED_KEY", "waiting_words", "waiting_alone", "result_words"]
 
 ROOM_FULL = ("This room is full: two players are already seated (this page keeps asking, in case a seat "
              "frees up).")
@@ -22,6 +22,21 @@ INVITED = ("Your friend\u2019s room plays by house rules. Join it to play by the
 """What the invited friend reads above the room's rules and the *Join* and *Not now* buttons."""
 DECLINED = ("You did not join this room, and nothing was sent to it. To join later, open the link again; "
             "meanwhile you can play against the computer.")
+
+OFFER_DECLINED = "{peer} declined your offer of a new match: this match goes on."
+"""What the player who offered a new match reads once the friend declines it."""
+JOINED_NOTE_MS = 6000
+"""How long "You joined the room: …" stays on the panel (it is said once, not all match)."""
+NAME_ASKED_KEY = "cribbage.online.name-asked"
+"""Set once this browser has been asked for a name (saved, or *Not now*): it is asked once only.
+The name itself is kept under :data:`~.env.NAME_KEY` and sent to the other player."""
+
+
+def waiting_alone(seat: int, peer: str) -> str:
+    """The connection's line while the other player has never been here: a normal wait, no error."""
+    if seat == 0:
+        return "Waiting for your friend to open the link."
+    return f"Calling {peer}\u2019s browser\u2026"
 
 
 def waiting_words(waiting: str, peer: str) -> str:

@@ -52,8 +52,9 @@ def _tools(scene: Scene) -> str:
     return (
         '<nav class="tools" aria-label="Game">'
         + tool("tool-hint", "Hint", "hint", _ICONS["hint"], not can_hint, "H")
-        + tool("tool-undo", "Undo", "undo", _ICONS["undo"], not scene.can_undo, "Control+Z")
-        + tool("tool-redo", "Redo", "redo", _ICONS["redo"], not scene.can_redo, "Control+Y")
+        + ("" if scene.online is not None else  # online has no take-back: no Undo/Redo, not two dead buttons
+           tool("tool-undo", "Undo", "undo", _ICONS["undo"], not scene.can_undo, "Control+Z")
+           + tool("tool-redo", "Redo", "redo", _ICONS["redo"], not scene.can_redo, "Control+Y"))
         + tool("tool-sheet", "Score sheet", "sheet", _ICONS["sheet"], False, "S")
         + tool("tool-menu", "Menu", "menu", _ICONS["menu"], False, "M")
         + "</nav>"
