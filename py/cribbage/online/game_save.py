@@ -30,7 +30,7 @@ from .wire import canonical, online_rules
 if TYPE_CHECKING:  # (the type only: game.py imports this module, never the other way at run time)
     from .game import OnlineGame
 
-__all__ = ["SAVE_FORMAT", "SAVE_VERSION", "OldProtocolSave", "ENVELOPE", "to_json", "from_dict", "replay",
+__all__ = ["SAVE_FORMAT", "SAVE_VERSION", "OldProtocolSave", "ENVELOPE", "to_json", "pieces", "from_dict", "replay",
            "checksum", "default_group"]
 
 SAVE_FORMAT = "cribbage-online"
@@ -71,7 +71,18 @@ def checksum(body: dict[str, Any]) -> str:
 
 
 def to_json(game: OnlineGame) -> str:
-    """The save of ``game`` as canonical JSON text (sorted keys, no spaces, ASCII): what the page saves.
+    """The save of ``game`` as canonical JSON text (sorted keys, no spaces, ASCII): what the page saves
+    (the body and the records of :func:`pieces`, sealed)."""
+    body, records, _ = pieces(game)
+    return ENVELOPE.seal_pieces(body, {"records": "[" + ",".join(records) + "]"})
+
+
+def pieces(game: OnlineGame) -> tuple[dict[str, Any], list[str], list[tuple[str, str, str]]]:
+    """The save of ``game`` in pieces: its fields but the records and the checksum, each pack
+    record's canonical text, and each record's own pieces (the canonical text of its fields but the
+    decks, and of each deck). Each text is the same string object from save to save while it is
+    unchanged: the room's log, :mod:`web.sessions.online.room_log`, writes only what changed (a deck
+    once).
 
     Built from pieces kept between saves: a pack's ciphertexts are encoded once, and a pack's
     record is written again only when something in it changed (a record only grows: shares
@@ -93,6 +104,7 @@ def to_json(game: OnlineGame) -> str:
         return [[s, g.encode_text(v)] for s, v in sorted(values.items())]
 
     records = []
+    parts = []
     for rec in game.records:
         mark = rec.save_mark()
         if rec.saved is None or rec.saved[0] != mark:
@@ -102,12 +114,15 @@ def to_json(game: OnlineGame) -> str:
                 "shares_out": list(rec.shares_out), "discard_slots": [d and list(d) for d in rec.discard_slots],
                 "laid": [list(x) for x in rec.laid], "ended": rec.ended, "end_action": rec.end_action,
             }
-            rec.saved = (mark, canonical_object(small, {"deck1": deck(rec.deck1), "deck2": deck(rec.deck2)}))
+            decks12 = {"deck1": deck(rec.deck1), "deck2": deck(rec.deck2)}
+            rec.saved = (mark, canonical_object(small, decks12),
+                         (canonical_object(small, {}), decks12["deck1"], decks12["deck2"]))
         else:
             for values in (rec.deck1, rec.deck2):
                 if values is not None and id(values) in game._deck_texts:
                     decks[id(values)] = game._deck_texts[id(values)]
         records.append(rec.saved[1])
+        parts.append(rec.saved[2])
     game._deck_texts = decks  # (only the decks still saved: the others are let go)
     other_key = game.keys.public[other(game.seat)]
     body: dict[str, Any] = {
@@ -129,7 +144,7 @@ def to_json(game: OnlineGame) -> str:
     }
     if not game.rules.is_classic:
         body["rules"] = game.rules.to_json()  # a classic save is as before the rule book
-    return ENVELOPE.seal_pieces(body, {"records": "[" + ",".join(records) + "]"})
+    return body, records, parts
 
 
 def from_dict(cls: type[OnlineGame], data: Any, *, randbelow: Callable[[int], int] = secrets.randbelow,

@@ -108,7 +108,8 @@ CHANNEL_ERRORS = {
     "no-peerjs": "Online play could not load its connection library (is this device offline?); reload the page "
                  "to try again.",
     "bad-signal": "The signalling server named in this link cannot be used.",
-    **{code: "The signalling server cannot be reached; retrying." for code in (
+    **{code: ("The signalling server, through which the two browsers find each other, cannot be reached: check "
+              "this device’s internet connection (this page keeps trying).") for code in (
         "network", "signal-lost", "socket-error", "socket-closed", "server-error", "open-timeout")},
 }
 """What the page says of a channel error (never its code); a code not here says nothing (the next
