@@ -15,7 +15,8 @@ more, written about 30 times a minute. Now:
   and is written whole: a few kB, up to ~30 kB while it holds both decks), each entry
   with its own checksum (:data:`ENTRY`);
 - the log is **compacted** (a new base written, then the old generation's entries removed) at a
-  hand's end, a new match, or when the log has grown past the base's size (or :data:`MAX_ENTRIES`).
+  hand's end, a new match, the match's end, or when the log has grown past the base's size (or
+  :data:`MAX_ENTRIES`).
 
 Reading (:func:`read_record`) gives the record of format 1 back: the base, each entry in order merged
 in, the game's checksum checked on the base (each entry's on the entry) and sealed again on the
@@ -132,7 +133,7 @@ class RoomLog:
         self._kept: list[tuple[int, str]] = []
         self._game: dict[str, str] = {}
         self._parts: list[tuple[str, str, str]] = []
-        self._hand: tuple[int, int] = (0, 0)
+        self._hand: tuple[int, int, bool] = (0, 0, False)
         self._stale: list[str] = []
         """Generations of entries left behind (removed at the next compaction)."""
 
@@ -153,7 +154,7 @@ class RoomLog:
         lhead, outbox, kept = link.pieces()
         texts = {k: canonical(v, ascii=True) for k, v in body.items()}
         heads = {k: canonical(v, ascii=True) for k, v in head.items()}
-        hand = (game.match_number, game.match.state.hand_number)
+        hand = (game.match_number, game.match.state.hand_number, game.match.state.is_over)
         if self.log is None or hand != self._hand or self.log_size > max(self.base_size, 4096) \
                 or self.n >= MAX_ENTRIES:
             self._write_base(head, _link_text(lhead, outbox, kept), body, records)
