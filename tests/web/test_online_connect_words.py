@@ -85,3 +85,23 @@ def test_another_version_on_the_other_side_says_to_reload_both_pages() -> None:
     settle(ann, bob)
     pass_time(clock, 2, ann, bob)
     assert "runs a different version of the game; reload both pages" in text_of(ann.html())
+
+
+def test_no_route_on_a_page_with_a_relay_says_the_relay_failed_not_that_one_is_missing() -> None:
+    from test_no_direct_connection import BlockedHub, new_room
+
+    from web.sessions.online.connection import REACH_S
+    from web.sessions.online.words import NO_RELAY_ROUTE
+
+    clock, hub = Clock(), BlockedHub()
+    ann = new_room(clock, hub)
+    bob = Browser("Bob", clock, hub, room=ann.session.net.room, secret=ann.session.net.secret)
+    bob.load()
+    for b in (ann, bob):
+        b.session.env.relay = True  # the page's cribbage-ice-servers meta names a TURN server
+    settle(ann, bob)
+    pass_time(clock, REACH_S + 1.5, ann, bob)
+    for b in (ann, bob):
+        page = text_of(b.html())
+        assert NO_RELAY_ROUTE.format(peer=b.session.peer_name) in page
+        assert "set up a TURN relay" not in page

@@ -141,6 +141,9 @@ class OnlineEnv:
     randbelow: Callable[[int], int] = secrets.randbelow
     """The deal's random source (this browser's key share and shuffles): the system's, always, in
     the page; a test gives a seeded one, so a match it plays is the same on every run."""
+    relay: bool = False
+    """The page names a TURN relay (a ``turn:`` server in its ``cribbage-ice-servers`` meta): when no
+    connection opens, the page says the relay failed too, not that one is missing."""
     group: Group | None = None
     """The group of the deal: None is NIST P-256 (tests on loopback may use a small one)."""
     rules: Rules = CLASSIC

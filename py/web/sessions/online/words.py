@@ -4,7 +4,7 @@ and the sentences of the room (full, invited, declined, no direct route, a save 
 
 from __future__ import annotations
 
-__all__ = ["ROOM_FULL", "SAVE_FAILED", "MAX_FAILURE", "NO_DIRECT", "NO_ANSWER", "INVITED", "DECLINED", "waiting_words",
+__all__ = ["ROOM_FULL", "SAVE_FAILED", "MAX_FAILURE", "NO_DIRECT", "NO_RELAY_ROUTE", "NO_ANSWER", "INVITED", "DECLINED", "waiting_words",
            "result_words"]
 
 ROOM_FULL = ("This room is full: two players are already seated (this page keeps asking, in case a seat "
@@ -17,6 +17,10 @@ MAX_FAILURE = 400
 NO_DIRECT = ("{peer}\u2019s browser is there, but no direct connection between your two browsers could be "
              "made: one of your networks (or both) blocks it. Try again with both on the same Wi-Fi, or ask "
              "whoever runs this page to set up a TURN relay.")
+NO_RELAY_ROUTE = ("{peer}’s browser is there, but no connection between your two browsers could be made, not "
+                  "even through this page’s TURN relay: try again from another network (a phone’s "
+                  "hotspot), or tell whoever runs this page that its relay did not answer.")
+"""NO_DIRECT on a page that names a TURN relay (:attr:`~.env.OnlineEnv.relay`): the relay failed too."""
 NO_ANSWER = ("Nobody answers at this room’s address: your friend’s page may be closed, or this link may not "
              "be the room’s whole link; ask your friend to open the room, or to send the link again (this page "
              "keeps calling).")
