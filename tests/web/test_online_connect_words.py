@@ -12,9 +12,9 @@ from table_fakes import text_of
 from test_online import open_room
 
 from cribbage.online.link import new_room_secret
-from web.sessions.online.connection import NO_ANSWER_REDIAL_S, NO_ANSWER_S
+from web.sessions.online.connection import NO_ANSWER_REDIAL_S, NO_ANSWER_S, NO_ANSWER_STOP_S
 from web.sessions.online.env import CHANNEL_ERRORS
-from web.sessions.online.words import NO_ANSWER, ROOM_FULL
+from web.sessions.online.words import NO_ANSWER, NO_ANSWER_STOPPED, ROOM_FULL
 
 
 def _host_alone(clock: Clock, hub: Hub) -> Browser:
@@ -27,7 +27,7 @@ def _host_alone(clock: Clock, hub: Hub) -> Browser:
     return ann
 
 
-def test_a_wrong_secret_reaches_nobody_says_so_and_calls_less_often() -> None:
+def test_a_wrong_secret_reaches_nobody_says_so_calls_less_often_and_then_stops() -> None:
     clock, hub = Clock(), Hub()
     ann = _host_alone(clock, hub)
     eve = Browser("Eve", clock, hub, room=ann.session.net.room, secret=new_room_secret())  # a wrong "#k="
@@ -39,8 +39,14 @@ def test_a_wrong_secret_reaches_nobody_says_so_and_calls_less_often() -> None:
     assert "full" not in text_of(ann.html()) and ann.session.net.state != "live"
     before = len(hub.dials)
     pass_time(clock, 60, ann, eve)
-    assert len(hub.dials) - before <= 60 / NO_ANSWER_REDIAL_S + 1  # not every 3 s for ever
+    assert len(hub.dials) - before <= 60 / NO_ANSWER_REDIAL_S + 1  # not every 3 s
     assert NO_ANSWER in text_of(eve.html())
+    clock.now += NO_ANSWER_STOP_S  # ten minutes on: a page that never joined stops calling
+    pass_time(clock, NO_ANSWER_REDIAL_S + 1, ann, eve)
+    assert NO_ANSWER_STOPPED in text_of(eve.html())
+    before = len(hub.dials)
+    pass_time(clock, 60, ann, eve)
+    assert len(hub.dials) == before and "full" not in text_of(ann.html())
 
 
 def test_nobody_answers_while_the_hosts_page_is_closed_and_the_sentence_goes_when_it_opens() -> None:

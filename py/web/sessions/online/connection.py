@@ -19,7 +19,7 @@ from web.sessions.session import Change
 from web.kit.caught import caught
 
 __all__ = ["Connection", "TICK_MS", "REDIAL_S", "FULL_REDIAL_S", "REACH_S", "REACH_STALE_S", "NO_ANSWER_S",
-           "NO_ANSWER_REDIAL_S"]
+           "NO_ANSWER_REDIAL_S", "NO_ANSWER_STOP_S"]
 
 TICK_MS = 500
 """The link's heartbeat and reconnection clock."""
@@ -37,6 +37,10 @@ before the page says so (:data:`~.words.NO_ANSWER`) and calls less often (:data:
 NO_ANSWER_REDIAL_S = 15.0
 """Seconds between calls once nobody has answered for :data:`NO_ANSWER_S` (a wrong link's caller, or a
 host whose page is closed: it keeps calling, never as often as at first)."""
+NO_ANSWER_STOP_S = 600.0
+"""Seconds without an answer after which a page that never joined the room stops calling (a wrong
+link, or a room its host left): :data:`~.words.NO_ANSWER_STOPPED`, a reload calls again. A friend who
+joined once keeps calling (every NO_ANSWER_REDIAL_S) until the host is back."""
 REACH_STALE_S = 25.0
 """Seconds after the last sign of the friend (it calls again about every 10 s) when that is forgotten."""
 
@@ -64,6 +68,8 @@ class Connection:
         self.closed = False
         self.no_answer = False
         """The friend has called the host for NO_ANSWER_S and nobody answered (the page says so)."""
+        self.stopped_calling = False
+        """A page that never joined stopped calling after NO_ANSWER_STOP_S without an answer."""
         self._unanswered: float | None = None
         """When the host's id first did not answer (None: it answered, or no call failed yet)."""
         self._heard = 0.0
@@ -196,6 +202,9 @@ class Connection:
         elif not self.no_answer and now - self._unanswered >= NO_ANSWER_S:
             self.no_answer = True  # the session says NO_ANSWER while it lasts (PeerSession.can_act)
             self.runner.draw(Change("link"))
+        elif self.net.peer_commit is None and now - self._unanswered >= NO_ANSWER_STOP_S:
+            self.stopped_calling = True  # never joined: a wrong link, or a room left; a reload calls again
+            self.runner.draw(Change("link"))
 
     def _answered(self) -> None:
         """The host's page answered (a channel is being set up, or opened)."""
@@ -207,7 +216,7 @@ class Connection:
     def _dial(self) -> None:
         now = self.env.wall()
         wait = NO_ANSWER_REDIAL_S if self.no_answer else FULL_REDIAL_S if self.net.full else REDIAL_S
-        if (self.channel is not None and self.game.seat == 1 and not self.open
+        if (self.channel is not None and self.game.seat == 1 and not self.open and not self.stopped_calling
                 and self.net.state not in ("refused", "expired")
                 and now - self._last_dial >= wait):
             self._last_dial = now

@@ -45,8 +45,8 @@ from web.sessions.online.room_log import RoomLog
 from web.sessions.online.room_rules import rules_sentence
 from web.sessions.online.connection import FULL_REDIAL_S, REACH_S, REACH_STALE_S, REDIAL_S, TICK_MS, Connection
 from web.sessions.online.runner import HOLD_MS, SLICE_MS, Runner
-from web.sessions.online.words import (DECLINED, INVITED, MAX_FAILURE, NO_ANSWER, NO_DIRECT, NO_RELAY_ROUTE,
-                                       ROOM_FULL, SAVE_FAILED, result_words, waiting_words)
+from web.sessions.online.words import (DECLINED, INVITED, MAX_FAILURE, NO_ANSWER, NO_ANSWER_STOPPED, NO_DIRECT,
+                                       NO_RELAY_ROUTE, ROOM_FULL, SAVE_FAILED, result_words, waiting_words)
 from web.sessions.seats import LocalHuman, RemoteSeat, Seat
 from web.sessions.session import Change, Link as LinkName, Listener, Offer, Question, summary_hand
 from web.kit.caught import caught
@@ -264,7 +264,7 @@ class PeerSession:
             if self.no_direct:
                 return (NO_RELAY_ROUTE if self.env.relay else NO_DIRECT).format(peer=self.peer_name)
             if self.connection.no_answer:
-                return NO_ANSWER
+                return NO_ANSWER_STOPPED if self.connection.stopped_calling else NO_ANSWER
             if not self.joined:
                 return f"Waiting for {self.peer_name} to join."
             return f"Waiting for {self.peer_name} to reconnect."

@@ -4,7 +4,7 @@ and the sentences of the room (full, invited, declined, no direct route, a save 
 
 from __future__ import annotations
 
-__all__ = ["ROOM_FULL", "SAVE_FAILED", "MAX_FAILURE", "NO_DIRECT", "NO_RELAY_ROUTE", "NO_ANSWER", "INVITED", "DECLINED", "waiting_words",
+__all__ = ["ROOM_FULL", "SAVE_FAILED", "MAX_FAILURE", "NO_DIRECT", "NO_RELAY_ROUTE", "NO_ANSWER", "NO_ANSWER_STOPPED", "INVITED", "DECLINED", "waiting_words",
            "result_words"]
 
 ROOM_FULL = ("This room is full: two players are already seated (this page keeps asking, in case a seat "
@@ -27,6 +27,10 @@ NO_ANSWER = ("Nobody answers at this room’s address: your friend’s page may 
 """What the friend reads when the host's page has not answered for a while (connection.NO_ANSWER_S):
 the host is away, or the link's secret is wrong (the host's address derives from it, so a wrong
 secret reaches nobody and is never told "full")."""
+NO_ANSWER_STOPPED = ("Nobody has answered at this room’s address for ten minutes, so this page stopped calling: "
+                     "check the link with your friend (a wrong or cut link reaches nobody), then reload this page "
+                     "to try again.")
+"""What a page that never joined the room reads once it stops calling (connection.NO_ANSWER_STOP_S)."""
 INVITED = ("Your friend\u2019s room plays by house rules. Join it to play by them, or not now: nothing is sent "
            "before you join.")
 """What the invited friend reads above the room's rules and the *Join* and *Not now* buttons."""
