@@ -4,7 +4,8 @@ and the sentences of the room (full, invited, declined, no direct route, a save 
 
 from __future__ import annotations
 
-__all__ = ["ROOM_FULL", "SAVE_FAILED", "MAX_FAILURE", "NO_DIRECT", "NO_RELAY_ROUTE", "NO_ANSWER", "NO_ANSWER_STOPPED", "INVITED", "DECLINED", "waiting_words",
+__all__ = ["ROOM_FULL", "SAVE_FAILED", "MAX_FAILURE", "NO_DIRECT", "NO_RELAY_ROUTE", "NO_ANSWER", "NO_ANSWER_STOPPED",
+           "INVITED", "DECLINED", "waiting_words",
            "result_words"]
 
 ROOM_FULL = ("This room is full: two players are already seated (this page keeps asking, in case a seat "
