@@ -83,3 +83,17 @@ def test_a_damaged_or_misplaced_entry_is_refused_with_a_sentence() -> None:
     ann.storage.set(entry_key(key, log, len(entries) + 1), text)  # an entry under another's number
     with pytest.raises(SaveError, match="out of place"):
         read_record(ann.storage, key)
+
+
+def test_entries_a_crash_left_behind_are_never_read_and_the_next_page_removes_them(
+        mid_hand: tuple[Clock, Hub, Browser, Browser]) -> None:
+    clock, hub, ann, bob = mid_hand
+    key = room_key(ann.session.net.room)
+    left = entry_key(key, "deadbeef", 1)  # a generation no base names (a crash between base and removals)
+    ann.storage.set(left, "0" * 32 + ":{}")
+    record = read_record(ann.storage, key)
+    assert record is not None  # never read
+    ann.load()
+    ann.session.save()
+    assert ann.storage.get(left) is None
+    assert read_record(ann.storage, key) is not None

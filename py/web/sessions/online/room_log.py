@@ -24,7 +24,7 @@ merged save. A base without ``"log"`` (a record of format 1, written before this
 it is. Durable before send holds as before: the page's store makes writes durable in order, and
 what is sent waits for every write made so far (:meth:`~web.sessions.storage.Storage.when_durable`).
 A crash between a compaction's base and its removals leaves entries of a generation no base names:
-they are never read, and removed at the next compaction of that room (:meth:`RoomLog.load`)."""
+they are never read, and removed by the next page that opens the room (:meth:`RoomLog.load`)."""
 
 from __future__ import annotations
 
@@ -138,15 +138,15 @@ class RoomLog:
         """Generations of entries left behind (removed at the next compaction)."""
 
     def load(self) -> None:
-        """Note the generation stored now (a page that resumes appends to a new base of its own,
-        and removes the one it found then)."""
-        try:
-            raw = self.storage.get(self.key)
-            old = json.loads(raw).get("log") if raw else None
-        except (ValueError, AttributeError):
-            old = None
-        if isinstance(old, str):
-            self._stale.append(old)
+        """Note the generations stored now: a page that resumes writes a base of its own at its first
+        save, and then removes every entry of this room it found (the stored base's, and any a crash
+        left between a compaction's base and its removals)."""
+        prefix = self.key + ".log."
+        for name in self.storage.keys():
+            if name.startswith(prefix):
+                log = name[len(prefix):].rpartition(".")[0]
+                if log and log not in self._stale:
+                    self._stale.append(log)
 
     def save(self, head: dict[str, Any], link: Link, game: OnlineGame) -> bool:
         """Save the room; False if nothing changed since the last save (nothing is written)."""
