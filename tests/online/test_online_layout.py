@@ -32,7 +32,8 @@ LONGER = "() => { const t = document.querySelector('.prompt-text'); if (t.queryS
          "s.className = 'test-longer'; s.textContent = ' The other browser has not answered yet; it may be busy.'; " \
          "t.append(s); }"
 BENIGN = {"Another browser tried to join this room and was told it is full.",
-          "The signalling server cannot be reached; retrying."}
+          ("The signalling server, through which the two browsers find each other, cannot be reached: check "
+           "this device\u2019s internet connection (this page keeps trying).")}
 """Notes a reload of the other player's page may leave on the panel (:func:`check_sizes` dismisses them)."""
 PRESS = "(s) => document.querySelector(s).dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}))"
 

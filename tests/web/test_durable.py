@@ -16,6 +16,7 @@ from table_fakes import text_of
 from cribbage.online.jobs import AheadJob
 from cribbage.state import Phase
 from web.sessions.online import peer as online
+from web.sessions.online.room_log import read_record
 from web.sessions.online.peer import room_key
 from web.sessions.storage import DurableStorage, MemoryStorage
 
@@ -196,8 +197,8 @@ class DiskWatch:
         if sender is None:
             return None
         store: SlowStore = sender.store  # type: ignore[attr-defined]
-        raw = store.disk.get(room_key(sender.session.net.room))
-        disk = json.loads(raw)["link"] if raw else {"sent": 0, "recv": 0}
+        record = read_record(store.disk, room_key(sender.session.net.room))  # the base and its log on disk
+        disk = record["link"] if record else {"sent": 0, "recv": 0}
         msg = json.loads(text)
         k = msg.get("k")
         claims = {"data": (msg.get("n", 0), msg.get("ack", 0)), "ack": (0, msg.get("ack", 0)),

@@ -1,13 +1,13 @@
 """An online match's save: :func:`to_json` writes it (canonical JSON with a checksum, each pack's
 record and ciphertexts encoded once and kept between saves), :func:`from_dict` reads it back (every
 field checked: :class:`~cribbage.match.SaveError`, or :class:`OldProtocolSave` for a room of an earlier
-deal). The format is frozen: every room saved since version 3 resumes byte for byte
+deal). Its envelope (canonical ASCII JSON, checksum, format and version) is the one save-file reader's,
+:data:`ENVELOPE`; :func:`pieces` gives the save in the pieces the room's append-only log writes. The format is frozen: every room saved since version 3 resumes byte for byte
 (tests/engine/test_corpus.py, tests/protocol). It holds this browser's secret key share of the match
 (never sent), never a card of the other's hand before the rules make it public."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 import time
@@ -18,6 +18,7 @@ from ..cards import parse_card
 from ..deal import OpenedPacks
 from ..match import Match, SaveError
 from ..rules import RulesError
+from ..savefile import Envelope, canonical_object
 from ..state import other
 from . import elgamal
 from .elgamal import Ciphertext
@@ -30,8 +31,8 @@ from .wire import canonical, online_rules
 if TYPE_CHECKING:  # (the type only: game.py imports this module, never the other way at run time)
     from .game import OnlineGame
 
-__all__ = ["SAVE_FORMAT", "SAVE_VERSION", "OldProtocolSave", "to_json", "from_dict", "replay", "checksum",
-           "default_group"]
+__all__ = ["SAVE_FORMAT", "SAVE_VERSION", "OldProtocolSave", "ENVELOPE", "to_json", "pieces", "from_dict", "replay",
+           "checksum", "default_group"]
 
 SAVE_FORMAT = "cribbage-online"
 SAVE_VERSION = 3
@@ -41,6 +42,20 @@ with keys revealed after each hand). An earlier save cannot resume: :class:`OldP
 
 class OldProtocolSave(SaveError):
     """A room saved by an earlier version of the online deal: it cannot resume; a new match can start."""
+
+
+ENVELOPE = Envelope(
+    SAVE_FORMAT, SAVE_VERSION, SaveError, what="this online save", ascii=True,
+    foreign="this is not a save of an online match",
+    no_version="this online save is from another version of the game",
+    newer="this online save is from another version of the game",
+    damaged="this online save has been altered or damaged (its checksum does not match)",
+    older="this room's match was saved by an earlier version of the game, whose deal cannot be continued; "
+          "a new match can start in the same room",
+    older_error=OldProtocolSave)
+"""The room's save on the one save-file reader (:mod:`cribbage.savefile`): ASCII canonical JSON, its
+checksum, and the version check (``check(data, min_version=SAVE_VERSION)``: an earlier version is
+:class:`OldProtocolSave`, any other version or a non-number is another version's save)."""
 
 
 def default_group() -> Group:
@@ -53,12 +68,22 @@ def checksum(body: dict[str, Any]) -> str:
     """SHA-256 of the canonical JSON of the save without its checksum (catches damage).
 
     ASCII-escaped, so any text (a lone surrogate included) has a checksum."""
-    payload = {k: v for k, v in body.items() if k != "checksum"}
-    return hashlib.sha256(canonical(payload).encode("ascii")).hexdigest()[:32]
+    return ENVELOPE.checksum_of(body)
 
 
 def to_json(game: OnlineGame) -> str:
-    """The save of ``game`` as canonical JSON text (sorted keys, no spaces, ASCII): what the page saves.
+    """The save of ``game`` as canonical JSON text (sorted keys, no spaces, ASCII): what the page saves
+    (the body and the records of :func:`pieces`, sealed)."""
+    body, records, _ = pieces(game)
+    return ENVELOPE.seal_pieces(body, {"records": "[" + ",".join(records) + "]"})
+
+
+def pieces(game: OnlineGame) -> tuple[dict[str, Any], list[str], list[tuple[str, str, str]]]:
+    """The save of ``game`` in pieces: its fields but the records and the checksum, each pack
+    record's canonical text, and each record's own pieces (the canonical text of its fields but the
+    decks, and of each deck). Each text is the same string object from save to save while it is
+    unchanged: the room's log, :mod:`web.sessions.online.room_log`, writes only what changed (a deck
+    once).
 
     Built from pieces kept between saves: a pack's ciphertexts are encoded once, and a pack's
     record is written again only when something in it changed (a record only grows: shares
@@ -80,6 +105,7 @@ def to_json(game: OnlineGame) -> str:
         return [[s, g.encode_text(v)] for s, v in sorted(values.items())]
 
     records = []
+    parts = []
     for rec in game.records:
         mark = rec.save_mark()
         if rec.saved is None or rec.saved[0] != mark:
@@ -89,12 +115,15 @@ def to_json(game: OnlineGame) -> str:
                 "shares_out": list(rec.shares_out), "discard_slots": [d and list(d) for d in rec.discard_slots],
                 "laid": [list(x) for x in rec.laid], "ended": rec.ended, "end_action": rec.end_action,
             }
-            rec.saved = (mark, _canonical_object(small, {"deck1": deck(rec.deck1), "deck2": deck(rec.deck2)}))
+            decks12 = {"deck1": deck(rec.deck1), "deck2": deck(rec.deck2)}
+            rec.saved = (mark, canonical_object(small, decks12),
+                         (canonical_object(small, {}), decks12["deck1"], decks12["deck2"]))
         else:
             for values in (rec.deck1, rec.deck2):
                 if values is not None and id(values) in game._deck_texts:
                     decks[id(values)] = game._deck_texts[id(values)]
         records.append(rec.saved[1])
+        parts.append(rec.saved[2])
     game._deck_texts = decks  # (only the decks still saved: the others are let go)
     other_key = game.keys.public[other(game.seat)]
     body: dict[str, Any] = {
@@ -116,10 +145,7 @@ def to_json(game: OnlineGame) -> str:
     }
     if not game.rules.is_classic:
         body["rules"] = game.rules.to_json()  # a classic save is as before the rule book
-    raw = {"records": "[" + ",".join(records) + "]"}
-    text = _canonical_object(body, raw)
-    digest = hashlib.sha256(text.encode("ascii")).hexdigest()[:32]
-    return _canonical_object({**body, "checksum": digest}, raw)
+    return body, records, parts
 
 
 def from_dict(cls: type[OnlineGame], data: Any, *, randbelow: Callable[[int], int] = secrets.randbelow,
@@ -128,20 +154,7 @@ def from_dict(cls: type[OnlineGame], data: Any, *, randbelow: Callable[[int], in
 
     ``groups``: the groups a save may name besides P-256 (tests). A save of the earlier protocol
     raises :class:`OldProtocolSave`."""
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SaveError("this is not a save of an online match")
-    version = data.get("version")
-    if isinstance(version, int) and not isinstance(version, bool) and version < SAVE_VERSION:
-        raise OldProtocolSave("this room's match was saved by an earlier version of the game, whose deal "
-                              "cannot be continued; a new match can start in the same room")
-    if version != SAVE_VERSION:
-        raise SaveError("this online save is from another version of the game")
-    try:
-        checksum_ok = data.get("checksum") == checksum(data)
-    except (TypeError, ValueError):
-        checksum_ok = False
-    if not checksum_ok:
-        raise SaveError("this online save has been altered or damaged (its checksum does not match)")
+    ENVELOPE.check(data, min_version=SAVE_VERSION)
     try:
         from .group import MODP_TEST
         known = {g.name: g for g in (MODP_TEST, *groups)}  # a save names the group it was made in
@@ -230,20 +243,3 @@ def replay(game: OnlineGame, actions: list[str]) -> None:
     game._turn_crib_if_open()  # (with muggins the crib is turned before its count)
     if at != len(game.learned):
         raise SaveError("this online save holds cards learned after its last action")
-
-
-def _canonical_object(values: dict[str, Any], raw: dict[str, str]) -> str:
-    """The canonical JSON of ``values`` merged with ``raw`` (key -> a value's canonical JSON, already
-    written): the same text as :func:`~.wire.canonical` of the whole."""
-    parts = {k: canonical(v) for k, v in values.items() if k not in raw}
-    parts.update(raw)
-    return "{" + ",".join(f"{canonical(k)}:{parts[k]}" for k in sorted(parts)) + "}"
-
-
-def _checksum(body: dict[str, Any]) -> str:
-    """SHA-256 of the canonical JSON of the save without its checksum (catches damage).
-
-    ASCII-escaped, so any text (a lone surrogate included) has a checksum."""
-    payload = {k: v for k, v in body.items() if k != "checksum"}
-    canonical = json.dumps(payload, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("ascii")).hexdigest()[:32]

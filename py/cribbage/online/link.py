@@ -272,6 +272,11 @@ def is_room_secret(text: object) -> bool:
     return isinstance(text, str) and _SECRET.fullmatch(text) is not None
 
 
+def _items(items: list[tuple[int, str]]) -> str:
+    """The JSON text of a saved list of payloads: ``[[n,PAYLOAD],...]``."""
+    return "[" + ",".join(f"[{n},{text}]" for n, text in items) + "]"
+
+
 def rendezvous(room: str, secret: str | None) -> str:
     """The name both seats of a room are known by on a signalling path: an HMAC of the room id under
     the room secret (32 hex digits), so whoever knows only the room id (in the link's query, seen by
@@ -565,24 +570,31 @@ class Link:
         """:meth:`to_dict` as JSON text, each payload written once: the same payloads are saved after
         every batch until the other acknowledges them (and a few more after), and a shuffle's is
         ~15 kB. (The payloads are the link's own copies, never changed: their texts are kept.)"""
+        head, outbox, kept = self.pieces()
+        return f'{head[:-1]},"outbox":{_items(outbox)},"kept":{_items(kept)}}}'
+
+    def pieces(self) -> tuple[str, list[tuple[int, str]], list[tuple[int, str]]]:
+        """:meth:`to_json` in pieces: the head's JSON text (an object), and the outbox's and the kept
+        payloads' ``(n, text)`` (each payload's text the same string object from save to save: the
+        room's log writes only the payloads that are new)."""
         texts: dict[int, tuple[JsonDict, str]] = {}
 
-        def entries(items: list[tuple[int, JsonDict]]) -> str:
+        def entries(items: list[tuple[int, JsonDict]]) -> list[tuple[int, str]]:
             out = []
             for n, payload in items:
                 kept = self._texts.get(id(payload))
                 if kept is None or kept[0] is not payload:
                     kept = (payload, _dump(payload))
                 texts[id(payload)] = kept
-                out.append(f"[{n},{kept[1]}]")
-            return "[" + ",".join(out) + "]"
+                out.append((n, kept[1]))
+            return out
 
         outbox, kept = entries(self.outbox), entries(self.kept)
         self._texts = texts  # (only the payloads still saved)
         head = _dump({"format": 1, "room": self.room, "seat": self.seat, "key": self.key,
                       "peer_commit": self.peer_commit, "secret": self.secret, "last_used": self.last_used,
                       "sent": self.sent, "recv": self.recv})
-        return f'{head[:-1]},"outbox":{outbox},"kept":{kept}}}'
+        return head, outbox, kept
 
     @classmethod
     def from_dict(cls, data: object) -> Link:

@@ -47,8 +47,10 @@ class PackRecord:
     ended: bool = False
     end_action: int = -1
     """Index in the match's actions just past the pack's last action."""
-    saved: tuple[tuple[Any, ...], str] | None = field(default=None, compare=False, repr=False)
-    """(:meth:`save_mark`, the record's canonical JSON) as last saved: written again only when the mark
+    saved: tuple[tuple[Any, ...], str, tuple[str, str, str]] | None = field(default=None, compare=False,
+                                                                             repr=False)
+    """(:meth:`save_mark`, the record's canonical JSON, its pieces: the JSON of its fields but the
+    decks, and of each deck) as last saved: written again only when the mark
     changes."""
 
     def save_mark(self) -> tuple[Any, ...]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from pyscript import document, window  # type: ignore[import-not-found]  # the page's JS objects: Any
 from pyscript.ffi import create_proxy  # type: ignore[import-not-found]
 
+from web.kit.caught import caught
 from web.kit.qr_svg import parse_modules, qr_svg
 from web.page.host import BrowserHost, _nn, _text
 
@@ -285,5 +286,18 @@ def configure_online(host: BrowserHost, params: dict[str, str]) -> None:
         trace=trace,
         hold=_hold_background,
         qr=RoomQr(host) if net is not None and _nn(getattr(net, "qr", None)) is not None else None,
+        relay=_names_turn_relay(),
     )
+
+
+def _names_turn_relay() -> bool:
+    """Whether the page's ``cribbage-ice-servers`` meta names a TURN server (net.js reads the same meta)."""
+    try:
+        meta = _nn(document.querySelector('meta[name="cribbage-ice-servers"]'))
+        content = _text(meta.getAttribute("content")) if meta is not None else None
+    except Exception as exc:  # noqa: BLE001 - a page without it plays as before
+        caught("page.net._names_turn_relay", exc)
+        return False
+    text = str(content or "").lower()
+    return "turn:" in text or "turns:" in text
 

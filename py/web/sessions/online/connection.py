@@ -18,7 +18,8 @@ from web.sessions.online.runner import Runner
 from web.sessions.session import Change
 from web.kit.caught import caught
 
-__all__ = ["Connection", "TICK_MS", "REDIAL_S", "FULL_REDIAL_S", "REACH_S", "REACH_STALE_S"]
+__all__ = ["Connection", "TICK_MS", "REDIAL_S", "FULL_REDIAL_S", "REACH_S", "REACH_STALE_S", "NO_ANSWER_S",
+           "NO_ANSWER_REDIAL_S", "NO_ANSWER_STOP_S"]
 
 TICK_MS = 500
 """The link's heartbeat and reconnection clock."""
@@ -30,6 +31,16 @@ the host's channel for up to ``link.UNPROVEN_TIMEOUT``)."""
 REACH_S = 15.0
 """Seconds the friend may be there (registered, answering) without a data channel opening before the
 page says why: the networks block a direct connection."""
+NO_ANSWER_S = 20.0
+"""Seconds the friend may call the host without an answer (no page registered at the host's id)
+before the page says so (:data:`~.words.NO_ANSWER`) and calls less often (:data:`NO_ANSWER_REDIAL_S`)."""
+NO_ANSWER_REDIAL_S = 15.0
+"""Seconds between calls once nobody has answered for :data:`NO_ANSWER_S` (a wrong link's caller, or a
+host whose page is closed: it keeps calling, never as often as at first)."""
+NO_ANSWER_STOP_S = 600.0
+"""Seconds without an answer after which a page that never joined the room stops calling (a wrong
+link, or a room its host left): :data:`~.words.NO_ANSWER_STOPPED`, a reload calls again. A friend who
+joined once keeps calling (every NO_ANSWER_REDIAL_S) until the host is back."""
 REACH_STALE_S = 25.0
 """Seconds after the last sign of the friend (it calls again about every 10 s) when that is forgotten."""
 
@@ -55,6 +66,12 @@ class Connection:
         """The friend has been there for REACH_S without a channel opening (the page says why)."""
         self.started = False
         self.closed = False
+        self.no_answer = False
+        """The friend has called the host for NO_ANSWER_S and nobody answered (the page says so)."""
+        self.stopped_calling = False
+        """A page that never joined stopped calling after NO_ANSWER_STOP_S without an answer."""
+        self._unanswered: float | None = None
+        """When the host's id first did not answer (None: it answered, or no call failed yet)."""
         self._heard = 0.0
         self._last_dial = float("-inf")
         self._reach_first: float | None = None
@@ -97,6 +114,7 @@ class Connection:
         self.runner.new_channel()
         self._reach_first = None
         self.no_direct = False
+        self._answered()
         self._heard = self.env.wall()
         self.runner.batch(lambda: self.net.connected(self.env.wall(), binding))
 
@@ -114,6 +132,7 @@ class Connection:
 
     def on_reach(self) -> None:
         now = self.env.wall()
+        self._answered()
         if self._reach_first is None or now - self._reach_last > REACH_STALE_S:
             self._reach_first = now
         self._reach_last = now
@@ -129,7 +148,8 @@ class Connection:
 
     def on_error(self, code: str) -> None:
         if code in ("peer-unavailable", "connect-timeout"):
-            return  # the host is not there yet: the next dial tries again
+            self._unanswered_call()  # the host is not there (yet): the next dial tries again
+            return
         text = CHANNEL_ERRORS.get(code)
         if text is not None:
             self.tell(text, True)
@@ -171,11 +191,34 @@ class Connection:
 
     # --- inside ----------------------------------------------------------------------------------------
 
+    def _unanswered_call(self) -> None:
+        """A call of the friend's found nobody at the host's id: after NO_ANSWER_S of that, the session
+        says so (:data:`~.words.NO_ANSWER`) until the host's page answers."""
+        if self.game.seat != 1 or self.open:
+            return
+        now = self.env.wall()
+        if self._unanswered is None:
+            self._unanswered = now
+        elif not self.no_answer and now - self._unanswered >= NO_ANSWER_S:
+            self.no_answer = True  # the session says NO_ANSWER while it lasts (PeerSession.can_act)
+            self.runner.draw(Change("link"))
+        elif self.net.peer_commit is None and now - self._unanswered >= NO_ANSWER_STOP_S:
+            self.stopped_calling = True  # never joined: a wrong link, or a room left; a reload calls again
+            self.runner.draw(Change("link"))
+
+    def _answered(self) -> None:
+        """The host's page answered (a channel is being set up, or opened)."""
+        self._unanswered = None
+        if self.no_answer:
+            self.no_answer = False
+            self.runner.draw(Change("link"))
+
     def _dial(self) -> None:
         now = self.env.wall()
-        if (self.channel is not None and self.game.seat == 1 and not self.open
+        wait = NO_ANSWER_REDIAL_S if self.no_answer else FULL_REDIAL_S if self.net.full else REDIAL_S
+        if (self.channel is not None and self.game.seat == 1 and not self.open and not self.stopped_calling
                 and self.net.state not in ("refused", "expired")
-                and now - self._last_dial >= (FULL_REDIAL_S if self.net.full else REDIAL_S)):
+                and now - self._last_dial >= wait):
             self._last_dial = now
             self.channel.connect()
 

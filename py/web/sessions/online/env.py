@@ -108,7 +108,8 @@ CHANNEL_ERRORS = {
     "no-peerjs": "Online play could not load its connection library (is this device offline?); reload the page "
                  "to try again.",
     "bad-signal": "The signalling server named in this link cannot be used.",
-    **{code: "The signalling server cannot be reached; retrying." for code in (
+    **{code: ("The signalling server, through which the two browsers find each other, cannot be reached: check "
+              "this device’s internet connection (this page keeps trying).") for code in (
         "network", "signal-lost", "socket-error", "socket-closed", "server-error", "open-timeout")},
 }
 """What the page says of a channel error (never its code); a code not here says nothing (the next
@@ -140,6 +141,9 @@ class OnlineEnv:
     randbelow: Callable[[int], int] = secrets.randbelow
     """The deal's random source (this browser's key share and shuffles): the system's, always, in
     the page; a test gives a seeded one, so a match it plays is the same on every run."""
+    relay: bool = False
+    """The page names a TURN relay (a ``turn:`` server in its ``cribbage-ice-servers`` meta): when no
+    connection opens, the page says the relay failed too, not that one is missing."""
     group: Group | None = None
     """The group of the deal: None is NIST P-256 (tests on loopback may use a small one)."""
     rules: Rules = CLASSIC

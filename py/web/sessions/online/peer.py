@@ -41,12 +41,13 @@ from web.sessions.online.env import (CHANNEL_ERRORS, CURRENT_KEY, ENV, NAME_KEY,
                                      ChannelFactory, OnlineEnv, clean_name, configure, parse_rules_query,
                                      peer_ids, refusal_text, room_key, room_link, rules_query)
 from web.sessions.online.panel import panel_slot
+from web.sessions.online.room_log import RoomLog
 from web.sessions.online.room_rules import rules_sentence
 from web.sessions.online.connection import FULL_REDIAL_S, REACH_S, REACH_STALE_S, REDIAL_S, TICK_MS, Connection
 from web.sessions.online.runner import HOLD_MS, SLICE_MS, Runner
-from web.sessions.online.words import (DECLINED, INVITED, JOINED_NOTE_MS, MAX_FAILURE, NAME_ASKED_KEY, NO_DIRECT,
-                                       OFFER_DECLINED, ROOM_FULL, SAVE_FAILED, result_words, waiting_alone,
-                                       waiting_words)
+from web.sessions.online.words import (DECLINED, INVITED, JOINED_NOTE_MS, MAX_FAILURE, NAME_ASKED_KEY, NO_ANSWER,
+                                       NO_ANSWER_STOPPED, NO_DIRECT, NO_RELAY_ROUTE, OFFER_DECLINED, ROOM_FULL,
+                                       SAVE_FAILED, result_words, waiting_alone, waiting_words)
 from web.sessions.seats import LocalHuman, RemoteSeat, Seat
 from web.sessions.session import Change, Link as LinkName, Listener, Offer, Question, summary_hand
 from web.kit.caught import caught
@@ -275,7 +276,9 @@ class PeerSession:
             if self.net.state in ("refused", "expired"):
                 return self.net.status_text
             if self.no_direct:
-                return NO_DIRECT.format(peer=self.peer_name)
+                return (NO_RELAY_ROUTE if self.env.relay else NO_DIRECT).format(peer=self.peer_name)
+            if self.connection.no_answer:
+                return NO_ANSWER_STOPPED if self.connection.stopped_calling else NO_ANSWER
             if not self.joined:
                 return f"Waiting for {self.peer_name} to join." if self.game.seat == 0 else \
                     f"Waiting for {self.peer_name}\u2019s browser to answer."
@@ -557,8 +560,9 @@ class _Driver:
 
     def __init__(self, session: PeerSession) -> None:
         self.s = session
-        self._record: str | None = None
-        """The room's record as this page last wrote it (a save that would write it again is skipped)."""
+        self._log = RoomLog(session.ctx.storage, room_key(session.net.room))
+        """The room's record: a base and an append-only log (a save that changes nothing writes nothing)."""
+        self._log.load()
         self._save_failed = False
         self._save_failure: str | None = None
 
@@ -601,17 +605,14 @@ class _Driver:
             return
         self.s._trace("save >")
         try:
-            head = json.dumps({"format": 1, "room": self.s.net.room, "seat": self.s.game.seat, "tag": self.s.tag,
-                               "my_name": self.s.my_name, "peer_name": self.s.peer_name, "acked": self.s.acked_hand,
-                               "joined": self.s.joined}, ensure_ascii=True)
-            # The link and the game write their own JSON, each part once (a save late in a match
-            # costs about what an early one does): the record is {..., "link": ..., "game": ...}.
-            record = f'{head[:-1]}, "link": {self.s.net.to_json()}, "game": {self.s.game.to_json()}}}'
-            if record == self._record:
+            head = {"format": 1, "room": self.s.net.room, "seat": self.s.game.seat, "tag": self.s.tag,
+                    "my_name": self.s.my_name, "peer_name": self.s.peer_name, "acked": self.s.acked_hand,
+                    "joined": self.s.joined}
+            # Only what changed since the last save is appended (:mod:`.room_log`).
+            if not self._log.save(head, self.s.net, self.s.game):
                 return  # nothing changed since the last save: the store is not written again
-            self.s.ctx.storage.set(room_key(self.s.net.room), record)
-            self.s.ctx.storage.set(CURRENT_KEY, self.s.net.room)
-            self._record = record
+            if self.s.ctx.storage.get(CURRENT_KEY) != self.s.net.room:
+                self.s.ctx.storage.set(CURRENT_KEY, self.s.net.room)
         except Exception as exc:  # noqa: BLE001 - a full storage must not stop the game
             caught("sessions.online.peer._Driver.save", exc)
             if not self._save_failed:

@@ -1,11 +1,11 @@
 """Opening an online room: a new one from the menu (:func:`new_room`), or the room of the URL or the
 last one played here (:func:`resume_room`: reclaim this browser's seat from its saved record, or join
 as the friend). The record is the session's save (:meth:`PeerSession.save`): ``{"format": 1, "room",
-"seat", "tag", names, "acked", "joined", "link": ..., "game": ...}`` under :func:`~.env.room_key`."""
+"seat", "tag", names, "acked", "joined", "link": ..., "game": ...}`` under :func:`~.env.room_key`, read
+(:func:`~.room_log.read_record`) from a base and its append-only log, or as one object (format 1)."""
 
 from __future__ import annotations
 
-import json
 import secrets
 
 from cribbage.match import SaveError
@@ -18,6 +18,7 @@ from web.sessions.online import env as _env
 from web.sessions.online.env import CURRENT_KEY, NAME_KEY, OnlineEnv, clean_name, room_key
 from web.sessions.online.incomplete import unjoinable
 from web.sessions.online.peer import PeerSession
+from web.sessions.online.room_log import read_record
 from web.kit.caught import caught
 
 __all__ = ["new_room", "resume_room", "INCOMPLETE_LINK"]
@@ -40,10 +41,9 @@ def _my_name(ctx: OpenContext, seat: int) -> str:
 
 def _load(ctx: OpenContext, env: OnlineEnv, room: str) -> PeerSession | None:
     """The saved seat of ``room`` in this browser (SaveError/LinkError if it is damaged)."""
-    raw = ctx.storage.get(room_key(room))
-    if not raw:
+    data = read_record(ctx.storage, room_key(room))
+    if data is None:
         return None
-    data = json.loads(raw)
     if not isinstance(data, dict) or data.get("format") != 1 or data.get("room") != room:
         raise SaveError("the saved online room is damaged")
     link = Link.from_dict(data["link"])

@@ -4,8 +4,9 @@ and the sentences of the room (full, invited, declined, no direct route, a save 
 
 from __future__ import annotations
 
-__all__ = ["ROOM_FULL", "SAVE_FAILED", "MAX_FAILURE", "NO_DIRECT", "INVITED", "DECLINED", "OFFER_DECLINED",
-           "JOINED_NOTE_MS", "NAME_ASKED_KEY", "waiting_words", "waiting_alone", "result_words"]
+__all__ = ["ROOM_FULL", "SAVE_FAILED", "MAX_FAILURE", "NO_DIRECT", "NO_RELAY_ROUTE", "NO_ANSWER", "NO_ANSWER_STOPPED",
+           "INVITED", "DECLINED", "OFFER_DECLINED", "JOINED_NOTE_MS", "NAME_ASKED_KEY", "waiting_words",
+           "waiting_alone", "result_words"]
 
 ROOM_FULL = ("This room is full: two players are already seated (this page keeps asking, in case a seat "
              "frees up).")
@@ -17,6 +18,20 @@ MAX_FAILURE = 400
 NO_DIRECT = ("{peer}\u2019s browser is there, but no direct connection between your two browsers could be "
              "made: one of your networks (or both) blocks it. Try again with both on the same Wi-Fi, or ask "
              "whoever runs this page to set up a TURN relay.")
+NO_RELAY_ROUTE = ("{peer}’s browser is there, but no connection between your two browsers could be made, not "
+                  "even through this page’s TURN relay: try again from another network (a phone’s "
+                  "hotspot), or tell whoever runs this page that its relay did not answer.")
+"""NO_DIRECT on a page that names a TURN relay (:attr:`~.env.OnlineEnv.relay`): the relay failed too."""
+NO_ANSWER = ("Nobody answers at this room’s address: your friend’s page may be closed, or this link may not "
+             "be the room’s whole link; ask your friend to open the room, or to send the link again (this page "
+             "keeps calling).")
+"""What the friend reads when the host's page has not answered for a while (connection.NO_ANSWER_S):
+the host is away, or the link's secret is wrong (the host's address derives from it, so a wrong
+secret reaches nobody and is never told "full")."""
+NO_ANSWER_STOPPED = ("Nobody has answered at this room’s address for ten minutes, so this page stopped calling: "
+                     "check the link with your friend (a wrong or cut link reaches nobody), then reload this page "
+                     "to try again.")
+"""What a page that never joined the room reads once it stops calling (connection.NO_ANSWER_STOP_S)."""
 INVITED = ("Your friend\u2019s room plays by house rules. Join it to play by them, or not now: nothing is sent "
            "before you join.")
 """What the invited friend reads above the room's rules and the *Join* and *Not now* buttons."""
