@@ -2,7 +2,8 @@
 record and ciphertexts encoded once and kept between saves), :func:`from_dict` reads it back (every
 field checked: :class:`~cribbage.match.SaveError`, or :class:`OldProtocolSave` for a room of an earlier
 deal). Its envelope (canonical ASCII JSON, checksum, format and version) is the one save-file reader's,
-:data:`ENVELOPE`; :func:`pieces` gives the save in the pieces the room's append-only log writes. The format is frozen: every room saved since version 3 resumes byte for byte
+:data:`ENVELOPE`; :func:`pieces` gives the save in the pieces the room's append-only log writes.
+The format is frozen: every room saved since version 3 resumes byte for byte
 (tests/engine/test_corpus.py, tests/protocol). It holds this browser's secret key share of the match
 (never sent), never a card of the other's hand before the rules make it public."""
 
