@@ -31,6 +31,7 @@ LAZY = (
     "cribbage.lessons",
     "web.screens.lessons.screen",
     "web.screens.lessons.view",
+    "web.screens.lessons.scenes",
 )
 """Modules a start of the page must leave for later."""
 
