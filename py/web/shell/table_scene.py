@@ -28,7 +28,7 @@ from web.shell.lessons import LESSONS_KEY
 from web.shell.looks import Looks
 from web.table.ports import Ui
 from web.table.render import discard_size
-from web.table.scene import Button, Scene
+from web.table.scene import Button, Scene, ShellScene
 from web.table.screen import TableScreen
 
 if TYPE_CHECKING:
@@ -144,16 +144,18 @@ def table_scene(shell: SceneShell) -> Scene:
         claim_entry=ui.claim if private else "",
         claim_note=ui.claim_note if private else None,
         play_callers=shell.table.claims.play_callers(view) if private else (),
-        content=content,
         room_rules=shell.newgame.room_scene(),
-        series=series,
-        title=challenge.title if challenge is not None else "",
-        end_buttons=tuple(Button(b.id, b.label, b.action, b.primary, key=b.key, data=b.data)
-                          for b in (challenge.buttons if challenge is not None else ())),
-        chart=game_over_chart(view, shell.names, chances, series),
-        chances=chances,
-        comforts=shell.comforts.scene(),
-        looks=shell.looks.choice,
-        learn=view.phase is Phase.CUT_FOR_DEAL and not shell.storage.get(LESSONS_KEY),
+        shell=ShellScene(
+            content=content,
+            series=series,
+            title=challenge.title if challenge is not None else "",
+            end_buttons=tuple(Button(b.id, b.label, b.action, b.primary, key=b.key, data=b.data)
+                              for b in (challenge.buttons if challenge is not None else ())),
+            chart=game_over_chart(view, shell.names, chances, series),
+            chances=chances,
+            comforts=shell.comforts.scene(),
+            looks=shell.looks.choice,
+            learn=view.phase is Phase.CUT_FOR_DEAL and not shell.storage.get(LESSONS_KEY),
+        ),
     )
     return session.dress(scene)  # online: its panel, no action while waiting
