@@ -5,6 +5,8 @@ A self-contained screen with the four methods of a screen (:meth:`LessonsScreen.
 state. It is given the page's storage (progress under :data:`PROGRESS_KEY`, a key of its own), a way
 to speak (the page's live region) and a seed for the drills; it never touches the browser. Every
 answer is checked by the engine (:mod:`cribbage.lessons`); the sentence it gets is drawn and spoken.
+What a level or a drill shows is worked out in :mod:`web.screens.lessons.scenes` (pure functions of
+this state).
 
 Imported on first use (the menu's "Learn to play", the first screen's "New to cribbage?").
 """
