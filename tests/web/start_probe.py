@@ -31,6 +31,7 @@ LAZY = (
     "cribbage.lessons",
     "web.screens.lessons.screen",
     "web.screens.lessons.view",
+    "web.screens.lessons.scenes",
 )
 """Modules a start of the page must leave for later."""
 
@@ -181,7 +182,7 @@ def scenario_game_over(report: dict[str, Any], storage_json: str) -> None:
     report["html"] = html(c)
     from web.screens.record.view import game_over_html
 
-    report["chart"] = game_over_html(c.match.state.events, c.names, c.scene().chances)  # its chance band: later
+    report["chart"] = game_over_html(c.match.state.events, c.names, c.scene().shell.chances)  # its chance band: later
     report["history"] = c.storage.get("cribbage.history")
 
 

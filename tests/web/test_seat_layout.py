@@ -21,7 +21,7 @@ from web.sessions.base import Mode
 from web.sessions.registry import MODES, register
 from web.sessions.seats import fallback_choose
 from web.table.layout import PLACES, name_list, seat_places, side_names
-from web.table.scene import Scene
+from web.table.scene import Scene, ShellScene
 
 NAMES = ("Ann", "Bob", "Cid", "Dee")
 TABLES = {"three to 61": Rules(players=3, target=61), "four in partnerships": Rules(players=4),
@@ -186,7 +186,7 @@ def test_the_game_over_screen_names_every_side_and_draws_a_race_line_each(player
     from web.shell.game_over import game_over_chart  # the race chart: the shell's markup on the table
 
     chart = game_over_chart(match.view(0), names, None, None)
-    html = frame(Scene(view=match.view(0), names=names, me=0, mode="hotseat", chart=chart)).table
+    html = frame(Scene(view=match.view(0), names=names, me=0, mode="hotseat", shell=ShellScene(chart=chart))).table
     import re
     from html import unescape
 

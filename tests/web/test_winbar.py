@@ -197,10 +197,10 @@ def test_the_menu_switch_turns_the_bar_off_and_it_is_remembered() -> None:
 def test_online_is_off_by_default_and_says_it_shows_only_your_view() -> None:
     from web.shell.dialogs import _chance_switch
     from web.kit.winchance import ChanceScene
-    from web.table.scene import Scene
+    from web.table.scene import Scene, ShellScene
 
     controller, _, _ = make()
-    scene = Scene(view=controller.match.view(0), chances=ChanceScene(setting=False, online=True))
+    scene = Scene(view=controller.match.view(0), shell=ShellScene(chances=ChanceScene(setting=False, online=True)))
     html = _chance_switch(scene)
     assert 'aria-pressed="false"' in html and "only your own view" in html
     from web.sessions.registry import MODES

@@ -49,21 +49,17 @@ from web.shell.menu import SETTINGS_KEY, TableMenu
 from web.shell.dialogs import frame as render
 from web.shell.ports import Cues, Host
 from web.shell.screen import Router
-from web.table.fair_line import fair_line
-from web.table.render import discard_size
+from web.shell.table_scene import table_scene
 from web.table.ports import Ui
 from web.table.scene import LEVELS, Scene
 from web.table.screen import TableScreen
-from web.table.scene import Button
-from web.shell.game_over import game_over_chart
-from web.sessions.seats import ai_available as _ai_available
-from web.sessions.seats import keep_points as _keep_points
 from web.sessions.seats import LocalHuman
-from web.sessions.session import Change, LocalSession, Offer, Session, deal_cut_held, summary_hand
+from web.sessions.session import Change, LocalSession, Session, deal_cut_held, summary_hand
 from web.sessions.storage import MemoryStorage, Storage
 from web.kit.caught import caught
 
-__all__ = ["Controller", "Host", "Storage", "MemoryStorage", "SAVE_KEYS", "MODE_KEY", "SETTINGS_KEY", "Ui"]
+__all__ = ["Controller", "Host", "Storage", "MemoryStorage", "SAVE_KEYS", "MODE_KEY", "SETTINGS_KEY", "LESSONS_KEY",
+           "Ui"]
 
 SAVE_KEYS = {key: mode.save_key for key, mode in MODES.items()}
 MODE_KEY = "cribbage.mode"
@@ -331,83 +327,18 @@ class Controller:
     # --- drawing -------------------------------------------------------------------------------
 
     def scene(self) -> Scene:
-        self._hold()
-        seat = self.active_seat()
-        cover = self.cover_for()
-        view = self.match.view(seat)
-        private = cover is None
-        keep_points = keep_ev = play_preview = None
-        selected = tuple(self.ui.selected) if private else ()
-        if private and view.phase is Phase.DISCARD and selected and len(selected) == discard_size(view):
-            keep = [c for c in view.hand if c.code not in selected]
-            keep_points = _keep_points(keep)
-            # The coach's one line: six-card hands at two seats (its five-card tables are not previewed yet).
-            keep_ev = self._keep_ev(view, selected) if len(view.hand) == 6 and view.rules.players == 2 else None
-        if private and view.phase is Phase.PLAY and len(selected) == 1:
-            card = next((c for c in view.hand if c.code == selected[0]), None)
-            items = view.outcome(card) if card is not None else None
-            if card is not None and items is not None:
-                # Everything the card certainly scores, by the engine's rules (go and last card included).
-                play_preview = (view.count + card.value, items)
-        saved = tuple(key for key, m in MODES.items() if self.storage.get(m.save_key))
-        dialog = self.ui.dialog if cover is None else None
-        challenge = self._challenges.scene() if self._challenges is not None else None
-        # The open dialog's own value, when a screen draws it (the table never reads it).
-        content: object = (self.newgame.scene() if dialog == "newgame"
-                           else self._records.scene() if dialog == "record" and self._records is not None
-                           else challenge if dialog == "challenge" else None)
-        chances = self.chances.scene(view, private)
-        series = self.newgame.series()
-        scene = Scene(
-            view=view,
-            names=self.names,
-            me=self.perspective,
-            mode=self.mode,
-            computer_seats=self.computer_seats,
-            private=private,
-            cover_for=cover,
-            holder=self.ui.viewer if cover is not None else None,
-            selected=selected,
-            cut_pick=self._cut_choice() if private else None,
-            keep_points=keep_points,
-            keep_ev=keep_ev,
-            play_preview=play_preview,
-            hint=self.ui.hint if private else None,
-            busy=self.session.busy,
-            # Under the cover: only for the player who just moved and still holds the device.
-            can_undo=self.mode_def.undo and self.session.can(Offer.UNDO) and (
-                cover is None or (self.ui.viewer is not None and self.ui.viewer != cover)),
-            can_redo=self.mode_def.undo and self.session.can(Offer.REDO),
-            level=self.level,
-            delay=self.delay,
-            summary=self.summary_hand(),
-            deal_cut_shown=self.deal_cut_shown(),
-            dialog=dialog,
-            notice=self.ui.notice,
-            orientation=self.orientation,
-            moved=self.ui.moved,
-            reviews=self.ui.reviews,
-            review_available=self.mode_def.computer and _ai_available(),
-            new_mode=self.ui.new_mode,
-            new_level=self.ui.new_level,
-            saved_modes=saved,
-            claim_entry=self.ui.claim if private else "",
-            claim_note=self.ui.claim_note if private else None,
-            play_callers=self.play_callers(view) if private else (),
-            content=content,
-            room_rules=self.newgame.room_scene(),
-            series=series,
-            title=challenge.title if challenge is not None else "",
-            end_buttons=tuple(Button(b.id, b.label, b.action, b.primary, key=b.key, data=b.data)
-                              for b in (challenge.buttons if challenge is not None else ())),
-            chart=game_over_chart(view, self.names, chances, series),
-            chances=chances,
-            comforts=self.comforts.scene(),
-            looks=self.looks.choice,
-            learn=view.phase is Phase.CUT_FOR_DEAL and not self.storage.get(LESSONS_KEY),
-            fair=fair_line(self.match),
-        )
-        return self.session.dress(scene)  # online: its panel, no action while waiting
+        """The scene of the frame to draw now (:func:`web.shell.table_scene.table_scene`)."""
+        return table_scene(self)
+
+    @property
+    def loaded_records(self) -> RecordScreens | None:
+        """The record screens if a use has imported them (a frame never imports them)."""
+        return self._records
+
+    @property
+    def loaded_challenges(self) -> ChallengeScreens | None:
+        """A friend's challenge if a use has imported it (a frame never imports it)."""
+        return self._challenges
 
     def _keep_ev(self, view: SeatView, selected: tuple[str, ...]) -> str | None:
         return self.chances.keep_ev(view, selected)
@@ -470,15 +401,6 @@ class Controller:
         if self._lessons is not None and self._lessons.key(key, ctrl, shift, alt, target_action):
             return True
         return self.table.key(key, ctrl, shift, alt, target_action)
-
-    def _cut_choice(self) -> int | None:
-        return self.table.cut.cut_choice()
-
-    def play_callers(self, view: SeatView) -> tuple[int, ...]:
-        return self.table.claims.play_callers(view)
-
-    def _hold(self) -> None:
-        self.table.hold()
 
     def reload_after_import(self, keys: set[str]) -> None:
         """An import rewrote these storage keys (:meth:`web.shell.menu.TableMenu.reload_after_import`)."""

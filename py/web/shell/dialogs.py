@@ -27,8 +27,8 @@ def frame(scene: Scene) -> Rendered:
     """Draw one frame: the table, the overlay (the hot-seat cover, else the open dialog) and the
     attributes of ``#app``."""
     rendered = render(scene)
-    if scene.looks is not None:  # the player's felt and card backs (web.kit.looks), for the page's body
-        rendered = replace(rendered, meta={**rendered.meta, **scene.looks.meta()})
+    if scene.shell.looks is not None:  # the player's felt and card backs (web.kit.looks), for the page's body
+        rendered = replace(rendered, meta={**rendered.meta, **scene.shell.looks.meta()})
     if scene.cover_for is not None:
         return rendered
     dialog = overlay(scene)
@@ -45,18 +45,18 @@ def overlay(scene: Scene) -> str:
         return _restart(scene)
     if scene.dialog == "rules":
         return _rules(scene)
-    if scene.dialog == "newgame" and scene.content is not None:
+    if scene.dialog == "newgame" and scene.shell.content is not None:
         from web.screens.newgame.view import NewGameScene, newgame_dialog  # imported when the dialog is first drawn
 
-        return newgame_dialog(scene.content) if isinstance(scene.content, NewGameScene) else ""
-    if scene.dialog == "record" and scene.content is not None:  # record.render.RECORD_DIALOG
+        return newgame_dialog(scene.shell.content) if isinstance(scene.shell.content, NewGameScene) else ""
+    if scene.dialog == "record" and scene.shell.content is not None:  # record.render.RECORD_DIALOG
         from web.screens.record.view import RecordScene, record_dialog  # imported when the record dialog is first drawn
 
-        return record_dialog(scene.content) if isinstance(scene.content, RecordScene) else ""
-    if scene.dialog == "challenge" and scene.content is not None:  # challenge_view.CHALLENGE_DIALOG
+        return record_dialog(scene.shell.content) if isinstance(scene.shell.content, RecordScene) else ""
+    if scene.dialog == "challenge" and scene.shell.content is not None:  # challenge_view.CHALLENGE_DIALOG
         from web.screens.challenge.view import ChallengeScene, challenge_dialog  # imported when first drawn
 
-        return challenge_dialog(scene.content) if isinstance(scene.content, ChallengeScene) else ""
+        return challenge_dialog(scene.shell.content) if isinstance(scene.shell.content, ChallengeScene) else ""
     return ""
 
 
@@ -155,7 +155,7 @@ def _menu(scene: Scene) -> str:
             speeds = "".join(choice("speed", "delay", str(ms), label, scene.delay == ms) for label, ms in DELAYS)
             current += f'<div class="row" role="group" aria-label="Computer speed">{speeds}</div>'
     current += _chance_switch(scene)
-    current += comfort_block(scene.comforts)  # sound, vibration, auto-play
+    current += comfort_block(scene.shell.comforts)  # sound, vibration, auto-play
     keys = (
         "<h3>Keyboard</h3><dl class=\"keys\">"
         "<dt>1\u20136, \u2190 \u2192</dt><dd>choose a card (or where to cut)</dd>"
@@ -183,7 +183,7 @@ def _menu(scene: Scene) -> str:
         "How to play and score</button></div>"
         + "".join(f'<h3>{esc(page.heading)}</h3><div class="row"><a class="btn" href="./?mode={esc(page.key)}" '
                   f'id="{esc(page.link_id)}">{esc(page.label)}</a></div>' for page in PAGES.values())
-        + (looks_menu(scene.looks) if scene.looks is not None else "")  # the felt and the card backs
+        + (looks_menu(scene.shell.looks) if scene.shell.looks is not None else "")  # the felt and the card backs
         + keys
     )
     return _dialog("Menu", body, "dlg-menu")
@@ -191,7 +191,7 @@ def _menu(scene: Scene) -> str:
 
 def _chance_switch(scene: Scene) -> str:
     """The menu's switch of the chance-of-winning bar (two-player tables: the model covers no other)."""
-    chances = scene.chances
+    chances = scene.shell.chances
     if chances is None or chances.setting is None:
         return ""
     on = chances.setting

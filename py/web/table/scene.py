@@ -23,13 +23,41 @@ if TYPE_CHECKING:  # (the chance and the series are drawn by modules imported wh
     from web.table.fair_line import FairLine
     from web.table.series_view import SeriesScene
 
-__all__ = ["Scene", "Button", "LEVELS", "DELAYS"]
+__all__ = ["Scene", "ShellScene", "Button", "LEVELS", "DELAYS"]
 
 LEVELS = ("easy", "medium", "expert")
 
 
 DELAYS = (("Slow", 1200), ("Normal", 600), ("Fast", 250), ("Instant", 0))
 """Computer pacing choices (milliseconds before each of its moves)."""
+
+
+@dataclass(frozen=True)
+class ShellScene:
+    """What the shell's other parts and screens put on a frame of the table, as values the shell fills:
+    the open dialog's own content, a challenge's header words and end buttons, the race chart, the
+    series, the chance of winning, the comforts' and the looks' choices, the lessons' offer."""
+
+    content: object = None
+    """The open dialog's own value when a screen draws it (the record's ``RecordScene``, the New game's
+    ``NewGameScene``, a challenge's ``ChallengeScene``): the shell's to read, never the table's."""
+    series: SeriesScene | None = None
+    """The series the match on the table belongs to (the header's games score, the summary)."""
+    title: str = ""
+    """The header's words for the match instead of the mode's: ``"Challenge from Ann · Medium"``."""
+    end_buttons: tuple[Button, ...] = ()
+    """The game-over buttons instead of the table's own (a friend's challenge: compare, send)."""
+    chart: str = ""
+    """The finished match's race chart (markup the shell fills from the record's drawing; '' before)."""
+    chances: ChanceScene | None = None
+    """The chance of winning: the bar by the board, the menu's switch, the game-over figures
+    (``web.shell.chances``; None at a table the model does not cover)."""
+    looks: LookChoice | None = None
+    """The felt and the card backs chosen (web.shell.looks): the frame's ``look-*`` attributes, the menu's choice."""
+    comforts: ComfortScene | None = None
+    """The menu's switches of sound, vibration and auto-play (``web.shell.comforts``)."""
+    learn: bool = False
+    """The first screen offers the lessons ("New to cribbage?": no lesson done yet)."""
 
 
 @dataclass
@@ -93,33 +121,15 @@ class Scene:
     online: PanelSlot | None = None
     """Online play: the panel of the room and the connection, filled by the session
     (:func:`web.sessions.online.panel.panel_slot`)."""
-    content: object = None
-    """The open dialog's own value when a screen draws it (the record's ``RecordScene``, the New game's
-    ``NewGameScene``, a challenge's ``ChallengeScene``): the shell's to read, never the table's."""
     claim_entry: str = ""
     """Muggins: the digits of the claim typed so far on the pad."""
     claim_note: str | None = None
+    """Muggins: a note about the claim being typed (none is refused by the engine: over-claims are legal)."""
     play_callers: tuple[int, ...] = ()
     """Muggins in the play, hot-seat: the other seats of this device that may call the open card claim
     now (the seat shown calls with its own legal action)."""
-    """Muggins: a note about the claim being typed (none is refused by the engine: over-claims are legal)."""
-    series: SeriesScene | None = None
-    """The series the match on the table belongs to (the header's games score, the summary)."""
-    title: str = ""
-    """The header's words for the match instead of the mode's: ``"Challenge from Ann · Medium"``."""
-    end_buttons: tuple[Button, ...] = ()
-    """The game-over buttons instead of the table's own (a friend's challenge: compare, send)."""
-    chart: str = ""
-    """The finished match's race chart (markup the shell fills from the record's drawing; '' before)."""
-    chances: ChanceScene | None = None
-    looks: LookChoice | None = None
-    """The felt and the card backs chosen (web.shell.looks): the frame's ``look-*`` attributes, the menu's choice."""
-    """The chance of winning: the bar by the board, the menu's switch, the game-over figures
-    (``web.shell.chances``; None at a table the model does not cover)."""
-    comforts: ComfortScene | None = None
-    """The menu's switches of sound, vibration and auto-play (``web.shell.comforts``)."""
-    learn: bool = False
-    """The first screen offers the lessons ("New to cribbage?": no lesson done yet)."""
+    shell: ShellScene = ShellScene()
+    """What the shell's other parts and screens put on the table (:class:`ShellScene`)."""
     fair: FairLine | None = None
     """A match whose deals are committed: the fingerprint, and at the end the seed and nonce revealed
     (:mod:`web.table.fair_line`, drawn by :mod:`web.table.render.fair`)."""

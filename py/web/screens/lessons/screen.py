@@ -5,6 +5,8 @@ A self-contained screen with the four methods of a screen (:meth:`LessonsScreen.
 state. It is given the page's storage (progress under :data:`PROGRESS_KEY`, a key of its own), a way
 to speak (the page's live region) and a seed for the drills; it never touches the browser. Every
 answer is checked by the engine (:mod:`cribbage.lessons`); the sentence it gets is drawn and spoken.
+What a level or a drill shows is worked out in :mod:`web.screens.lessons.scenes` (pure functions of
+this state).
 
 Imported on first use (the menu's "Learn to play", the first screen's "New to cribbage?").
 """
@@ -14,13 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from cribbage.cards import Card, parse_card, parse_cards
-from cribbage.lessons import STAGES, LevelRun, Progress, answer_kind
+from cribbage.cards import Card, parse_card
+from cribbage.lessons import STAGES, LevelRun, Progress
 from cribbage.lessons.drills import CountDrill, DiscardDrill, PegDrill, count_drill, discard_drill, peg_drill
-from cribbage.lessons.tasks import (BestPlay, Choose, Combos, Count, Feedback, Heels, Lay, PlayCount, Position,
-                                    TableCount, combo_items, position_table)
+from cribbage.lessons.tasks import Feedback
 
 from web.kit.cards import card_name
+from web.screens.lessons.scenes import DRILL_INFO, Drill, drill_record, drill_scene, level_scene
 from web.screens.lessons.view import DrillRow, LessonsScene, StageRow, lessons_html
 from web.sessions.storage import Storage
 from web.kit.caught import caught
@@ -30,13 +32,6 @@ __all__ = ["LessonsScreen", "Mods", "PROGRESS_KEY", "DRILL_INFO"]
 PROGRESS_KEY = "cribbage.lessons"
 """Stars and drill records (a key of its own: no other key is read or written)."""
 
-DRILL_INFO = {
-    "count": ("Count your own hand", "A random hand and starter: enter its points, then see what you missed."),
-    "discard": ("Discard drill", "Six cards: lay two away; the coach ranks it. Keep a streak going."),
-    "peg": ("Pegging drill", "A count in progress: the best card, or what a card scores."),
-}
-
-
 @dataclass(frozen=True)
 class Mods:
     """A key's modifiers and the ``data-action`` of the focused element (None: nothing actionable)."""
@@ -45,9 +40,6 @@ class Mods:
     shift: bool = False
     alt: bool = False
     target: str | None = None
-
-
-Drill = CountDrill | DiscardDrill | PegDrill
 
 
 class LessonsScreen:
@@ -94,109 +86,18 @@ class LessonsScreen:
 
     def scene(self) -> LessonsScene:
         if self.page == "level" and self.run is not None:
-            return self._level_scene(self.run)
+            return level_scene(self.run, self.stage, self.level, tuple(self.selected), self.entry)
         if self.page == "drill" and self.drill is not None:
-            return self._drill_scene(self.drill)
+            return drill_scene(self.drill, self.drill_key, tuple(self.selected), self.entry, self.drill_answer,
+                               drill_record(self.progress, self.drill_key))
         stages = tuple(StageRow(i, st.title, st.goal, tuple(self.progress.stars_of(st.key, j)
                                                                for j in range(len(st.levels))))
                        for i, st in enumerate(STAGES))
-        drills = tuple(DrillRow(k, t, about, self._record(k)) for k, (t, about) in DRILL_INFO.items())
+        drills = tuple(DrillRow(k, t, about, drill_record(self.progress, k)) for k, (t, about) in DRILL_INFO.items())
         return LessonsScene(page="map", stages=stages, drills=drills, notice=self.notice)
 
     def render(self, scene: LessonsScene) -> str:
         return lessons_html(scene)
-
-    def _record(self, key: str) -> str:
-        d = self.progress.drills.get(key)
-        if d is None or not d.tried:
-            return "Not tried yet."
-        acc = d.accuracy or 0.0
-        text = f"{d.right} of {d.tried} right ({100 * acc:.0f}%)"
-        if d.recent and len(d.recent) < d.tried:
-            text += f", {100 * (d.recent_accuracy or 0.0):.0f}% of the last {len(d.recent)}"
-        if key == "discard":
-            text += f"; streak {d.streak}, best {d.best_streak}"
-        return text + "."
-
-    def _level_scene(self, run: LevelRun) -> LessonsScene:
-        stage = STAGES[self.stage]
-        lv = stage.levels[self.level]
-        task = lv.task
-        s = LessonsScene(page="level", title=f"{stage.title} \u00b7 level {self.level + 1} of {len(stage.levels)}",
-                         goal=lv.goal, intro=stage.intro if self.level == 0 else "", answer=answer_kind(task),
-                         selected=tuple(self.selected), entry=self.entry, solved=run.solved, stars=run.stars)
-        self._task_cards(task, s)
-        if isinstance(task, Combos):
-            by_set = {frozenset(c.code for c in i.cards): i for i in combo_items(task)}
-            s.found = tuple(by_set[f].describe() for f in run.found if f in by_set)
-        if run.last is not None:
-            s.feedback, s.ok = run.last.text, run.last.ok
-        last_level = self.level + 1 >= len(stage.levels)
-        if last_level:
-            s.next_label = "Next stage" if self.stage + 1 < len(STAGES) else "All lessons"
-        if run.solved and last_level:
-            s.feedback += f" {stage.done}"
-        return s
-
-    def _task_cards(self, task: object, s: LessonsScene) -> None:
-        if isinstance(task, (Combos, Count)):
-            s.cards = tuple(parse_cards(task.cards))
-            if isinstance(task, Count) and task.starter:
-                s.starter = parse_card(task.starter)
-                s.cards_label = "The crib" if task.crib else "Your hand"
-        elif isinstance(task, PlayCount):
-            pile = tuple(parse_cards(task.pile))
-            s.pile, s.count = pile, sum(c.value for c in pile)
-        elif isinstance(task, BestPlay):
-            pile = tuple(parse_cards(task.pile))
-            s.pile, s.count = pile, sum(c.value for c in pile)
-            s.cards, s.cards_label = tuple(parse_cards(task.hand)), "Your cards"
-        elif isinstance(task, Position):
-            pile, hand, count = position_table(task)
-            if task.card:  # the card asked about is laid: what does it score?
-                s.info = f"You lay {parse_card(task.card).pretty}."
-                s.cards, s.cards_label = hand, "Your cards"
-            else:
-                s.cards, s.cards_label = hand, "Your cards"
-            s.pile, s.count = pile, count
-            if not pile:
-                s.info = (s.info + " The count starts again at 0.").strip()
-        elif isinstance(task, Heels):
-            s.starter = parse_card(task.starter)
-        elif isinstance(task, Lay):
-            s.cards, s.cards_label = tuple(parse_cards(task.cards)), "Your six cards"
-            s.info = "It is your crib." if task.dealer else "It is your opponent\u2019s crib."
-        elif isinstance(task, Choose):
-            s.info = f"Final score: {task.scores[0]} to {task.scores[1]} (a game to {task.target})."
-            s.words = tuple((w, {"win": "A plain win", "skunk": "A skunk", "double skunk": "A double skunk"}[w])
-                            for w in task.options)
-        elif isinstance(task, TableCount):
-            s.info = "Four players in two partnerships." if task.partners else f"{task.players} players."
-
-    def _drill_scene(self, drill: Drill) -> LessonsScene:
-        title, _ = DRILL_INFO[self.drill_key]
-        s = LessonsScene(page="drill", title=title, selected=tuple(self.selected), entry=self.entry,
-                         solved=self.drill_answer is not None, next_label="Next", can_next=True,
-                         record=self._record(self.drill_key))
-        if isinstance(drill, CountDrill):
-            s.goal = "Count this crib." if drill.crib else "Count this hand."
-            s.answer, s.cards, s.starter = "number", drill.hand, drill.starter
-            s.cards_label = "The crib" if drill.crib else "Your hand"
-        elif isinstance(drill, DiscardDrill):
-            s.goal = "Lay away two cards to " + ("your own crib." if drill.dealer else "your opponent\u2019s crib.")
-            s.answer, s.cards, s.cards_label = "pair", drill.cards, "Your six cards"
-        else:
-            s.pile, s.count = drill.pile, drill.count
-            s.cards, s.cards_label = drill.hand, "Your cards"
-            if drill.card is not None:
-                s.goal = f"What does {drill.card.pretty} score laid now?"
-                s.answer = "number"
-            else:
-                s.goal = "Tap the card that scores the most now."
-                s.answer = "card"
-        if self.drill_answer is not None:
-            s.ok, s.feedback = self.drill_answer
-        return s
 
     # --- speech ----------------------------------------------------------------------------------
 

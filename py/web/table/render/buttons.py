@@ -21,9 +21,9 @@ def buttons_for(scene: Scene) -> list[Button]:
     if scene.dialog or scene.cover_for is not None or not scene.private:
         return out
     if v.phase is Phase.GAME_OVER:
-        if scene.end_buttons:  # a challenge match's end
-            return list(scene.end_buttons)
-        going_on = scene.series is not None and scene.series.winner is None
+        if scene.shell.end_buttons:  # a challenge match's end
+            return list(scene.shell.end_buttons)
+        going_on = scene.shell.series is not None and scene.shell.series.winner is None
         out.append(Button("btn-new", "Next game" if going_on else "New game", "new-game", primary=True, key="Enter"))
         out.append(Button("btn-sheet2", "Score sheet", "sheet", key="S"))
         if scene.mode == "computer" and v.players == 2:

@@ -234,7 +234,7 @@ def _center(scene: Scene) -> str:
             f'<div class="game-over"><h2 class="winner seat-{winner}" data-winner="{winner}">'
             f'{esc(name)} {verb}!</h2>'
             f'<p class="final">{esc(final_line(v.scores, sides, winner, _game_kind(scene), verb))}</p></div>'
-            f'{scene.chart}{shows}'  # the race chart and a won series' summary (the shell's)
+            f'{scene.shell.chart}{shows}'  # the race chart and a won series' summary (the shell's)
         )
     return ""
 
@@ -267,8 +267,8 @@ def final_line(scores: Sequence[int], sides: Sequence[str], winner: int, kind: s
 def _game_kind(scene: Scene) -> str:
     """The finished game's kind (``win``, ``skunk``...): the series' rule when one is played, else the
     classic count of skunks (a single game's skunk is named, information only)."""
-    if scene.series is not None and scene.series.game_kind:
-        return scene.series.game_kind
+    if scene.shell.series is not None and scene.shell.series.game_kind:
+        return scene.shell.series.game_kind
     from cribbage.series import SeriesRules, game_value
 
     try:

@@ -74,28 +74,28 @@ _ICONS = {
 
 
 def _series_badge(scene: Scene) -> str:
-    if scene.series is None:
+    if scene.shell.series is None:
         return ""
     from web.table.series_view import series_badge
 
-    return series_badge(scene.series)
+    return series_badge(scene.shell.series)
 
 
 def _winbar(scene: Scene) -> str:
     """The chance of winning by the board (two players, when switched on: ``web.kit.winchance``)."""
-    if scene.chances is None or scene.chances.bar is None:
+    if scene.shell.chances is None or scene.shell.chances.bar is None:
         return ""
     from web.kit.winchance import bar_html
 
-    return bar_html(scene.chances.bar)
+    return bar_html(scene.shell.chances.bar)
 
 
 def _header(scene: Scene, scores: bool = True) -> str:
     v = scene.view
     how = mode_of(scene.mode)
     mode = f"{how.title} \u00b7 {scene.level.capitalize()}" if how.computer else how.title
-    if scene.title:  # "Challenge from Ann · Medium"
-        mode = scene.title
+    if scene.shell.title:  # "Challenge from Ann · Medium"
+        mode = scene.shell.title
     hand = f"Hand {_shown_hand(scene)}" if v.hand_number else "Cut for deal"
     hand = f" \u00b7 {hand}" if scores else ""  # no seat at the table: no hand to name
     return (

@@ -186,7 +186,7 @@ def _count_strip(scene: Scene) -> str:
 
 def _learn(scene: Scene) -> str:
     """The first screen's way to the lessons (web.shell.lessons), until one is done."""
-    if not scene.learn or scene.view.phase is not Phase.CUT_FOR_DEAL:
+    if not scene.shell.learn or scene.view.phase is not Phase.CUT_FOR_DEAL:
         return ""
     return ('<p class="learn-entry"><button type="button" class="btn btn-small" data-action="lessons" '
             'id="btn-learn">New to cribbage? Learn in 10 minutes</button></p>')
