@@ -81,6 +81,8 @@ def test_unknown_players_and_bad_counts_get_a_sentence(capsys):
     assert player_factory("expert-previous")(1).name == "expert-previous"
 
 
+@pytest.mark.slow
 def test_the_expert_against_random_both_ways():
-    assert duplicate_match("expert", "random", sets=3, seed=11).promote
-    assert not duplicate_match("random", "expert", sets=3, seed=11).promote
+    # About 2.5 CPU-seconds: the expert's own games, so in the slow suite.
+    assert duplicate_match("expert", "random", sets=2, seed=11).promote
+    assert not duplicate_match("random", "expert", sets=2, seed=11).promote
