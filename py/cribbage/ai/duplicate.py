@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable
 
 from ..rules import CLASSIC, Rules
@@ -52,7 +53,7 @@ def _challengers() -> dict[str, PlayerFactory]:
 
     out: dict[str, PlayerFactory] = {"expert-previous": make_previous_expert}
     for name in VARIANTS:
-        out[name] = lambda seed, _n=name: make_variant(_n, seed)
+        out[name] = partial(make_variant, name)
     return out
 
 
