@@ -86,3 +86,20 @@ def test_the_expert_against_random_both_ways():
     # About 2.5 CPU-seconds: the expert's own games, so in the slow suite.
     assert duplicate_match("expert", "random", sets=2, seed=11).promote
     assert not duplicate_match("random", "expert", sets=2, seed=11).promote
+
+
+def test_chunks_of_a_run_combine_into_the_whole_run(tmp_path, capsys):
+    whole = duplicate_match("greedy", "random", sets=6, seed=9)
+    files = []
+    for k, start in enumerate((0, 2, 4)):
+        f = tmp_path / f"part{k}.json"
+        assert promote.main(["--challenger", "greedy", "--incumbent", "random", "--pairs", "2", "--seed", "9",
+                             "--start", str(start), "--json", str(f)]) in (0, 1)
+        files.append(str(f))
+    capsys.readouterr()
+    assert promote.main(["--combine", *files]) == (0 if whole.promote else 1)
+    text = capsys.readouterr().out
+    lo, hi = whole.interval
+    assert f"{whole.games} games" in text and f"{whole.mean:+.3f}, 95% interval {lo:+.3f} to {hi:+.3f}" in text
+    assert promote.main(["--combine", str(tmp_path / "missing.json")]) == 2
+    assert "cannot combine" in capsys.readouterr().err

@@ -34,12 +34,12 @@ import math
 import time
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..rules import CLASSIC, Rules
 from .simulate import SimulationResult, SOURCES, play_game
 
-__all__ = ["TABLES", "DuplicateResult", "duplicate_match", "player_factory", "rules_for", "seatings",
+__all__ = ["TABLES", "DuplicateResult", "duplicate_match", "combine", "player_factory", "rules_for", "seatings",
            "CHALLENGERS"]
 
 TABLES = ("two", "three", "four")
@@ -186,16 +186,43 @@ class DuplicateResult:
                 "games": self.games, "sets": self.sets, "wins": self.wins,
                 "win_rate": round(self.win_rate, 4), "margin": round(self.mean, 4),
                 "interval95": [round(lo, 4), round(hi, 4)], "score_margin": round(self.score_margin, 2),
-                "promote": self.promote, "seconds": round(self.seconds, 1)}
+                "promote": self.promote, "seconds": round(self.seconds, 1),
+                "set_margins": self.margins, "score_margins": self.score_margins}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DuplicateResult:
+        """A result written by :meth:`to_json` (without its decision times)."""
+        return cls(str(data["challenger"]), str(data["incumbent"]), str(data["table"]),
+                   margins=[float(m) for m in data["set_margins"]], wins=int(data["wins"]),
+                   games=int(data["games"]), score_margins=[int(m) for m in data["score_margins"]],
+                   seconds=float(data["seconds"]))
+
+
+def combine(parts: Sequence[DuplicateResult]) -> DuplicateResult:
+    """Chunks of one run (the same challenger, incumbent and table; disjoint deal sets) as one."""
+    if not parts:
+        raise ValueError("nothing to combine")
+    first = parts[0]
+    for p in parts[1:]:
+        if (p.challenger, p.incumbent, p.table) != (first.challenger, first.incumbent, first.table):
+            raise ValueError(f"cannot combine {p.challenger} vs {p.incumbent} ({p.table}) with "
+                             f"{first.challenger} vs {first.incumbent} ({first.table})")
+    return DuplicateResult(first.challenger, first.incumbent, first.table,
+                           margins=[m for p in parts for m in p.margins], wins=sum(p.wins for p in parts),
+                           games=sum(p.games for p in parts),
+                           score_margins=[m for p in parts for m in p.score_margins],
+                           seconds=sum(p.seconds for p in parts))
 
 
 def duplicate_match(challenger: str | PlayerFactory, incumbent: str | PlayerFactory, sets: int = 100,
                     seed: int = 1, table: str = "two",
-                    progress: Callable[[DuplicateResult], None] | None = None) -> DuplicateResult:
+                    progress: Callable[[DuplicateResult], None] | None = None, start: int = 0) -> DuplicateResult:
     """Play ``sets`` deal sets (match seeds derived from ``seed``) between the two at ``table``.
 
     Players are names (:func:`player_factory`) or factories ``seed -> player``. Each game gets fresh
-    players seeded from the deal set (so a deal set's games differ only by the seating).
+    players seeded from the deal set (so a deal set's games differ only by the seating). ``start``
+    skips that many deal sets of the seed's sequence, so a long run may be split into chunks
+    (``start`` 0, 500, 1000, ...) whose results :func:`combine` joins.
     """
     if not isinstance(sets, int) or isinstance(sets, bool) or sets < 1:
         raise ValueError(f"the number of deal sets is a whole number from 1: {sets!r} is not")
@@ -205,7 +232,6 @@ def duplicate_match(challenger: str | PlayerFactory, incumbent: str | PlayerFact
     i_make = player_factory(incumbent) if isinstance(incumbent, str) else incumbent
     c_name = challenger if isinstance(challenger, str) else getattr(c_make(0), "name", "challenger")
     i_name = incumbent if isinstance(incumbent, str) else getattr(i_make(0), "name", "incumbent")
-    n = rules.players
     labels_all = ("challenger", "incumbent")
     stats = SimulationResult(labels_all, 0, {lb: 0 for lb in labels_all},
                              hands={lb: {"dealer": 0, "pone": 0} for lb in labels_all},
@@ -213,8 +239,8 @@ def duplicate_match(challenger: str | PlayerFactory, incumbent: str | PlayerFact
                                      for lb in labels_all},
                              decision_times={lb: {"discard": [], "play": []} for lb in labels_all}, rules=rules)
     result = DuplicateResult(c_name, i_name, table, stats=stats)
-    start = time.perf_counter()
-    for i in range(sets):
+    began = time.perf_counter()
+    for i in range(start, start + sets):
         game_seed = (seed * 1_000_003 + i) & ((1 << 64) - 1)
         won = 0
         for g, seats in enumerate(plan):
@@ -232,7 +258,7 @@ def duplicate_match(challenger: str | PlayerFactory, incumbent: str | PlayerFact
         result.margins.append(won - (g_count - won) / (rules.sides - 1))
         if progress is not None:
             progress(result)
-    result.seconds = time.perf_counter() - start
+    result.seconds = time.perf_counter() - began
     stats.games = result.games
     stats.seconds = result.seconds
     return result
