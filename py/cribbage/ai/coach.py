@@ -252,8 +252,10 @@ def analyze_plays(view: SeatView, *, samples: int = 64, rng: random.Random | Non
 
 
 def analyze_plays_steps(view: SeatView, *, samples: int = 64, rng: random.Random | None = None,
-                        opponent_model: float | None = None, endgame: bool = True) -> Steps[list[PlayChoice]]:
-    """:func:`analyze_plays` in steps (see :mod:`cribbage.ai.steps`)."""
+                        opponent_model: float | None = None, endgame: bool = True,
+                        endgame_need: int | None = None) -> Steps[list[PlayChoice]]:
+    """:func:`analyze_plays` in steps (see :mod:`cribbage.ai.steps`); ``endgame_need``: search for the
+    chance of winning once either side needs this many or fewer (default ``strategy.ENDGAME_NEED``)."""
     # One choice a card (with muggins in the play each card is listed with every claim).
     legal = list({(a.card if isinstance(a, Play) else None): a
                   for a in view.legal_actions if isinstance(a, (Play, Go))}.values())
@@ -267,7 +269,7 @@ def analyze_plays_steps(view: SeatView, *, samples: int = 64, rng: random.Random
         # Several hidden hands: a search over samples of them (cribbage.ai.table_play), in points.
         return analyze_table_plays(table_play_from_view(view), tail_cards, samples=samples, rng=rng)
     ps = play_state_from_view(view)
-    win = (yield from endgame_play_values_steps(view, ps, samples, rng)) if endgame else None
+    win = (yield from endgame_play_values_steps(view, ps, samples, rng, need=endgame_need)) if endgame else None
     if win is not None:
         values = win
         as_win = True

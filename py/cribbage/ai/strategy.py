@@ -302,13 +302,14 @@ def endgame_play_values(view: SeatView, ps: PlayState, samples: int, rng: random
 
 
 def endgame_play_values_steps(view: SeatView, ps: PlayState, samples: int, rng: random.Random,
-                              target: int | None = None) -> Steps[dict[int, float] | None]:
-    """:func:`endgame_play_values` in steps: it pauses after each draw of the opponent's cards."""
+                              target: int | None = None, need: int | None = None) -> Steps[dict[int, float] | None]:
+    """:func:`endgame_play_values` in steps: it pauses after each draw of the opponent's cards
+    (``need``: search once either side needs this many or fewer, by default :data:`ENDGAME_NEED`)."""
     me = view.seat
     goal = target_of(view) if target is None else target
     need0 = goal - view.scores[me]
     need1 = goal - view.scores[1 - me]
-    if (min(need0, need1) > ENDGAME_NEED or view.starter is None or len(view.kept) != 4
+    if (min(need0, need1) > (ENDGAME_NEED if need is None else need) or view.starter is None or len(view.kept) != 4
             or not supports(rules_of(view))):
         return None
     starter = view.starter
