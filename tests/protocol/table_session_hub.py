@@ -29,7 +29,8 @@ class Page(Endpoint):
     saves: int = 0
     dirty: bool = False
     keep: bool = True
-    """Save after every pump that moved something (False: only on :meth:`store`; a save costs ~50 ms late in a match)."""
+    """Save after every pump that moved something (False: only on :meth:`store`; a save costs ~50 ms late
+    in a match)."""
     _close: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:

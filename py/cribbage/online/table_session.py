@@ -39,6 +39,7 @@ from ..actions import Action
 from ..match import SaveError
 from ..rules import Rules
 from ..savefile import Envelope, Fields, SaveFileError
+from ..state import IllegalActionError
 from ..view import SeatView
 from .group import Group
 from .link import Binding
@@ -235,7 +236,6 @@ class TableSession:
     # ---- inside --------------------------------------------------------------------------------
 
     def _need_game(self) -> TableGame:
-        from ..state import IllegalActionError
         if self.game is None:
             raise IllegalActionError("the game has not started yet")
         return self.game
