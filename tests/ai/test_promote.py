@@ -11,7 +11,7 @@ import pytest
 from cribbage.ai.duplicate import DuplicateResult, duplicate_match, player_factory, seatings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py" / "tools"))
-import promote  # noqa: E402
+import promote
 
 
 def test_a_weaker_challenger_is_refused():

@@ -243,7 +243,7 @@ def duplicate_match(challenger: str | PlayerFactory, incumbent: str | PlayerFact
     for i in range(start, start + sets):
         game_seed = (seed * 1_000_003 + i) & ((1 << 64) - 1)
         won = 0
-        for g, seats in enumerate(plan):
+        for seats in plan:
             players = [(c_make if mine else i_make)(game_seed * 8 + s + 1) for s, mine in enumerate(seats)]
             labels = ["challenger" if mine else "incumbent" for mine in seats]
             state = play_game(players, game_seed, stats, labels, rules)  # points a hand, decision times
