@@ -43,7 +43,8 @@ from .steps import Steps
 from .table import EXACT, LEVEL_HABITS
 
 __all__ = ["Level", "LEVELS", "LevelPlayer", "pick", "discard_values", "play_values", "absurd_discards",
-           "absurd_plays", "choose_discard", "choose_play", "decision_weight", "sure_points", "SCORING_PLAY", "SURE_BIG_HAND"]
+           "absurd_plays", "choose_discard", "choose_play", "decision_weight", "sure_points", "SCORING_PLAY",
+           "SURE_BIG_HAND"]
 
 SCORING_PLAY = 2
 """Points scored at once by a card that a level never passes up when the expert takes them."""

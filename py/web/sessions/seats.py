@@ -30,7 +30,8 @@ from cribbage.view import SeatView
 from web.kit.caught import caught
 
 __all__ = ["Seat", "SeatKind", "Propose", "Timer", "LocalHuman", "Computer", "RemoteSeat", "ai_module",
-           "ai_available", "fallback_choose", "keep_points", "warm_steps", "warming", "warmed", "SLICE_MS", "computer_pause", "PAUSE_RANGE"]
+           "ai_available", "fallback_choose", "keep_points", "warm_steps", "warming", "warmed", "SLICE_MS",
+           "computer_pause", "PAUSE_RANGE"]
 
 SLICE_MS = 12.0
 """The longest piece of the computer's search run in one go (the page draws between pieces)."""
