@@ -3,8 +3,8 @@
 Run: ``nice -n 19 python py/tools/bench_levels.py [--games N] [--seed S] [--level easy] [--level medium]
 [--set easy.play_temperature=1.5 ...] [--json FILE]``.
 
-For each level: games, the level's win rate against the expert at two players and its 95% Wilson
-interval, the target (:data:`TARGETS`) and whether the interval lies within the target's margin.
+For each level, a line every ``--block`` games: games, the level's win rate against the expert at
+two players and its 95% Wilson interval, the average final-score margin, the target (:data:`TARGETS`) and whether the interval lies within the target's margin.
 ``--set`` overrides a field of a level (:class:`cribbage.ai.levels.Level`) for a trial run, e.g.
 ``--set medium.discard_temperature=0.8``. Figures: docs/performance.md, "Levels".
 """
@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         print(f"{name}: {dataclasses.asdict(level)}")
         games = wins = 0
+        margins: list[int] = []
         target = TARGETS[name]
         while games < args.games:  # in blocks, a line each: a long run may be stopped at any block
             block = min(args.block, args.games - games)
@@ -65,15 +66,17 @@ def main(argv: list[str] | None = None) -> int:
                          seed=args.seed * 100_003 + games)
             games += r.games
             wins += r.wins[name]
+            margins += r.margins
             lo, hi = wilson_interval(wins, games)
             rate = wins / games
             ok = target - MARGIN <= rate <= target + MARGIN
             print(f"  {games} games, won {wins} = {100 * rate:.1f}% (95% {100 * lo:.1f}-{100 * hi:.1f}%), "
                   f"target {100 * target:.0f}% +/- {100 * MARGIN:.0f}: {'within' if ok else 'OUTSIDE'}; "
-                  f"{time.perf_counter() - start:.0f} s")
+                  f"margin {sum(margins) / len(margins):+.1f} points a game; {time.perf_counter() - start:.0f} s")
             sys.stdout.flush()
         out[name] = {"level": dataclasses.asdict(level), "games": games, "wins": wins, "rate": rate,
-                     "interval": [lo, hi], "target": target, "within": ok}
+                     "interval": [lo, hi], "target": target, "within": ok,
+                     "margin": sum(margins) / max(1, len(margins))}
     if args.json:
         args.json.write_text(json.dumps(out, indent=2))
     return 0
