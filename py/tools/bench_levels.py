@@ -4,7 +4,8 @@ Run: ``nice -n 19 python py/tools/bench_levels.py [--games N] [--seed S] [--leve
 [--set easy.play_temperature=1.5 ...] [--json FILE]``.
 
 For each level, a line every ``--block`` games: games, the level's win rate against the expert at
-two players and its 95% Wilson interval, the average final-score margin, the target (:data:`TARGETS`) and whether the interval lies within the target's margin.
+two players and its 95% Wilson interval, the average final-score margin, the target (:data:`TARGETS`)
+and whether the measured rate lies within :data:`MARGIN` of it (the interval says how sure that is).
 ``--set`` overrides a field of a level (:class:`cribbage.ai.levels.Level`) for a trial run, e.g.
 ``--set medium.discard_temperature=0.8``. Figures: docs/performance.md, "Levels".
 """
