@@ -69,7 +69,7 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", discard_temperature=2.5, discard_cap=6.0, play_temperature=2.0, play_cap=4.0,
+    "easy": Level("easy", discard_temperature=2.0, discard_cap=5.5, play_temperature=1.6, play_cap=3.5,
                   samples=12),
     "medium": Level("medium", discard_temperature=0.6, discard_cap=3.0, play_temperature=0.45, play_cap=2.0,
                     samples=20),
