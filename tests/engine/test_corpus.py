@@ -17,6 +17,9 @@ from corpus_tools import replay as replay_texts
 MATCHES = json.loads((CORPUS / "matches.json").read_text())["matches"]
 SAVES = json.loads((CORPUS / "saves.json").read_text())
 FAST = ("random", "greedy")
+REMADE = {"easy", "medium"}
+"""Levels re-made since the corpus froze (issue 34: they err by cost, cribbage.ai.levels): their
+matches still replay action for action (above), but the levels no longer choose those actions."""
 
 
 def test_the_corpus_is_a_few_hundred_matches_with_and_without_said_go():
@@ -40,7 +43,8 @@ def test_the_fast_players_choose_the_same_actions(index):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("index", [i for i, m in enumerate(MATCHES) if not set(m["players"]) <= set(FAST)])
+@pytest.mark.parametrize("index", [i for i, m in enumerate(MATCHES)
+                                   if not set(m["players"]) <= set(FAST) and not set(m["players"]) & REMADE])
 def test_the_expert_levels_choose_the_same_actions(index):
     m = MATCHES[index]
     state, texts = play_match(m["seed"], tuple(m["players"]), m["declare_go"])

@@ -106,7 +106,7 @@ SCRIPTS = (
     Script("computer-4p-partners", {"players": "4", "seats": "you,expert,easy,expert", "to": "61"},
            seed=16, frames=400, games=2),
     Script("computer-3p-pack2", {"players": "3", "seats": "you,easy,medium", "rules": "pack2"},
-           seed=17, frames=400),
+           seed=17, frames=400, games=2),
 )
 
 

@@ -47,7 +47,7 @@ from .coach import (
 )
 from .players import ExpertPlayer, GreedyPlayer, RandomPlayer, call_for_level
 from .players import TablePlayer
-from .table import LEVEL_HABITS
+from .levels import LEVELS, LevelPlayer
 
 __all__ = [
     "Player",
@@ -107,12 +107,6 @@ PLAYER_NAMES: tuple[str, ...] = ("random", "greedy", "easy", "medium", "expert")
 """The levels :func:`make_player` knows, weakest first (it also knows ``table``, a plain player for
 any table: best average hand and greedy pegging; the levels play every table with the coach)."""
 
-# The weaker levels are the expert with calibrated mistakes (see BENCH.md for their strength).
-_LEVELS = {
-    "easy": dict(top_k=5, discard_temperature=1.5, play_temperature=1.5, samples=12),
-    "medium": dict(top_k=3, discard_temperature=0.5, play_temperature=0.5, samples=20),
-    "expert": dict(),
-}
 
 
 def make_player(name: str, seed: int | None = None) -> Player:
@@ -124,6 +118,8 @@ def make_player(name: str, seed: int | None = None) -> Player:
         return GreedyPlayer(seed)
     if key == "table":
         return TablePlayer(seed)
-    if key in _LEVELS:
-        return ExpertPlayer(seed, name=key, habits=LEVEL_HABITS[key], **_LEVELS[key])  # type: ignore[arg-type]
+    if key == "expert":
+        return ExpertPlayer(seed)
+    if key in LEVELS:  # the weaker levels: the expert's evaluation with people's mistakes (.levels)
+        return LevelPlayer(seed, level=LEVELS[key])
     raise ValueError(f"unknown player {name!r}: choose one of {', '.join(PLAYER_NAMES)}")

@@ -23,17 +23,22 @@ import time
 from types import ModuleType
 from typing import Callable, Generator, Iterator, Literal, Protocol
 
-from cribbage.actions import Action, CutForDeal, CutPack, CutStarter, Discard, Play
+from cribbage.actions import Action, CutForDeal, CutPack, CutStarter, Discard, Muggins, Play
 from cribbage.cards import Card
 from cribbage.scoring import fifteens, pairs, runs, score_play
 from cribbage.view import SeatView
 from web.kit.caught import caught
 
 __all__ = ["Seat", "SeatKind", "Propose", "Timer", "LocalHuman", "Computer", "RemoteSeat", "ai_module",
-           "ai_available", "fallback_choose", "keep_points", "warm_steps", "warming", "warmed", "SLICE_MS"]
+           "ai_available", "fallback_choose", "keep_points", "warm_steps", "warming", "warmed", "SLICE_MS",
+           "computer_pause", "PAUSE_RANGE"]
 
 SLICE_MS = 12.0
 """The longest piece of the computer's search run in one go (the page draws between pieces)."""
+
+PAUSE_RANGE = (0.4, 1.6)
+"""The computer's pause before a move, as parts of the chosen speed: from a forced move (one legal
+choice) to the hardest decision (a close discard, many cards to choose from). See :func:`computer_pause`."""
 
 SeatKind = Literal["human", "computer", "remote"]
 Propose = Callable[[Action], None]
@@ -86,7 +91,7 @@ def ai_module() -> ModuleType | None:
 _WARM: list[bool] = []
 """Holds True once :func:`warm_steps` has run to its end."""
 
-AI_MODULES = ("discards", "steps", "pegging", "table_play", "strategy", "coach", "table", "players")
+AI_MODULES = ("discards", "steps", "pegging", "table_play", "strategy", "coach", "table", "players", "levels")
 """The modules ``cribbage.ai`` imports at once, in the order they load (its ``__init__`` imports
 them all: one step of ~80 ms in the page, a long task whoever ran it)."""
 _AI_IMPORT: list[Iterator[str]] = []
@@ -208,6 +213,26 @@ def ai_available() -> bool:
     return bool(_AI[0]) if _AI else importlib.util.find_spec("cribbage.ai") is not None
 
 
+def computer_pause(view: SeatView, delay: int) -> int:
+    """The computer's pause in ms before its move from ``view`` at the chosen speed ``delay``: 0 stays
+    0 (instant); else ``delay`` times a part within :data:`PAUSE_RANGE` that grows with how hard the
+    decision looks (``cribbage.ai.levels.decision_weight``: a forced move or a single playable rank is
+    quick, a close discard takes longest). Before the computer is loaded: a single legal move is
+    quick, anything else the middle."""
+    if delay <= 0:
+        return 0
+    own = [a for a in view.legal_actions if not isinstance(a, Muggins)]
+    weight = 0.0 if len(own) <= 1 else 0.5
+    ai = ai_module() if _WARM and weight else None
+    if ai is not None:
+        try:
+            weight = float(ai.levels.decision_weight(view))
+        except Exception as exc:  # noqa: BLE001 - a pause is never worth stalling the table
+            caught("sessions.seats.computer_pause", exc)
+    lo, hi = PAUSE_RANGE
+    return round(delay * (lo + (hi - lo) * min(1.0, max(0.0, weight))))
+
+
 def keep_points(keep: list[Card]) -> int:
     """What four kept cards score before the starter: fifteens, pairs, runs, a four-card flush."""
     pts = sum(i.points for i in (*fifteens(keep), *pairs(keep), *runs(keep)))
@@ -254,7 +279,8 @@ class LocalHuman:
 
 
 class Computer:
-    """The computer opponent: sees only its own view, moves after ``delay()`` ms on the host's timer."""
+    """The computer opponent: sees only its own view, moves after a pause on the host's timer
+    (:func:`computer_pause`: ``delay()`` ms scaled by how hard the decision looks; 0 stays 0)."""
 
     kind: SeatKind = "computer"
     local = False
@@ -278,7 +304,7 @@ class Computer:
         """Keep the freshest view; start the clock unless it is already running."""
         self._turn = (view, propose)
         if self._handle is None:
-            self._handle = self.timer.later(self.delay(), self._fire)
+            self._handle = self.timer.later(computer_pause(view, self.delay()), self._fire)
 
     def cancel(self) -> None:
         if self._handle is not None:
@@ -301,7 +327,7 @@ class Computer:
             if call is not None:
                 propose(call)
             if self._turn is not None and self._handle is None:  # its turn came while it decided: take it
-                self._handle = self.timer.later(self.delay(), self._fire)
+                self._handle = self.timer.later(computer_pause(self._turn[0], self.delay()), self._fire)
 
         self._handle = self.timer.later(self.delay(), decide)
 
