@@ -45,9 +45,9 @@ from web.sessions.online.room_log import RoomLog
 from web.sessions.online.room_rules import rules_sentence
 from web.sessions.online.connection import FULL_REDIAL_S, REACH_S, REACH_STALE_S, REDIAL_S, TICK_MS, Connection
 from web.sessions.online.runner import HOLD_MS, SLICE_MS, Runner
-from web.sessions.online.words import (DECLINED, INVITED, JOINED_NOTE_MS, MAX_FAILURE, NAME_ASKED_KEY, NO_ANSWER,
-                                       NO_ANSWER_STOPPED, NO_DIRECT, NO_RELAY_ROUTE, OFFER_DECLINED, ROOM_FULL,
-                                       SAVE_FAILED, result_words, waiting_alone, waiting_words)
+from web.sessions.online.words import (DECLINED, INVITED, JOINED_NOTE_MS, MAX_FAILURE, NAME_ASKED_KEY,
+                                       OFFER_DECLINED, ROOM_FULL, SAVE_FAILED, result_words, unlinked_words,
+                                       waiting_alone, waiting_words)
 from web.sessions.seats import LocalHuman, RemoteSeat, Seat
 from web.sessions.session import Change, Link as LinkName, Listener, Offer, Question, summary_hand
 from web.kit.caught import caught
@@ -275,14 +275,10 @@ class PeerSession:
         if not self.net.can_act:
             if self.net.state in ("refused", "expired"):
                 return self.net.status_text
-            if self.no_direct:
-                return (NO_RELAY_ROUTE if self.env.relay else NO_DIRECT).format(peer=self.peer_name)
-            if self.connection.no_answer:
-                return NO_ANSWER_STOPPED if self.connection.stopped_calling else NO_ANSWER
-            if not self.joined:
-                return f"Waiting for {self.peer_name} to join." if self.game.seat == 0 else \
-                    f"Waiting for {self.peer_name}\u2019s browser to answer."
-            return f"Waiting for {self.peer_name} to reconnect."
+            c = self.connection
+            return unlinked_words(self.peer_name, no_direct=self.no_direct, relay=bool(self.env.relay),
+                                  no_answer=c.no_answer, stopped=c.stopped_calling, joined=self.joined,
+                                  host=self.game.seat == 0)
         waiting = self.game.waiting_for()
         return None if waiting is None else waiting_words(waiting, self.peer_name)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 __all__ = ["ROOM_FULL", "SAVE_FAILED", "MAX_FAILURE", "NO_DIRECT", "NO_RELAY_ROUTE", "NO_ANSWER", "NO_ANSWER_STOPPED",
            "INVITED", "DECLINED", "OFFER_DECLINED", "JOINED_NOTE_MS", "NAME_ASKED_KEY", "waiting_words",
-           "waiting_alone", "result_words"]
+           "waiting_alone", "result_words", "unlinked_words"]
 
 ROOM_FULL = ("This room is full: two players are already seated (this page keeps asking, in case a seat "
              "frees up).")
@@ -85,3 +85,17 @@ def result_words(verification: str | None, peer: str, stopped: bool = False) -> 
                 f"{peer}\u2019s last cards were checked.")
     return (f"The match is over. Checking the result: waiting for {peer}\u2019s browser to open "
             "the cards it still held\u2026")
+
+
+def unlinked_words(peer: str, *, no_direct: bool, relay: bool, no_answer: bool, stopped: bool, joined: bool,
+                   host: bool) -> str:
+    """Why the table waits while the two browsers are not linked (the room not refused nor expired):
+    the step that failed (no direct route, relay or not; nobody answering, still calling or not), or
+    whom it waits for."""
+    if no_direct:
+        return (NO_RELAY_ROUTE if relay else NO_DIRECT).format(peer=peer)
+    if no_answer:
+        return NO_ANSWER_STOPPED if stopped else NO_ANSWER
+    if not joined:
+        return f"Waiting for {peer} to join." if host else f"Waiting for {peer}\u2019s browser to answer."
+    return f"Waiting for {peer} to reconnect."
