@@ -14,9 +14,11 @@
 - :mod:`.table_keys`, :mod:`.table_chain`, :mod:`.table_deal`: the deal at three and four seats (two
   too): the N-party pack, one story for every seat (every round echoed before it is built on), and
   one seat's side of a hand's rounds, messages in and out.
-- :mod:`.table_roster`, :mod:`.table_room`: the room of three and four seats: the seats' keys and
-  signalling ids, the host's roster every seat checks, and a full mesh of pair links (:mod:`.link`)
-  keyed by each pair's Diffie–Hellman secret; the game's messages go to a seat over its pair's link.
+- :mod:`.table_roster`, :mod:`.table_room`, :mod:`.table_mesh`, :mod:`.table_events`: the room of three
+  and four seats: the seats' keys and signalling ids, the host's roster every seat checks, and a full
+  mesh of pair links (:mod:`.link`) keyed by each pair's Diffie–Hellman secret (the channels, pair
+  links and strangers' screening in :mod:`.table_mesh`, the room's events in :mod:`.table_events`);
+  the game's messages go to a seat over its pair's link.
 
 Nothing here does I/O: the link (:mod:`.link`) carries the payloads, the web layer drives the work.
 """
