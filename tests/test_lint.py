@@ -15,3 +15,12 @@ def test_ruff_finds_nothing() -> None:
     proc = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--output-format", "concise",
                            "py", "tests"], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_no_two_test_files_share_a_name() -> None:
+    """pytest imports test files by their base name (no packages under tests/): two files of one name
+    in different folders make the second an error at collection ("import file mismatch")."""
+    seen: dict[str, list[str]] = {}
+    for path in sorted(ROOT.joinpath("tests").rglob("test_*.py")):
+        seen.setdefault(path.name, []).append(str(path.relative_to(ROOT)))
+    assert not {name: paths for name, paths in seen.items() if len(paths) > 1}

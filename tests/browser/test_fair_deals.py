@@ -1,5 +1,5 @@
 """Fair deals in Chromium (the one browser test of issue 34 item 3; the rest is CPython, in
-tests/web/test_fair_deals.py): under Pyodide a new match against the computer shows the fingerprint of
+tests/web/test_fair_deals_table.py): under Pyodide a new match against the computer shows the fingerprint of
 its commitment before the first cut, the same after a reload, and its link opens *How the computer
 plays*."""
 

@@ -154,6 +154,7 @@ def test_two_browsers_play_a_whole_match_online(players: Any, online_url: str) -
     ann.page.click("#btn-online-name")
     bob = open_link(players, "bob", link)
     wait_live(ann, bob)
+    bob.page.click("#btn-online-name-later")  # a browser new to online play is asked its name once
     bob.page.click("#btn-online-fold")  # live: the panel is one line; its details open on request
     bob.page.wait_for_function(
         "() => (document.getElementById('peer-name') || {}).textContent === 'Ann <b>'")
