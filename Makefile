@@ -67,10 +67,11 @@ play: site
 # given whole files, longest first (tests/conftest.py): the browser and online files spend most of
 # their time waiting on Chromium, so on 2 cores they overlap the CPU-bound files. All of it inside a
 # network namespace holding only loopback (py/tools/netns.py) for the online tests; nothing else
-# needs a network. One worker by default: three on this 2-core machine took 20 minutes (no faster
-# than one after another) and five browser tests ran out of time under the load (docs/testing.md);
-# make test TEST_WORKERS=3 to try more on a bigger machine.
-TEST_WORKERS ?= 1
+# needs a network. Two workers by default, one a core: on this 2-core machine, quiet, two took 18:35
+# where one took 26:39, and three timed out under load (docs/testing.md). TEST_WORKERS=1 on a busy
+# machine, more on a bigger one. The longest whole matches and extra sizes run in make test-slow
+# (tests/conftest.py's MOVED_TO_SLOW names each one's replacement in make test).
+TEST_WORKERS ?= 2
 
 test: site wheels  # what a change must pass (docs/testing.md: the run, its times)
 	$(PY) py/tools/netns.py -- $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not slow" --durations=25

@@ -54,8 +54,71 @@ def file_rank(item: pytest.Item) -> int:
     return LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
 
 
+# Moved to `make test-slow` to keep `make test` short (issue 30; times of a quiet two-worker run in
+# docs/testing.md): each test, and what in `make test` still shows the same behaviour.
+MOVED_TO_SLOW: dict[str, str] = {
+    "online/test_online_play.py::test_a_whole_match_on_the_real_curve_every_pack_proven":
+        "protocol/test_cheats.py::test_a_whole_match_on_p256 (the same match on P-256 in CPython), "
+        "protocol/test_link_pyodide.py (the link and group inside Pyodide), and every other online browser test "
+        "(the same code on the test group)",
+    "online/test_online_play.py::test_two_browsers_play_a_whole_match_online":
+        "web/test_online.py::test_two_browsers_play_a_whole_match_online (two controllers, a whole match), "
+        "online/test_online_play.py's room to 61 (a hand in two browsers), online/test_online_net.py (a third "
+        "peer, a killed page), online/test_online_kill.py (two kills)",
+    "online/test_online_play.py::test_the_turn_comes_back_after_each_drop_even_just_after_a_move":
+        "web/test_online.py::test_a_dropped_link_blocks_actions_until_it_returns, "
+        "online/test_online_net.py::test_a_closed_page_is_reported_and_drop_frees_the_seat",
+    "online/test_online_kill.py::test_a_browser_killed_four_times_resumes_on_both_sides":
+        "online/test_online_kill.py::test_a_browser_killed_twice_resumes_on_both_sides (the deal's shuffles, the show)",
+    "online/test_online_squat.py::"
+    "test_a_stranger_with_the_room_id_reaches_nobody_and_a_redialling_squatter_cannot_hold_the_room":
+        "protocol/test_link_squatter.py (the rendezvous needs the secret; a caller every 8 s cannot keep the "
+        "friend out), online/test_online_play.py::test_a_squatter_on_the_hosts_channel_cannot_keep_the_friend_out",
+    "protocol/test_rules_online.py::test_a_whole_match_with_two_cards_from_the_pack_to_121_with_reloads":
+        "protocol/test_rules_online.py::test_a_whole_match_with_two_cards_from_the_pack_to_the_crib and "
+        "::test_a_whole_match_to_61; protocol/test_game.py::test_a_save_resumes_the_match_at_any_point",
+    "web/test_durable.py::test_a_browser_killed_at_any_moment_resumes_on_both_sides[2]":
+        "the same test at [1]",
+    "browser/test_newcomer.py::test_the_game_over_screen_fits_with_new_game_in_view[phone landscape 740x360]":
+        "the same test at [phone 360x740]; browser/test_phone_details.py's sideways sizes",
+    "browser/test_newcomer.py::test_the_game_over_screen_fits_with_new_game_in_view[desktop 1280x800]":
+        "the same test at [phone 360x740]; browser/test_table.py's whole match on the desktop",
+    "browser/test_newcomer.py::test_the_game_over_screen_fits_with_new_game_in_view[embed 720x540]":
+        "the same test at [phone 360x740]; browser/test_shipping.py's embed page",
+    "browser/test_newcomer.py::test_the_game_over_screen_fits_with_new_game_in_view[embed 420x640]":
+        "the same test at [phone 360x740]; browser/test_shipping.py's embed page",
+    "browser/test_snapshot.py::test_a_damaged_or_stale_snapshot_is_refused_and_the_game_starts_normally[foreign build]":
+        "the same test at [scrambled low] and [stale]",
+    "browser/test_snapshot.py::test_a_damaged_or_stale_snapshot_is_refused_and_the_game_starts_normally[truncated]":
+        "the same test at [scrambled low] and [stale]",
+    "browser/test_snapshot.py::"
+    "test_a_damaged_or_stale_snapshot_is_refused_and_the_game_starts_normally[scrambled middle]":
+        "the same test at [scrambled low] and [stale]",
+    "browser/test_muggins_page.py::test_the_cards_counted_are_seen_beside_the_pad[landscape 740x360]":
+        "the same test at [phone 360x740] and [desktop 1280x800]",
+    "browser/test_muggins_page.py::test_the_cards_counted_are_seen_beside_the_pad[embed 720x540]":
+        "the same test at [phone 360x740] and [desktop 1280x800]",
+    "browser/test_muggins_page.py::test_the_cards_counted_are_seen_beside_the_pad[embed 420x640]":
+        "the same test at [phone 360x740] and [desktop 1280x800]",
+    "browser/test_muggins_page.py::test_the_cards_counted_are_seen_beside_the_pad[phone 390x844]":
+        "the same test at [phone 360x740] and [desktop 1280x800]",
+    "browser/test_phone_details.py::test_game_over_shows_three_decisions_whole_and_readable_hand_numbers[390x844]":
+        "the same test at [360x740]",
+    "browser/test_scorekeeper_page.py::"
+    "test_a_whole_game_for_two_by_tapping_with_a_refusal_undo_redo_and_a_reload[desktop]":
+        "the same test at [phone]; browser/test_scorekeeper_page.py::test_a_whole_game_for_three_on_a_desktop_to_61",
+}
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=file_rank)  # stable: the tests of a file, and the other files, keep their order
+    for item in items:
+        try:
+            name = Path(str(item.fspath)).relative_to(TESTS).as_posix()
+        except ValueError:
+            continue
+        if f"{name}::{item.name}" in MOVED_TO_SLOW:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -24,3 +24,18 @@ def test_no_two_test_files_share_a_name() -> None:
     for path in sorted(ROOT.joinpath("tests").rglob("test_*.py")):
         seen.setdefault(path.name, []).append(str(path.relative_to(ROOT)))
     assert not {name: paths for name, paths in seen.items() if len(paths) > 1}
+
+
+def test_every_test_moved_to_make_test_slow_exists() -> None:
+    """tests/conftest.py's MOVED_TO_SLOW names tests by node id: a renamed test or parameter would
+    silently come back into `make test` (or its replacement go unnamed)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from conftest import MOVED_TO_SLOW
+
+    for node, replacement in MOVED_TO_SLOW.items():
+        path, _, name = node.partition("::")
+        source = (ROOT / "tests" / path).read_text()
+        function, _, param = name.partition("[")
+        assert f"def {function}(" in source, node
+        assert not param or param.rstrip("]") in source, node
+        assert replacement.strip(), node

@@ -3,10 +3,12 @@ interpreter the browser runs), not only under this machine's CPython.
 
 Runs ``node py/tools/pyodide_pytest.mjs`` (tests/engine without the ``slow`` ones) in two shares
 that pytest-xdist can run side by side (``make test`` runs ``--dist loadfile``): this file runs
-every engine test file but the property tests, tests/test_pyodide_engine_properties.py runs those
-(about half the time inside Pyodide; marked ``slow``, so in ``make test-slow``: ``make test`` runs
-the property tests under CPython). Together they run all of tests/engine but the ``slow`` tests,
-as one run did; a new engine test file lands in this share. The wheels it unpacks come from
+every engine test file but the property tests (``make test`` runs the files of :data:`PORTABLE`,
+``make test-slow`` all of them), tests/test_pyodide_engine_properties.py runs those (about half the
+time inside Pyodide; marked ``slow``, so in ``make test-slow``: ``make test`` runs the property
+tests under CPython). Together they run all of tests/engine but the ``slow`` tests, as one run did;
+a new engine test file lands in the slow share (add it to :data:`PORTABLE` if the interpreter could
+change its outcome). The wheels it unpacks come from
 ``.cache/wheels`` (``make wheels``); the test downloads them itself when they are missing (under a
 lock: both shares may ask at once).
 """
@@ -72,5 +74,20 @@ def run_engine_tests_in_pyodide(*paths: str) -> None:
     assert "platform emscripten" in run.stdout or "Pyodide" in run.stdout, tail
 
 
+# make test runs the engine files where the interpreter could make a difference (numbers, hashing,
+# bytes, JSON, the byte-for-byte replays of the corpus and the saves) inside Pyodide; make test-slow
+# runs every engine file there (the others are screens of text, the command line and data checks,
+# run under CPython in make test).
+PORTABLE = ("test_cards.py", "test_scoring.py", "test_rules_value.py", "test_state.py", "test_match.py",
+            "test_view.py", "test_hidden.py", "test_rng.py", "test_savefile.py", "test_corpus.py", "test_record.py",
+            "test_tables.py", "test_play_muggins.py", "test_first_dealer.py", "test_series.py",
+            "test_scorekeeper.py", "test_fairness.py")
+
+
+def test_the_portable_engine_files_pass_inside_pyodide() -> None:
+    run_engine_tests_in_pyodide(*(f"tests/engine/{name}" for name in PORTABLE))
+
+
+@pytest.mark.slow
 def test_engine_suite_passes_inside_pyodide() -> None:
     run_engine_tests_in_pyodide("tests/engine", f"--ignore={PROPERTIES}")

@@ -7,9 +7,9 @@ browser, its renderers, its storage) and start it again on the same profile. Wha
 what the browser had written to disk: that is the point (``localStorage`` lost the last moves here;
 the store in IndexedDB with strict transactions, and online play waiting for it, must not).
 
-The default run kills four times (during the deal's shuffles, in the play, in the show, at the hand
-summary), alternating the host and the friend; the sweep marked ``slow`` kills ten times and plays
-the match to its end.
+``make test`` kills twice (during the deal's shuffles, in the show); ``make test-slow`` kills four
+times (the deal's shuffles, the play, the show, the hand summary), alternating the host and the
+friend, and ten times through a whole match.
 """
 
 from __future__ import annotations
@@ -227,6 +227,11 @@ def run(profiles: Any, online_url: str, moments: list[Moment], to_the_end: bool,
         for p in (ann, bob):
             assert "has stopped" not in p.page.locator("body").inner_text()
     print(f"  {len(log)} actions, equal on both sides, in {time.monotonic() - started:.0f} s")
+
+
+def test_a_browser_killed_twice_resumes_on_both_sides(profiles: Any, online_url: str) -> None:
+    """The friend killed during the deal's shuffles, then the host in the show (make test's run)."""
+    run(profiles, online_url, [DEAL, SHOW], to_the_end=False, limit_s=120)
 
 
 def test_a_browser_killed_four_times_resumes_on_both_sides(profiles: Any, online_url: str) -> None:
