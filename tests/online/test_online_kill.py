@@ -28,14 +28,27 @@ from browser_harness import READY_TIMEOUT_MS, wait_ready, watch_console
 from net_harness import no_snapshot_script
 from test_online_play import STEP, state, wait_live
 
+from web.sessions.online.room_log import read_record
+
 import chromium  # py/tools (on sys.path through tests/online/conftest.py)
 
 LOOPBACK_FLAG = "--allow-loopback-in-peer-connection"
 
 BINARY = Path("/usr/lib/chromium/chromium")
 """Debian's /usr/bin/chromium is a shell script that execs this: start it directly."""
-STORED_LOG = """(key) => { const raw = window.cribbageStore && window.cribbageStore.get(key);
-  return raw ? JSON.parse(raw).game.actions : null; }"""
+# The room's record as stored: its base and, since issue 31, the entries of its append-only log
+# (web.sessions.online.room_log), read back in Python as the page reads them.
+STORED_RECORD = """(key) => { const store = window.cribbageStore, out = {};
+  const raw = store && store.get(key);
+  if (!raw) return out;
+  out[key] = raw;
+  const log = JSON.parse(raw).log;
+  for (let n = 1; typeof log === "string"; n++) {
+    const entry = store.get(key + ".log." + log + "." + n);
+    if (entry == null) break;
+    out[key + ".log." + log + "." + n] = entry;
+  }
+  return out; }"""
 
 
 class Profile:
@@ -95,8 +108,9 @@ class Profile:
             self.kill()
 
     def stored_log(self, room: str) -> list[str] | None:
-        log = self.page.evaluate(STORED_LOG, f"cribbage.online.room.{room}")
-        return None if log is None else public(log)
+        key = f"cribbage.online.room.{room}"
+        record = read_record(dict(self.page.evaluate(STORED_RECORD, key)), key)
+        return None if record is None else public(record["game"]["actions"])
 
 
 def public(actions: list[str]) -> list[str]:
