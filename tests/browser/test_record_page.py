@@ -108,7 +108,7 @@ def test_finish_see_the_chart_export_clear_import_and_find_everything(
     page.wait_for_selector("#dlg-record .race svg.chart")
     assert "Points hand by hand" in page.inner_text("#dlg-record")
     page.click("#record-review-1")
-    page.wait_for_selector("ul#record-review-1 li")
+    page.wait_for_selector("ul#record-review-1 li", timeout=90_000)  # (the coach in Pyodide: 30 s ran out once)
     audit(page, "one match", problems)
     page.click("#btn-record-back")
     # Export: the download is the bundle of everything stored.
