@@ -285,6 +285,17 @@ def settle(*browsers: Browser, limit: int = 100_000) -> None:
     raise AssertionError("never quiet")
 
 
+def host_from_menu(clock: Clock, hub: Hub, name: str = "Ann") -> Browser:
+    """A browser that opens a room from the menu (New game, Online, Start), settled: the host alone."""
+    host = Browser(name, clock, hub)
+    host.load()
+    host.c.click("menu")
+    host.c.click("new-mode", {"mode": "online"})
+    host.c.click("start")
+    settle(host)
+    return host
+
+
 def pass_time(clock: Clock, seconds: float, *browsers: Browser) -> None:
     """Let heartbeats tick for ``seconds`` (half a second at a time)."""
     steps = int(seconds / 0.5)

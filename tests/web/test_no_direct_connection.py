@@ -4,7 +4,7 @@ there but whose browser no data channel ever reaches (said after ``REACH_S``, no
 
 from __future__ import annotations
 
-from online_fakes import Browser, Clock, Hub, MemChannel, NetHost, pass_time, settle
+from online_fakes import Browser, Clock, Hub, MemChannel, NetHost, host_from_menu, pass_time, settle
 from table_fakes import text_of
 
 from cribbage.online.group import MODP_TEST
@@ -41,13 +41,7 @@ class BlockedHub(Hub):
 
 
 def new_room(clock: Clock, hub: Hub) -> Browser:
-    ann = Browser("Ann", clock, hub)
-    ann.load()
-    ann.c.click("menu")
-    ann.c.click("new-mode", {"mode": "online"})
-    ann.c.click("start")
-    settle(ann)
-    return ann
+    return host_from_menu(clock, hub)
 
 
 def test_refusal_text_names_what_the_link_asked_for_in_one_plain_sentence():

@@ -9,7 +9,7 @@ from html import escape, unescape
 from typing import Callable
 
 import pytest
-from online_fakes import BUSY, Browser, Clock, Hub, hidden_cards, leaks, pass_time, settle, turn
+from online_fakes import BUSY, Browser, Clock, Hub, hidden_cards, host_from_menu, leaks, pass_time, settle, turn
 from table_fakes import select, text_of
 
 from cribbage.actions import Play
@@ -22,12 +22,7 @@ from web.sessions.online.room_log import read_record
 
 def open_room(clock: Clock, hub: Hub) -> tuple[Browser, Browser]:
     """Ann creates a room from the menu; Bob opens its link."""
-    ann = Browser("Ann", clock, hub)
-    ann.load()
-    ann.c.click("menu")
-    ann.c.click("new-mode", {"mode": "online"})
-    ann.c.click("start")
-    settle(ann)
+    ann = host_from_menu(clock, hub)
     assert isinstance(ann.c.session, PeerSession) and ann.session.perspective == 0
     html = ann.html()
     link = select(html, tag="input", id="room-link")[0].attrs["value"]
@@ -743,12 +738,7 @@ def test_a_refusal_is_said_once(table: tuple[Clock, Hub, Browser, Browser]) -> N
                                   "socket-closed", "server-error", "open-timeout", "unavailable-id"])
 def test_no_internal_code_reaches_the_page(code: str) -> None:
     clock, hub = Clock(), Hub()
-    ann = Browser("Ann", clock, hub)
-    ann.load()
-    ann.c.click("menu")
-    ann.c.click("new-mode", {"mode": "online"})
-    ann.c.click("start")
-    settle(ann)
+    ann = host_from_menu(clock, hub)
     ann.session.connection.on_error(code)
     ann.session.connection.on_error(code)
     ann.c.refresh()

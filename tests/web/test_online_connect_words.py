@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from online_fakes import Browser, Clock, Hub, pass_time, settle
+from online_fakes import Browser, Clock, Hub, host_from_menu, pass_time, settle
 from table_fakes import text_of
 from test_online import open_room
 
@@ -18,13 +18,7 @@ from web.sessions.online.words import NO_ANSWER, NO_ANSWER_STOPPED, ROOM_FULL
 
 
 def _host_alone(clock: Clock, hub: Hub) -> Browser:
-    ann = Browser("Ann", clock, hub)
-    ann.load()
-    ann.c.click("menu")
-    ann.c.click("new-mode", {"mode": "online"})
-    ann.c.click("start")
-    settle(ann)
-    return ann
+    return host_from_menu(clock, hub)
 
 
 def test_a_wrong_secret_reaches_nobody_says_so_calls_less_often_and_then_stops() -> None:
