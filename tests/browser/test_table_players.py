@@ -55,9 +55,9 @@ class Seats(Table):
         html = self.page.content()
         plates = {int(s): int(t) for s, t in re.findall(r'data-seat-score="(\d)">(\d+)<', html)}
         assert plates == {s: st.scores[rules.side_of(s)] for s in range(rules.players)}, (plates, st.scores)
-        holes = self.page.eval_on_selector_all(
-            "[data-peg$='-front']", "els => els.map(e => [e.dataset.peg, +e.dataset.hole])")
-        assert sorted((int(k.split("-")[0]), h) for k, h in holes) == [
+        # the pegs from the same snapshot as the plates (the computer may move after it)
+        holes = [(int(s), int(h)) for s, h in re.findall(r'data-peg="(\d)-front" data-hole="(\d+)"', html)]
+        assert sorted(holes) == [
             (side, min(st.scores[side], rules.target)) for side in range(rules.sides)], holes
         me = int(self.meta("seat"))
         if st.phase in PRIVATE and self.meta("covered") != "true":
