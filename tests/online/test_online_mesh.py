@@ -22,8 +22,8 @@ from browser_harness import watch_console
 from net_harness import Player
 
 FP = re.compile(r"sha-256 [0-9A-F]{2}(:[0-9A-F]{2}){31}")
-TRICKY = ["hello", "", "ünïcödé ♠♥♦♣ \u0000 \u2028\n", '<img src=x onerror="document.body.dataset.pwned=1">',
-          "x" * 70_000]
+TRICKY = ["hello", "", "ünïcödé ♠♥♦♣ \u0000 \u2028\n",
+          '<img src=x onerror="document.body.dataset.pwned=1">', "x" * 70_000]
 APP_FILE = re.compile(r"\.(js|mjs|wasm|zip|json|py)$")
 KEEP = re.compile(r"^/(static/net\.js|vendor/peerjs-[^/]+/.*)$")
 

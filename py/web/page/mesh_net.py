@@ -143,7 +143,8 @@ class PeerJSMesh:
         # anything else ("full", "knock": not in the mesh mode) is not for a table of three or four
 
 
-def mesh_factory(host: BrowserHost, *, connect_timeout_ms: int = 10_000) -> Callable[[str, MeshEvents], MeshChannels] | None:
+def mesh_factory(host: BrowserHost, *,
+                 connect_timeout_ms: int = 10_000) -> Callable[[str, MeshEvents], MeshChannels] | None:
     """The page's :data:`~web.sessions.online.mesh_env.MeshFactory`, or None when the page cannot go
     online this way: no ``window.cribbageNet``, or the link names a signalling server or relay the
     page does not trust (net.js's ``untrusted()``; the refusal's sentence is the two-player panel's,
