@@ -68,6 +68,7 @@ class FakeNet:
 
     def drop(self, peer: str) -> None:
         self.calls.append(("drop", peer))
+        self.emit("close", peer, "dropped")  # as net.js: told within the call
 
     def close(self) -> None:
         self.calls.append(("close",))
@@ -91,10 +92,19 @@ class FakeHost:
     def __init__(self) -> None:
         self.timers: list[tuple[int, Callable[[], None]]] = []
         self.labels: list[str] = []
+        self.due: list[Callable[[], None]] = []
 
     def timed(self, fn: Callable[[], Any], label: str = "handler") -> Any:
         self.labels.append(label)
         return fn()
+
+    def soon(self, fn: Callable[[], None]) -> Any:
+        self.due.append(fn)
+
+    def run_soon(self) -> None:
+        due, self.due = self.due, []
+        for fn in due:
+            fn()
 
     def later(self, ms: int, fn: Callable[[], None]) -> Any:
         self.timers.append((ms, fn))
@@ -217,7 +227,7 @@ def test_each_event_names_its_peer_and_the_binding_is_read_from_the_fingerprints
 
 
 def test_send_drop_and_close_act_on_the_peer_named(page: Any) -> None:
-    channels, net, events, _ = make(page)
+    channels, net, events, host = make(page)
     net.emit("open", "me", "")
     net.open_ids = {"p1"}
     assert channels.send("p1", "hello") is True
@@ -227,6 +237,7 @@ def test_send_drop_and_close_act_on_the_peer_named(page: Any) -> None:
     channels.drop("p2")
     assert net.calls[-1] == ("drop", "p2")
     channels.close()
+    host.run_soon()  # the "dropped" told inside drop() was to wait for it, and close() came first
     assert net.calls[-1] == ("close",)
     count = len(net.calls)
     net.emit("message", "p1", "late")  # nothing after close
@@ -276,3 +287,35 @@ def test_the_factory_is_none_without_net_js_or_with_an_untrusted_link(page: Any)
     channels = factory("seat-3", Recorder())
     assert isinstance(channels, mesh_net.PeerJSMesh)
     assert net.calls == [("open", "seat-3", {"mesh": True, "connectTimeoutMs": 4000})]
+
+
+def test_no_event_reaches_the_session_inside_its_own_call(page: Any) -> None:
+    channels, net, events, host = make(page)
+    net.emit("open", "me", "")
+
+    class Reentered(Recorder):
+        def on_close(self, peer: str, reason: str) -> None:
+            assert not inside, "on_close within the session's own drop()"
+            super().on_close(peer, reason)
+
+    inside = True
+    channels.events = watcher = Reentered()
+    channels.drop("p1")
+    net.emit("message", "p2", "came after the drop")  # from the page's next task: behind it, in order
+    inside = False
+    assert watcher.calls == []
+    host.run_soon()
+    assert watcher.calls == [("close", "p1", "dropped"), ("message", "p2", "came after the drop")]
+    net.emit("message", "p2", "then at once")
+    assert watcher.calls[-1] == ("message", "p2", "then at once")
+
+    # an error net.js tells inside open() (here: the link names an untrusted server) waits for the factory
+    mesh_net, window = page
+    window.cribbageNet = refusing = FakeNet()
+    refusing.open = (  # type: ignore[method-assign]
+        lambda my_id, handler, options: handler("error", "", "untrusted-signal"))
+    host2, late = FakeHost(), Recorder()
+    mesh_net.PeerJSMesh(host2, "me", late)
+    assert late.calls == []
+    host2.run_soon()
+    assert late.calls == [("error", "", "untrusted-signal")]

@@ -17,6 +17,11 @@ channels go on. As at two players (:class:`web.page.net.PeerJSChannel`), a regis
 before it ever succeeded (the id still held by a killed page's socket, the server not answering) is
 tried again :data:`~web.page.net.REOPEN_MS` later; calls asked for before the registration are made
 once it is done.
+
+No event reaches the session inside one of its own calls: net.js tells some at once, within the call
+that caused them ("close" "dropped" inside ``drop``, "close" "replaced" when ``dial`` replaces a dead
+channel, "error" "not-open" inside ``dial``); those wait until the call has returned and are handled,
+in order, in a task of their own (:meth:`BrowserHost.soon`), so a session never sees itself re-entered.
 """
 
 from __future__ import annotations
@@ -60,6 +65,10 @@ class PeerJSMesh:
         self.sent_chars = int(_text(document.body.getAttribute("data-net-sent")) or 0)
         """Characters sent over the data channels by this page (ASCII: bytes), as at two players."""
         self._reopen: Any = None
+        self._calling = 0
+        """Inside a call into net.js (events told meanwhile wait in :attr:`_held`)."""
+        self._held: list[tuple[str, str, str]] = []
+        self._flush_due = False
         self._proxy = create_proxy(self._on_event)
         self.net = window.cribbageNet
         self._register()
@@ -67,7 +76,24 @@ class PeerJSMesh:
     def _register(self) -> None:
         self._reopen = None
         if not self.closed:
-            self.net.open(self.my_id, self._proxy, json.dumps(self.options))
+            self._net("open", self.my_id, self._proxy, json.dumps(self.options))
+
+    def _net(self, name: str, *args: Any) -> Any:
+        """``window.cribbageNet[name](*args)``, holding the events it tells meanwhile (see above)."""
+        self._calling += 1
+        try:
+            return getattr(self.net, name)(*args)
+        finally:
+            self._calling -= 1
+            if not self._calling and self._held and not self._flush_due:
+                self._flush_due = True
+                self.host.soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_due = False
+        held, self._held = self._held, []
+        for k, who, text in held:
+            self._handle(k, who, text)
 
     # ---- MeshChannels ---------------------------------------------------------------------------
 
@@ -78,12 +104,12 @@ class PeerJSMesh:
             if peer not in self.wanted:
                 self.wanted.append(peer)
             return
-        self.net.connect(peer)  # net.js leaves a channel open or opening to it alone
+        self._net("connect", peer)  # net.js leaves a channel open or opening to it alone
 
     def send(self, peer: str, text: str) -> bool:
         if self.closed:
             return False
-        sent = bool(self.net.send(text, peer))
+        sent = bool(self._net("send", text, peer))
         if sent:
             self.sent_chars += len(text)
             document.body.setAttribute("data-net-sent", str(self.sent_chars))  # read by the benchmarks
@@ -91,11 +117,12 @@ class PeerJSMesh:
 
     def drop(self, peer: str) -> None:
         if not self.closed:
-            self.net.drop(peer)
+            self._net("drop", peer)
 
     def close(self) -> None:
         self.closed = True
         self.wanted = []
+        self._held = []
         if self._reopen is not None:
             self.host.cancel(self._reopen)
             self._reopen = None
@@ -109,6 +136,14 @@ class PeerJSMesh:
         k = str(_nn(kind) or "")
         who = str(_nn(peer) or "")
         text = str(_nn(detail) or "")
+        if self._calling or self._held:  # told inside one of our calls (or behind one that was): later
+            self._held.append((k, who, text))
+            return
+        self._handle(k, who, text)
+
+    def _handle(self, k: str, who: str, text: str) -> None:
+        if self.closed:
+            return
 
         def handle() -> None:
             try:
@@ -126,7 +161,7 @@ class PeerJSMesh:
             events.on_registered()
             for peer in wanted:
                 if not self.closed:
-                    self.net.connect(peer)
+                    self._net("connect", peer)
         elif k == "connect":
             events.on_open(who, _binding(text, who))
         elif k == "message":
