@@ -76,7 +76,13 @@
  * "close", remoteId, "connect-timeout" (not an "error"). Every channel this mode holds (called or
  * adopted) ends with exactly one "close" (closed | dropped | replaced | connect-timeout), or, for
  * a call to an id nobody holds, "error" remoteId "peer-unavailable"; close() and open() end them
- * all with no event. PeerJS only (options.nostr is ignored in this mode).
+ * all with no event. A page going away (pagehide) closes its channels, so the others are told
+ * "close" "closed" at once (the two-player mode leaves that to the heartbeat, as before).
+ * The Nostr path (below) in this mode: every seat joins the Trystero room options.nostr.topic (the
+ * same for the whole table) and says its id to each peer there; a call is made over the relays
+ * when PeerJS is not registered, when the PeerServer says nobody holds the id, or when the callee
+ * has not answered over PeerJS NOSTR_AFTER_MS after the call (that PeerJS call, never told, is
+ * replaced); a call to an id not heard there yet waits for its hello, within connectTimeoutMs.
  *
  * optionsJson (a JSON object as a string, all keys optional):
  *   busy              string sent to a third peer (default "busy")
@@ -629,7 +635,8 @@
   }
 
   function meshConnect(who) {
-    if (!(peer && peer.open)) {
+    var viaPeer = !!(peer && peer.open);
+    if (!viaPeer && !(nostr && nostr.ready)) {
       emit("error", who, "not-open");
       return;
     }
@@ -642,7 +649,61 @@
       if (!isDead(entry.conn)) return; // open or opening: left alone
       meshRelease(who, "replaced");
     }
-    meshAdopt(peer.connect(who, { reliable: true, serialization: "raw" }), "out");
+    if (!viaPeer) {
+      meshNostrCall(who);
+      return;
+    }
+    var conn = peer.connect(who, { reliable: true, serialization: "raw" });
+    meshAdopt(conn, "out");
+    if (nostr) {
+      var gen = generation;
+      later(function () { // PeerJS first; the relays if the callee has not answered by then
+        var now = mesh && mesh[who];
+        var pc = conn.peerConnection;
+        if (gen === generation && now && now.conn === conn && !now.opened && !(pc && pc.remoteDescription)) {
+          meshNostrCall(who);
+        }
+      }, NOSTR_AFTER_MS);
+    }
+  }
+
+  /** (mesh) Call `who` over the relays: now if its hello was heard, else when it is (within the
+   *  connect timeout: else "close" who "connect-timeout"). A PeerJS call to it still opening stays
+   *  until the relays' channel replaces it. `again`: the relays just came up (no new clock). */
+  function meshNostrCall(who, again) {
+    if (!nostr || !mesh) return;
+    for (var pid in nostr.ids) {
+      if (nostr.ids[pid] === who) {
+        meshNostrPick(pid, who);
+        return;
+      }
+    }
+    if (nostr.wants[who] || again) return; // already waiting for its hello
+    nostr.wants[who] = true;
+    var gen = generation;
+    var state = nostr;
+    later(function () {
+      if (gen !== generation || nostr !== state || !state.wants[who]) return;
+      delete state.wants[who];
+      if (mesh[who]) return; // a channel is there after all (theirs, or PeerJS's: its own clock)
+      emit("close", who, "connect-timeout");
+    }, settings.connectTimeoutMs);
+  }
+
+  function meshNostrPick(pid, who) {
+    if (!nostr || !nostr.room || !mesh) return;
+    delete nostr.wants[who];
+    var entry = mesh[who];
+    if (entry && (entry.opened || entry.dir !== "out")) return; // open, or they are calling us
+    if (entry) { // our PeerJS call, still opening: the relays' channel replaces it (nothing was told)
+      delete mesh[who];
+      clearTimeout(entry.timeout);
+      quietClose(entry.conn);
+    }
+    var old = nostr.conns[pid];
+    if (old) old._gone();
+    nostr.tell(nostr.pick, { to: who }, pid);
+    meshAdopt(nostrConn(nostr, pid, who), "out");
   }
 
   /** PeerJS's "peer-unavailable" in the mesh mode: the call to that id ends (it names the id only
@@ -655,7 +716,8 @@
     delete mesh[who];
     clearTimeout(entry.timeout);
     quietClose(entry.conn);
-    emit("error", who, "peer-unavailable");
+    if (nostr) meshNostrCall(who); // not on the PeerServer: perhaps on the relays
+    else emit("error", who, "peer-unavailable");
   }
 
   function meshSend(text, who) {
@@ -864,7 +926,7 @@
     }
     myself = id;
     if (settings.mesh) mesh = Object.create(null); // no prototype: any id is a plain key
-    var relays = settings.nostr && !settings.mesh ? nostrRelays(signalUrl) : [];
+    var relays = settings.nostr ? nostrRelays(signalUrl) : [];
     if (relays.length) nostrOpen(gen, id, settings.nostr, relays);
     loadPeerJS().then(function (peerjs) {
       if (gen !== generation) return;
@@ -970,7 +1032,7 @@
 
   /** Join the Trystero room of this link on the relays (see the header). */
   function nostrOpen(gen, id, cfg, relays) {
-    var state = { room: null, ids: {}, conns: {}, ready: false };
+    var state = { room: null, ids: {}, conns: {}, ready: false, wants: Object.create(null) };
     nostr = state;
     loadNostr().then(function (mod) {
       if (gen !== generation || nostr !== state) return;
@@ -1000,7 +1062,9 @@
         var pid = meta && meta.peerId;
         if (gen !== generation || nostr !== state || !said || typeof said.id !== "string" || !ID_RE.test(said.id)) return;
         state.ids[pid] = said.id;
-        if (nostrWanted === said.id) nostrPick(pid, said.id);
+        if (mesh) {
+          if (state.wants[said.id]) meshNostrPick(pid, said.id);
+        } else if (nostrWanted === said.id) nostrPick(pid, said.id);
       };
       state.pick.onMessage = function (text, meta) {
         var said = parseSmall(text);
@@ -1009,7 +1073,8 @@
         if (gen !== generation || nostr !== state || !said || said.to !== id || !who) return;
         var old = state.conns[pid];
         if (old) old._gone();
-        onIncoming(nostrConn(state, pid, who));
+        if (mesh) meshIncoming(nostrConn(state, pid, who));
+        else onIncoming(nostrConn(state, pid, who));
       };
       state.data.onMessage = function (text, meta) {
         var conn = state.conns[meta && meta.peerId];
@@ -1029,7 +1094,8 @@
             announced = true;
             emit("open", id, signalUrl);
           }
-          if (nostrWanted && !current) nostrCall(nostrWanted);
+          if (mesh) Object.keys(state.wants).forEach(function (who) { meshNostrCall(who, true); });
+          else if (nostrWanted && !current) nostrCall(nostrWanted);
         }
         if (!state.ready) later(poll, 100);
       };

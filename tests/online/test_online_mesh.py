@@ -1,7 +1,7 @@
 """static/net.js's mesh mode (a table of three or four): one registration a page, one data channel per
 other page, all at once, over the local PeerServer and WebRTC on loopback.
 
-The pages here are the built site's index.html with every script but net.js and PeerJS answered
+The pages here are the built site's index.html with every script but net.js, PeerJS and Trystero answered
 empty (the same origin, the same Content-Security-Policy, the same signalling metas): the channels are what is
 tested, and four pages each starting Pyodide would only load the machine. The pages dial as the
 engine does (:meth:`cribbage.online.table_room.TableRoom.to_dial`: every seat calls the lower seats).
@@ -20,16 +20,17 @@ from urllib.parse import urlparse
 import pytest
 from browser_harness import watch_console
 from net_harness import Player
+from test_online_nostr import dead_signal, relay, relays_meta, site  # noqa: F401 - fixtures of the relay
 
 FP = re.compile(r"sha-256 [0-9A-F]{2}(:[0-9A-F]{2}){31}")
 TRICKY = ["hello", "", "ünïcödé ♠♥♦♣ \u0000 \u2028\n",
           '<img src=x onerror="document.body.dataset.pwned=1">', "x" * 70_000]
 APP_FILE = re.compile(r"\.(js|mjs|wasm|zip|json|py)$")
-KEEP = re.compile(r"^/(static/net\.js|vendor/peerjs-[^/]+/.*)$")
+KEEP = re.compile(r"^/(static/net\.js|vendor/(peerjs|trystero)-[^/]+/.*)$")
 
 
 def is_app_file(url: str) -> bool:
-    """A script or data file of the app (not net.js nor PeerJS): answered empty, so the page runs no app."""
+    """A script or data file of the app (not net.js, PeerJS or Trystero): answered empty, so the page runs no app."""
     path = urlparse(url).path
     return bool(APP_FILE.search(path)) and not KEEP.match(path)
 
@@ -61,14 +62,17 @@ class Pages:
         self.browser, self.url, self.request = browser, url, request
         self.all: list[MeshPage] = []
 
-    def new(self, name: str) -> MeshPage:
+    def new(self, name: str, url: str | None = None, init: str | None = None) -> MeshPage:
+        """A light page at ``url`` (default the site with the local PeerServer), ``init`` run as it loads."""
         context = self.browser.new_context(permissions=["camera", "microphone"])  # else no ICE on loopback
+        if init:
+            context.add_init_script(init)
 
         context.route(is_app_file, answer_empty)  # (the page itself must come from the server: a
         # fulfilled document has no address space, and Chromium then blocks its calls to 127.0.0.1)
         page = context.new_page()
         watch = watch_console(page, self.request)
-        page.goto(self.url)
+        page.goto(url or self.url)
         page.wait_for_function("() => !!window.cribbageNet")
         assert page.evaluate("() => !!window.pyscript") is False
         player = MeshPage(name, context, page, watch)
@@ -278,3 +282,32 @@ def test_each_channel_has_its_own_clock_and_errors_name_the_peer(pages: Pages) -
     assert b.wait_event("message", peer="meshclock-a")["detail"] == "to the new one"
     b.connect("meshclock-b2")  # itself: refused by net.js
     assert b.events()[-1]["detail"] == "invalid-id"
+
+
+@pytest.mark.allow_console(r"WebSocket connection to 'ws://127\.0\.0\.1:\d+/cribbage/peerjs.*ERR_CONNECTION_REFUSED")
+def test_with_the_peerserver_down_the_mesh_forms_over_the_nostr_relays(pages: Pages, site: str,  # noqa: F811
+                                                                        dead_signal: str, relay: Any) -> None:  # noqa: F811
+    """Issue 31's second path in the mesh mode: every seat in one Trystero room on the relay (the
+    topic and key the table's session gives), each call made there when PeerJS cannot."""
+    url = site + "?signal=" + dead_signal
+    group = [pages.new(f"seat{i}", url=url, init=relays_meta(relay)) for i in range(3)]
+    ids = seat_ids("meshnostr", 3)
+    nostr = {"topic": "cribbage-t-meshnostr", "key": "k" * 43}
+    for page, pid in zip(group, ids):
+        page.open_mesh(pid, nostr=nostr, openTimeoutMs=4_000)
+    for page, pid in zip(group, ids):
+        assert page.wait_event("open", timeout_ms=20_000)["peer"] == pid
+    dial_as_the_engine(group, ids)
+    for i, j in itertools.combinations(range(3), 2):
+        at_i, at_j = connects(group[i], ids[j]), connects(group[j], ids[i])
+        assert (at_i["path"], at_j["path"]) == ("nostr", "nostr")
+        assert (at_i["dir"], at_j["dir"]) == ("in", "out")
+        assert FP.fullmatch(at_i["local"]) and (at_i["local"], at_i["remote"]) == (at_j["remote"], at_j["local"])
+    exchange(group, ids, "over the relay")
+    # a page leaving the room is told to each of the others
+    marks = [len(page.events()) for page in group]
+    group[2].page.evaluate("() => window.cribbageNet.close()")
+    for k in (0, 1):
+        assert group[k].wait_event("close", peer=ids[2], after=marks[k])["detail"] == "closed"
+    assert group[0].send_to(ids[1], "the others go on")
+    assert group[1].wait_event("message", peer=ids[0], after=marks[1])["detail"] == "the others go on"

@@ -287,6 +287,11 @@ def test_the_factory_is_none_without_net_js_or_with_an_untrusted_link(page: Any)
     channels = factory("seat-3", Recorder())
     assert isinstance(channels, mesh_net.PeerJSMesh)
     assert net.calls == [("open", "seat-3", {"mesh": True, "connectTimeoutMs": 4000})]
+    with_relays = mesh_net.mesh_factory(FakeHost(), nostr=("cribbage-t-host", "k" * 43))
+    assert with_relays is not None
+    with_relays("seat-1", Recorder())
+    assert net.calls[-1] == ("open", "seat-1", {"mesh": True, "connectTimeoutMs": 10_000,
+                                                "nostr": {"topic": "cribbage-t-host", "key": "k" * 43}})
 
 
 def test_no_event_reaches_the_session_inside_its_own_call(page: Any) -> None:

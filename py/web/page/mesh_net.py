@@ -50,13 +50,15 @@ class PeerJSMesh:
     """:class:`~web.sessions.online.mesh_env.MeshChannels` over ``window.cribbageNet`` (mesh mode)."""
 
     def __init__(self, host: BrowserHost, my_id: str, events: MeshEvents, *, connect_timeout_ms: int = 10_000,
-                 signal: str = "") -> None:
+                 signal: str = "", nostr: tuple[str, str] | None = None) -> None:
         self.host = host
         self.my_id = my_id
         self.events = events
         self.options: dict[str, Any] = {"mesh": True, "connectTimeoutMs": connect_timeout_ms}
         if signal:
             self.options["signal"] = signal
+        if nostr is not None:  # (topic, key): every seat of the table in one Trystero room on the relays
+            self.options["nostr"] = {"topic": nostr[0], "key": nostr[1]}
         self.registered = False
         """The id was registered at least once since this object opened it."""
         self.closed = False
@@ -178,12 +180,14 @@ class PeerJSMesh:
         # anything else ("full", "knock": not in the mesh mode) is not for a table of three or four
 
 
-def mesh_factory(host: BrowserHost, *,
-                 connect_timeout_ms: int = 10_000) -> Callable[[str, MeshEvents], MeshChannels] | None:
+def mesh_factory(host: BrowserHost, *, connect_timeout_ms: int = 10_000,
+                 nostr: tuple[str, str] | None = None) -> Callable[[str, MeshEvents], MeshChannels] | None:
     """The page's :data:`~web.sessions.online.mesh_env.MeshFactory`, or None when the page cannot go
     online this way: no ``window.cribbageNet``, or the link names a signalling server or relay the
     page does not trust (net.js's ``untrusted()``; the refusal's sentence is the two-player panel's,
-    :func:`web.sessions.online.peer.refusal_text`)."""
+    :func:`web.sessions.online.peer.refusal_text`). ``nostr``: (topic, key) of the second signalling
+    path, the same for every seat of the table (e.g. the host's signalling id and
+    :func:`cribbage.online.link.nostr_key` of the room and its secret); None: PeerJS only."""
     try:
         net = _nn(getattr(window, "cribbageNet", None))
         if net is None or str(_nn(net.untrusted()) or ""):
@@ -193,6 +197,6 @@ def mesh_factory(host: BrowserHost, *,
         return None
 
     def factory(my_id: str, events: MeshEvents) -> MeshChannels:
-        return PeerJSMesh(host, my_id, events, connect_timeout_ms=connect_timeout_ms)
+        return PeerJSMesh(host, my_id, events, connect_timeout_ms=connect_timeout_ms, nostr=nostr)
 
     return factory
