@@ -82,7 +82,9 @@
  * same for the whole table) and says its id to each peer there; a call is made over the relays
  * when PeerJS is not registered, when the PeerServer says nobody holds the id, or when the callee
  * has not answered over PeerJS NOSTR_AFTER_MS after the call (that PeerJS call, never told, is
- * replaced); a call to an id not heard there yet waits for its hello, within connectTimeoutMs.
+ * replaced); a call to an id not heard there yet waits for its hello, within connectTimeoutMs
+ * (so with the relays on, a call to an id nobody holds ends "close" "connect-timeout", never
+ * "peer-unavailable").
  *
  * optionsJson (a JSON object as a string, all keys optional):
  *   busy              string sent to a third peer (default "busy")

@@ -288,8 +288,8 @@ def test_each_channel_has_its_own_clock_and_errors_name_the_peer(pages: Pages) -
 
 
 @pytest.mark.allow_console(r"WebSocket connection to 'ws://127\.0\.0\.1:\d+/cribbage/peerjs.*ERR_CONNECTION_REFUSED")
-def test_with_the_peerserver_down_the_mesh_forms_over_the_nostr_relays(pages: Pages, site: str,  # noqa: F811
-                                                                        dead_signal: str, relay: Any) -> None:  # noqa: F811
+def test_with_the_peerserver_down_the_mesh_forms_over_the_nostr_relays(pages: Pages, site: str,
+                                                                        dead_signal: str, relay: Any) -> None:
     """Issue 31's second path in the mesh mode: every seat in one Trystero room on the relay (the
     topic and key the table's session gives), each call made there when PeerJS cannot."""
     url = site + "?signal=" + dead_signal
