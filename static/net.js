@@ -58,6 +58,34 @@
  *                                     "bad-signal", "untrusted-signal", "bad-message", "no-peerjs",
  *                                     "not-open"
  *
+ * The mesh mode (a table of three or four: open() with options.mesh true). One registration, one
+ * data channel per other peer id, every one of them at once; the calls above take the peer:
+ *   net.connect(remoteId)                 call `remoteId`; the other channels stay as they are. A
+ *                                         channel to it already open or opening is left alone (one
+ *                                         whose ICE is dead is replaced: "close" "replaced")
+ *   net.send(text, remoteId) -> boolean   send on the open channel to `remoteId` (false: none open)
+ *   net.drop(remoteId)                    close the channel to `remoteId` ("close" "dropped"), stay
+ *                                         registered
+ *   net.status() -> JSON string           {id, registered, mesh: true, channels: {peerId:
+ *                                         {channel: "open"|"opening", direction, ice}}, signal}
+ *   net.route(remoteId)                   that channel's candidate pair, as above
+ * Every call from any id is adopted (nobody is busy: no "full", no "knock", options.busy and
+ * options.screen unused); a second channel from a peer id replaces its old one ("close"
+ * "replaced", then its "reach" and "connect"). Events as above, each naming the peer, with one
+ * difference: a channel not open within connectTimeoutMs (each channel its own clock) ends with
+ * "close", remoteId, "connect-timeout" (not an "error"). Every channel this mode holds (called or
+ * adopted) ends with exactly one "close" (closed | dropped | replaced | connect-timeout), or, for
+ * a call to an id nobody holds, "error" remoteId "peer-unavailable"; close() and open() end them
+ * all with no event. A page going away (pagehide) closes its channels, so the others are told
+ * "close" "closed" at once (the two-player mode leaves that to the heartbeat, as before).
+ * The Nostr path (below) in this mode: every seat joins the Trystero room options.nostr.topic (the
+ * same for the whole table) and says its id to each peer there; a call is made over the relays
+ * when PeerJS is not registered, when the PeerServer says nobody holds the id, or when the callee
+ * has not answered over PeerJS NOSTR_AFTER_MS after the call (that PeerJS call, never told, is
+ * replaced); a call to an id not heard there yet waits for its hello, within connectTimeoutMs
+ * (so with the relays on, a call to an id nobody holds ends "close" "connect-timeout", never
+ * "peer-unavailable").
+ *
  * optionsJson (a JSON object as a string, all keys optional):
  *   busy              string sent to a third peer (default "busy")
  *   connectTimeoutMs  a channel not open by then is closed with "connect-timeout" (default 10000;
@@ -67,6 +95,7 @@
  *                     allow-list applies)
  *   screen            true: a caller other than the one on the channel is not refused here but
  *                     asked about ("knock"), so Python decides (default false: it is sent busy)
+ *   mesh              true: the mesh mode above (default false: one channel, two players)
  *
  * The signalling server, first found wins: `?signal=` in the page URL (e.g.
  * http://127.0.0.1:9000/cribbage, as `make play` prints), the site config
@@ -363,6 +392,7 @@
   var nostrWanted = ""; // (caller) the id to call over Nostr once its hello is heard
   var announced = false; // "open" told for this open()
   var myself = "";
+  var mesh = null; // the mesh mode's channels: {peerId: {conn, dir, opened, reached, timeout}}
 
   function later(fn, ms) {
     var id = setTimeout(fn, ms);
@@ -406,6 +436,26 @@
     return JSON.stringify({ dir: dir, local: local, remote: remote, path: conn.path || "peerjs" });
   }
 
+  /** Run `fn` once `conn`'s connection holds the other end's description (so its fingerprint): on
+   *  loopback the caller's data channel can open before the callee's answer has come back through
+   *  the signalling server (signalingState still "have-local-offer"), and its binding would be
+   *  unreadable. The channel's connect timeout still runs meanwhile. */
+  function whenAnswered(conn, fn) {
+    var pc = conn.peerConnection;
+    if (!pc || pc.remoteDescription || typeof pc.addEventListener !== "function") {
+      fn();
+      return;
+    }
+    var done = false;
+    function check() {
+      if (done || !pc.remoteDescription) return;
+      done = true;
+      pc.removeEventListener("signalingstatechange", check);
+      fn();
+    }
+    pc.addEventListener("signalingstatechange", check);
+  }
+
   function isDead(conn) {
     var pc = conn.peerConnection;
     var state = pc ? pc.iceConnectionState : "";
@@ -437,8 +487,9 @@
     current = conn;
     currentDir = dir;
     iceState = "";
-    var opened = false;
-    var held = early ? early.slice() : null; // strings that came before "connect" was told
+    var opened = false; // "connect" told
+    var opening = false;
+    var held = early ? early.slice() : []; // strings that came before "connect" was told
     var timeout = later(function () {
       if (gen !== generation || opened || current !== conn) return;
       current = null;
@@ -462,14 +513,18 @@
       });
     }
     function onOpen() {
-      if (gen !== generation || current !== conn || opened) return;
-      opened = true;
-      clearTimeout(timeout);
-      emit("connect", conn.peer, bindingOf(conn, dir));
-      var texts = held || [];
-      held = null;
-      texts.forEach(function (text) {
-        if (gen === generation && current === conn) emit("message", conn.peer, text);
+      if (gen !== generation || current !== conn || opening) return;
+      opening = true;
+      whenAnswered(conn, function () {
+        if (gen !== generation || current !== conn || opened) return;
+        opened = true;
+        clearTimeout(timeout);
+        emit("connect", conn.peer, bindingOf(conn, dir));
+        var texts = held || [];
+        held = null;
+        texts.forEach(function (text) {
+          if (gen === generation && current === conn) emit("message", conn.peer, text);
+        });
       });
     }
     if (early) later(onOpen, 0); // (not inside Python's call of admit())
@@ -493,6 +548,209 @@
     conn.on("error", function (error) {
       if (gen !== generation || conn.__netQuiet || current !== conn) return;
       emit("error", conn.peer, (error && error.type) || "webrtc");
+    });
+  }
+
+  // ---- the mesh mode (see the header): one channel per other peer id --------------------------
+
+  /** Hold `conn` as the mesh's channel to its peer and wire its events (dir: "in" or "out"). */
+  function meshAdopt(conn, dir) {
+    var gen = generation;
+    var chans = mesh;
+    var who = String(conn.peer);
+    var entry = { conn: conn, dir: dir, opened: false, reached: false, timeout: null, held: [] };
+    chans[who] = entry;
+    function mine() {
+      return gen === generation && mesh === chans && chans[who] === entry;
+    }
+    entry.timeout = later(function () {
+      if (!mine() || entry.opened) return;
+      delete chans[who];
+      quietClose(conn);
+      emit("close", who, "connect-timeout");
+    }, settings.connectTimeoutMs);
+    function reach() {
+      if (entry.reached || entry.opened || !mine()) return;
+      entry.reached = true;
+      emit("reach", who, dir);
+    }
+    if (dir === "in") {
+      later(reach, 0);
+    } else if (conn.peerConnection && conn.peerConnection.addEventListener) {
+      conn.peerConnection.addEventListener("signalingstatechange", function () {
+        var pc = conn.peerConnection;
+        if (pc && pc.signalingState === "stable" && pc.remoteDescription) reach();
+      });
+    }
+    var opening = false;
+    conn.on("open", function () {
+      if (!mine() || opening) return;
+      opening = true;
+      whenAnswered(conn, function () {
+        if (!mine() || entry.opened) return;
+        entry.opened = true;
+        clearTimeout(entry.timeout);
+        emit("connect", who, bindingOf(conn, dir));
+        var texts = entry.held;
+        entry.held = null;
+        texts.forEach(function (text) {
+          if (mine()) emit("message", who, text);
+        });
+      });
+    });
+    conn.on("data", function (data) {
+      if (!mine()) return;
+      if (typeof data !== "string") emit("error", who, "bad-message"); // net.js sends strings only
+      else if (entry.held) entry.held.push(data); // before "connect" was told
+      else emit("message", who, data);
+    });
+    conn.on("close", function () {
+      if (conn.__netQuiet || !mine()) return;
+      clearTimeout(entry.timeout);
+      delete chans[who];
+      emit("close", who, "closed");
+    });
+    conn.on("error", function (error) {
+      if (conn.__netQuiet || !mine()) return;
+      emit("error", who, (error && error.type) || "webrtc");
+    });
+  }
+
+  /** End the mesh's channel to `who` (if any) and say so: "close", who, reason. */
+  function meshRelease(who, reason) {
+    var entry = mesh && mesh[who];
+    if (!entry) return;
+    delete mesh[who];
+    clearTimeout(entry.timeout);
+    quietClose(entry.conn);
+    emit("close", who, reason);
+  }
+
+  function meshIncoming(conn) {
+    if (conn.serialization !== "raw") {
+      quietClose(conn); // not net.js at the other end
+      emit("error", conn.peer, "bad-message");
+      return;
+    }
+    meshRelease(String(conn.peer), "replaced"); // the same peer came back (a reload, a new call)
+    meshAdopt(conn, "in");
+  }
+
+  function meshConnect(who) {
+    var viaPeer = !!(peer && peer.open);
+    if (!viaPeer && !(nostr && nostr.ready)) {
+      emit("error", who, "not-open");
+      return;
+    }
+    if (!ID_RE.test(who) || who === myself) {
+      emit("error", who, "invalid-id");
+      return;
+    }
+    var entry = mesh[who];
+    if (entry) {
+      if (!isDead(entry.conn)) return; // open or opening: left alone
+      meshRelease(who, "replaced");
+    }
+    if (!viaPeer) {
+      meshNostrCall(who);
+      return;
+    }
+    var conn = peer.connect(who, { reliable: true, serialization: "raw" });
+    meshAdopt(conn, "out");
+    if (nostr) {
+      var gen = generation;
+      later(function () { // PeerJS first; the relays if the callee has not answered by then
+        var now = mesh && mesh[who];
+        var pc = conn.peerConnection;
+        if (gen === generation && now && now.conn === conn && !now.opened && !(pc && pc.remoteDescription)) {
+          meshNostrCall(who);
+        }
+      }, NOSTR_AFTER_MS);
+    }
+  }
+
+  /** (mesh) Call `who` over the relays: now if its hello was heard, else when it is (within the
+   *  connect timeout: else "close" who "connect-timeout"). A PeerJS call to it still opening stays
+   *  until the relays' channel replaces it. `again`: the relays just came up (no new clock). */
+  function meshNostrCall(who, again) {
+    if (!nostr || !mesh) return;
+    for (var pid in nostr.ids) {
+      if (nostr.ids[pid] === who) {
+        meshNostrPick(pid, who);
+        return;
+      }
+    }
+    if (nostr.wants[who] || again) return; // already waiting for its hello
+    nostr.wants[who] = true;
+    var gen = generation;
+    var state = nostr;
+    later(function () {
+      if (gen !== generation || nostr !== state || !state.wants[who]) return;
+      delete state.wants[who];
+      if (mesh[who]) return; // a channel is there after all (theirs, or PeerJS's: its own clock)
+      emit("close", who, "connect-timeout");
+    }, settings.connectTimeoutMs);
+  }
+
+  function meshNostrPick(pid, who) {
+    if (!nostr || !nostr.room || !mesh) return;
+    delete nostr.wants[who];
+    var entry = mesh[who];
+    if (entry && (entry.opened || entry.dir !== "out")) return; // open, or they are calling us
+    if (entry) { // our PeerJS call, still opening: the relays' channel replaces it (nothing was told)
+      delete mesh[who];
+      clearTimeout(entry.timeout);
+      quietClose(entry.conn);
+    }
+    var old = nostr.conns[pid];
+    if (old) old._gone();
+    nostr.tell(nostr.pick, { to: who }, pid);
+    meshAdopt(nostrConn(nostr, pid, who), "out");
+  }
+
+  /** PeerJS's "peer-unavailable" in the mesh mode: the call to that id ends (it names the id only
+   *  in its message). Stale when that call is gone already (our timeout, their call replaced it). */
+  function meshUnavailable(error) {
+    var found = /Could not connect to peer (\S+)/.exec(String((error && error.message) || ""));
+    var who = found ? found[1] : "";
+    var entry = who && mesh[who];
+    if (!entry || entry.opened || entry.dir !== "out") return;
+    delete mesh[who];
+    clearTimeout(entry.timeout);
+    quietClose(entry.conn);
+    if (nostr) meshNostrCall(who); // not on the PeerServer: perhaps on the relays
+    else emit("error", who, "peer-unavailable");
+  }
+
+  function meshSend(text, who) {
+    var entry = mesh[who];
+    if (!entry || !entry.opened || !entry.conn.open) return false;
+    try {
+      entry.conn.send(String(text));
+      return true;
+    } catch (error) {
+      console.error("net.js: send failed:", error);
+      return false;
+    }
+  }
+
+  function meshStatus() {
+    var channels = {};
+    Object.keys(mesh).forEach(function (who) {
+      var entry = mesh[who];
+      var pc = entry.conn.peerConnection;
+      channels[who] = {
+        channel: entry.opened ? "open" : "opening",
+        direction: entry.dir,
+        ice: pc ? String(pc.iceConnectionState) : "",
+      };
+    });
+    return JSON.stringify({
+      id: peer && peer.id ? peer.id : "",
+      registered: !!(peer && peer.open),
+      mesh: true,
+      channels: channels,
+      signal: signalUrl || configuredSignal(),
     });
   }
 
@@ -615,6 +873,7 @@
       openTimeoutMs: ms(given.openTimeoutMs, 10000),
       signal: typeof given.signal === "string" && given.signal ? given.signal : "",
       screen: given.screen === true,
+      mesh: given.mesh === true,
       nostr: given.nostr && typeof given.nostr === "object" && typeof given.nostr.topic === "string" &&
         typeof given.nostr.key === "string" && given.nostr.topic && given.nostr.key.length >= 16 ? given.nostr : null,
     };
@@ -627,6 +886,11 @@
     if (current) quietClose(current);
     Object.keys(knocking).forEach(function (who) { quietClose(knocking[who].conn); });
     knocking = {};
+    if (mesh) {
+      var held = mesh;
+      Object.keys(held).forEach(function (who) { quietClose(held[who].conn); });
+    }
+    mesh = null;
     current = null;
     currentDir = "";
     iceState = "";
@@ -663,6 +927,7 @@
       return;
     }
     myself = id;
+    if (settings.mesh) mesh = Object.create(null); // no prototype: any id is a plain key
     var relays = settings.nostr ? nostrRelays(signalUrl) : [];
     if (relays.length) nostrOpen(gen, id, settings.nostr, relays);
     loadPeerJS().then(function (peerjs) {
@@ -695,7 +960,8 @@
       });
       created.on("connection", function (conn) {
         if (gen !== generation) return;
-        onIncoming(conn);
+        if (mesh) meshIncoming(conn);
+        else onIncoming(conn);
       });
       created.on("disconnected", function () {
         if (gen !== generation || created.destroyed) return;
@@ -713,6 +979,10 @@
         if (gen !== generation) return;
         var type = (error && error.type) || "webrtc";
         var who = "";
+        if (type === "peer-unavailable" && mesh) {
+          meshUnavailable(error);
+          return;
+        }
         if (type === "peer-unavailable") {
           // The peer we called is not registered (the server says so after its expire_timeout,
           // ~5 s). Stale when our own connect timeout came first: already reported.
@@ -764,7 +1034,7 @@
 
   /** Join the Trystero room of this link on the relays (see the header). */
   function nostrOpen(gen, id, cfg, relays) {
-    var state = { room: null, ids: {}, conns: {}, ready: false };
+    var state = { room: null, ids: {}, conns: {}, ready: false, wants: Object.create(null) };
     nostr = state;
     loadNostr().then(function (mod) {
       if (gen !== generation || nostr !== state) return;
@@ -794,7 +1064,9 @@
         var pid = meta && meta.peerId;
         if (gen !== generation || nostr !== state || !said || typeof said.id !== "string" || !ID_RE.test(said.id)) return;
         state.ids[pid] = said.id;
-        if (nostrWanted === said.id) nostrPick(pid, said.id);
+        if (mesh) {
+          if (state.wants[said.id]) meshNostrPick(pid, said.id);
+        } else if (nostrWanted === said.id) nostrPick(pid, said.id);
       };
       state.pick.onMessage = function (text, meta) {
         var said = parseSmall(text);
@@ -803,7 +1075,8 @@
         if (gen !== generation || nostr !== state || !said || said.to !== id || !who) return;
         var old = state.conns[pid];
         if (old) old._gone();
-        onIncoming(nostrConn(state, pid, who));
+        if (mesh) meshIncoming(nostrConn(state, pid, who));
+        else onIncoming(nostrConn(state, pid, who));
       };
       state.data.onMessage = function (text, meta) {
         var conn = state.conns[meta && meta.peerId];
@@ -823,7 +1096,8 @@
             announced = true;
             emit("open", id, signalUrl);
           }
-          if (nostrWanted && !current) nostrCall(nostrWanted);
+          if (mesh) Object.keys(state.wants).forEach(function (who) { meshNostrCall(who, true); });
+          else if (nostrWanted && !current) nostrCall(nostrWanted);
         }
         if (!state.ready) later(poll, 100);
       };
@@ -903,6 +1177,10 @@
 
   function connect(remoteId) {
     var who = String(remoteId || "");
+    if (mesh) {
+      meshConnect(who);
+      return;
+    }
     var viaPeer = !!(peer && peer.open);
     if (!viaPeer && !(nostr && nostr.ready)) {
       emit("error", who, "not-open");
@@ -925,7 +1203,8 @@
     }
   }
 
-  function send(text) {
+  function send(text, remoteId) {
+    if (mesh) return meshSend(text, String(remoteId || ""));
     if (!current || !current.open) return false;
     try {
       current.send(String(text));
@@ -936,8 +1215,9 @@
     }
   }
 
-  function drop() {
-    release("dropped");
+  function drop(remoteId) {
+    if (mesh) meshRelease(String(remoteId || ""), "dropped");
+    else release("dropped");
   }
 
   function close() {
@@ -946,6 +1226,7 @@
   }
 
   function status() {
+    if (mesh) return meshStatus();
     return JSON.stringify({
       id: peer && peer.id ? peer.id : "",
       registered: !!(peer && peer.open),
@@ -960,8 +1241,13 @@
   }
 
   /** The open channel's selected candidate pair, as JSON (see the header), or "". */
-  function route() {
-    var pc = current && current.open ? current.peerConnection : null;
+  function route(remoteId) {
+    var conn = current;
+    if (mesh) {
+      var entry = mesh[String(remoteId || "")];
+      conn = entry && entry.opened ? entry.conn : null;
+    }
+    var pc = conn && conn.open ? conn.peerConnection : null;
     if (!pc || typeof pc.getStats !== "function") return Promise.resolve("");
     return pc.getStats().then(function (report) {
       var byId = {};
@@ -985,6 +1271,20 @@
       });
     }, function () { return ""; });
   }
+
+  // The mesh mode: a page going away (closed, reloaded, navigated) closes its channels, so each
+  // other page is told "close" "closed" at once rather than waiting for its heartbeat. (The
+  // two-player mode leaves its channel to the heartbeat, as it always did.)
+  window.addEventListener("pagehide", function () {
+    if (!mesh) return;
+    var held = mesh;
+    Object.keys(held).forEach(function (who) {
+      var entry = held[who];
+      delete held[who];
+      clearTimeout(entry.timeout);
+      quietClose(entry.conn); // (this page is told nothing: it is going)
+    });
+  });
 
   window.cribbageNet = Object.freeze({
     open: open,
