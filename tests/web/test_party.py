@@ -157,3 +157,23 @@ def test_a_seat_away_is_named_on_the_others_screens_and_the_host_ends_the_match(
         assert page.session.table is not None and page.session.table.status() == "ended", page.session.stopped
         assert "The host ended the match" in page.html()
     assert not turn(bob)
+
+
+def test_nothing_leaves_a_page_before_the_save_that_made_it_is_durable() -> None:
+    clock, hub, pages = full_table(3)
+    play(pages, lambda: any(p.c.scene().view.legal_actions for p in pages))
+    page = next(p for p in pages if p.c.scene().view.legal_actions)
+    me = page.session.mesh.me  # type: ignore[union-attr]
+    waiting: list = []
+    page.session.runner.durable = waiting.append  # the store has not confirmed any write yet
+    record = page.storage.get(room_key(page.session.room))
+    sent = len([m for m in hub.log if m[0] == me])
+    assert turn(page)
+    settle(*pages)
+    assert waiting and len([m for m in hub.log if m[0] == me]) == sent  # held
+    assert page.storage.get(room_key(page.session.room)) != record  # the move is saved (not yet durable)
+    page.session.runner.durable = lambda fn: fn()
+    for fn in waiting:
+        fn()
+    settle(*pages)
+    assert len([m for m in hub.log if m[0] == me]) > sent

@@ -7,25 +7,46 @@ and the table's queued crypto work as the runner slices it (:class:`PartyWork`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Protocol
 
 from cribbage.online.link import Binding
 from cribbage.online.table_room import CloseChannel, RoomProblem, Stopped
-from cribbage.online.table_session import GameRefused, GameStopped
+from cribbage.online.table_session import GameRefused, GameStopped, TableSession
 
 from web.kit.caught import caught
-from web.sessions.online.env import CHANNEL_ERRORS, CURRENT_KEY, room_key
+from web.sessions.base import OpenContext
+from web.sessions.online.env import CHANNEL_ERRORS, CURRENT_KEY, OnlineEnv, room_key
+from web.sessions.online.mesh_env import MeshChannels
 from web.sessions.online.party.store import record_text
+from web.sessions.online.runner import Runner
 from web.sessions.online.words import SAVE_FAILED
-from web.sessions.session import Change
+from web.sessions.session import Change, Listener
 
-if TYPE_CHECKING:
-    from web.sessions.online.party.session import PartySession
-
-__all__ = ["PartyDriver", "PartyEvents", "PartyWork", "CLOSE_MS"]
+__all__ = ["PartyDriver", "PartyEvents", "PartyWork", "CLOSE_MS", "Party"]
 
 CLOSE_MS = 200
 """A channel the room wants closed is dropped this much later (its refusal gets through first)."""
+
+
+class Party(Protocol):
+    """What the driver needs of its session (:class:`~.session.PartySession`)."""
+
+    ctx: OpenContext
+    env: OnlineEnv
+    room: str
+    table: TableSession | None
+    runner: Runner
+    want: str | None
+    stopped: str
+    problems: list[str]
+    notes: list[str]
+    acked_hand: int
+    mesh: MeshChannels | None
+    listeners: list[Listener]
+
+    @property
+    def closed(self) -> bool: ...
+    def dial(self) -> None: ...
 
 
 class PartyWork:
@@ -34,7 +55,7 @@ class PartyWork:
     ``fresh``: a call from the page ran some of it, so the runner treats the batch as one with a slice
     (its redraw then gets a task of its own)."""
 
-    def __init__(self, session: PartySession) -> None:
+    def __init__(self, session: Party) -> None:
         self.s = session
         self.fresh = False
         self.revision = 0
@@ -66,8 +87,9 @@ class PartyWork:
 class PartyEvents:
     """The page's channels tell the session (:class:`~web.sessions.online.mesh_env.MeshEvents`)."""
 
-    def __init__(self, session: PartySession) -> None:
+    def __init__(self, session: Party, work: PartyWork) -> None:
         self.s = session
+        self.work = work
 
     def _from_page(self, fn: Callable[[Any, float], None]) -> None:
         s = self.s
@@ -77,7 +99,7 @@ class PartyEvents:
 
         def run() -> None:
             fn(table, s.env.wall())
-            s.driver.work.fresh = True  # (the table took in a message: a slice's worth of work)
+            self.work.fresh = True  # (the table took in a message: a slice's worth of work)
         s.runner.receive(run)
 
     def on_registered(self) -> None:
@@ -106,10 +128,10 @@ class PartyEvents:
 class PartyDriver:
     """The runner's view of a table's session."""
 
-    def __init__(self, session: PartySession) -> None:
+    def __init__(self, session: Party) -> None:
         self.s = session
         self.work = PartyWork(session)
-        self.events = PartyEvents(session)
+        self.events = PartyEvents(session, self.work)
         self._written: str | None = None
         self._save_failed = False
         self._holding: bool | None = None
@@ -205,7 +227,7 @@ class PartyDriver:
         self._save_failed = False
 
     def draw(self, change: Change) -> None:
-        for listener in list(self.s._listeners):
+        for listener in list(self.s.listeners):
             listener(change)
 
     def settled(self) -> None:

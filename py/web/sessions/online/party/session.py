@@ -81,7 +81,7 @@ class PartySession:
         """An answer this player gave before the table asked it (``next``, ``new``, ``leave``)."""
         self.mesh: MeshChannels | None = None
         self.expanded = False
-        self._listeners: list[Listener] = []
+        self.listeners: list[Listener] = []
         self._closed = self._started = False
         self._tick_handle: object | None = None
         self._seats: tuple[tuple[str, ...], int, tuple[Seat, ...]] | None = None
@@ -162,7 +162,7 @@ class PartySession:
         return False  # no undo, redo or restart online
 
     def subscribe(self, listener: Listener) -> None:
-        self._listeners.append(listener)
+        self.listeners.append(listener)
 
     def start(self) -> None:
         """Take the seat (once this player has a name) and call the others."""
