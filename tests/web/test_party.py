@@ -76,6 +76,18 @@ def test_three_pages_play_a_game_to_61_to_its_end() -> None:
     assert len(scores) == 1 and max(next(iter(scores))) >= 61
     for p in pages:
         assert "every card of every hand was checked" in p.html().lower()
+    # a new match, by the agreement of every seat
+    first = [p.session.match for p in pages]
+    pages[0].c.click("party-new")
+    pages[1].c.click("new-game")  # the game-over screen's own button asks the same
+    settle(*pages)
+    assert all(p.session.match is first[i] for i, p in enumerate(pages))  # one seat has not agreed yet
+    pages[2].c.click("party-new")
+    settle(*pages)
+    pass_time(clock, 1.0, *pages)
+    assert all(p.session.match is not first[i] and not p.session.match.state.is_over for i, p in enumerate(pages))
+    assert all(p.session.match.state.scores == [0, 0, 0] or tuple(p.session.match.state.scores) == (0, 0, 0)
+               for p in pages)
 
 
 def test_four_pages_in_partnerships_play_a_few_hands() -> None:
@@ -177,3 +189,48 @@ def test_nothing_leaves_a_page_before_the_save_that_made_it_is_durable() -> None
         fn()
     settle(*pages)
     assert len([m for m in hub.log if m[0] == me]) > sent
+
+
+def test_a_visitor_without_a_name_is_asked_once_and_seated_under_it() -> None:
+    from party_fakes import Clock, MeshHub, host_table
+
+    clock, hub = Clock(), MeshHub()
+    host = host_table(clock, hub, 3)
+    dee = Page("", clock, hub, host.session.panel().link)
+    dee.load()
+    settle(host, dee)
+    assert select(dee.html(), id="online-ask-name") and dee.session.table is None  # no seat taken yet
+    assert not [d for d in hub.dials if d[0] != host.session.mesh.me]  # type: ignore[union-attr]
+    dee.c.click("online-name", {"value": "Dee"})
+    settle(host, dee)
+    pass_time(clock, 1.0, host, dee)
+    assert [s[1].split(" (")[0] for s in seats_of(host.html())][:2] == ["Ann", "Dee"]
+    assert not select(dee.html(), id="online-ask-name")
+    dee.load()  # a reload: the same seat, not asked again
+    settle(host, dee)
+    assert not select(dee.html(), id="online-ask-name") and dee.session.perspective == 1
+
+
+def test_a_table_link_without_its_secret_is_refused_in_words() -> None:
+    from party_fakes import Clock, MeshHub, host_table
+
+    clock, hub = Clock(), MeshHub()
+    host = host_table(clock, hub, 3)
+    link = host.session.panel().link
+    eve = Page("Eve", clock, hub, link.split("#")[0])
+    eve.load()
+    settle(host, eve)
+    assert not isinstance(eve.c.session, PartySession)
+    assert "This room link is incomplete" in eve.html()
+    assert len(hub.ends) == 1 and not hub.dials  # nothing registered or called from Eve's page
+    assert seats_of(host.html())[1][0] == "open"
+
+
+def test_a_two_player_room_link_is_as_before() -> None:
+    from web.sessions.online.env import OnlineEnv, room_link
+    from cribbage.rules import CLASSIC, Rules
+
+    env = OnlineEnv(page_url="https://x/")
+    assert room_link(env, "abc", "s3cret", CLASSIC) == "https://x/?room=abc#k=s3cret"
+    assert room_link(env, "abc", "s3cret", Rules(target=61)) == "https://x/?room=abc&rules=to61#k=s3cret"
+    assert room_link(env, "abc", "s", Rules(players=4, target=61)) == "https://x/?room=abc&players=4&rules=to61#k=s"
