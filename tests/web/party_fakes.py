@@ -124,11 +124,24 @@ class Page:
         self.random = random.Random(name)
         self.link = link
         self.controller: Controller | None = None
+        self.log: list[str] | None = None
+        """When a list: online play's trace (a slice of work, a save, a redraw), each task of the page's
+        timers opened by a "task" line."""
 
     def load(self) -> Controller:
         if self.controller is not None:
             self.controller.session.close()
         self.host = NetHost(self.clock)
+        log = self.log
+        if log is not None:
+            later = self.host.later
+
+            def traced(ms: int, fn: Callable[[], None]) -> int:
+                def task() -> None:
+                    log.append("task")
+                    fn()
+                return later(ms, task)
+            self.host.later = traced  # type: ignore[method-assign]
         room = secret = None
         players = None
         params: dict[str, str] = {}
@@ -142,7 +155,7 @@ class Page:
                 params["players"] = players
         online.configure(mesh=self.hub.factory, room=room, secret=secret, players=players,
                          page_url="http://127.0.0.1/", wall=self.clock, group=TINY,
-                         randbelow=self.random.randrange)
+                         randbelow=self.random.randrange, trace=None if log is None else log.append)
         self.controller = Controller(self.host, self.storage, params, seed_source=lambda: 5)
         self.controller.boot()
         return self.controller

@@ -234,3 +234,27 @@ def test_a_two_player_room_link_is_as_before() -> None:
     assert room_link(env, "abc", "s3cret", CLASSIC) == "https://x/?room=abc#k=s3cret"
     assert room_link(env, "abc", "s3cret", Rules(target=61)) == "https://x/?room=abc&rules=to61#k=s3cret"
     assert room_link(env, "abc", "s", Rules(players=4, target=61)) == "https://x/?room=abc&players=4&rules=to61#k=s"
+
+
+def tasks(log: list[str]) -> list[list[str]]:
+    out: list[list[str]] = [[]]
+    for line in log:
+        if line == "task":
+            out.append([])
+        else:
+            out[-1].append(line)
+    return out
+
+
+def test_no_slice_of_crypto_work_shares_a_task_with_a_redraw() -> None:
+    clock, hub, pages = full_table(3)
+    bob = pages[1]
+    bob.log = []
+    bob.load()  # a reload, traced from here on
+    settle(*pages)
+    play(pages, lambda: at_hand(pages, 1, Phase.PLAY) and len(pages[0].session.match.state.pile) >= 3)
+    done = tasks(bob.log)
+    sliced = [t for t in done if any(e.startswith(("slice", "take in")) for e in t)]
+    both = [t for t in sliced if any(e.startswith("redraw") for e in t)]
+    assert len(sliced) > 20 and not both, both[:3]
+    assert any(e.startswith("redraw applied") for t in done for e in t)

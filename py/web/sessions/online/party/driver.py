@@ -98,6 +98,8 @@ class PartyEvents:
             return
 
         def run() -> None:
+            if s.env.trace is not None:
+                s.env.trace("take in")  # (the table may take in a message here: crypto work)
             fn(table, s.env.wall())
             self.work.fresh = True  # (the table took in a message: a slice's worth of work)
         s.runner.receive(run)
