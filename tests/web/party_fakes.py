@@ -245,9 +245,12 @@ def turn(page: Page) -> bool:
     if c.summary_hand() is not None:
         c.click("next-hand")
         return True
-    if s.table is not None and s.table.can_agree() is not None and s.want is None:
-        c.click("party-next" if s.table.can_agree() == "next" else "party-leave")
+    asked = s.table.can_agree() if s.table is not None else None
+    if asked == "next" and s.want is None:
+        c.click("party-next")
         return True
+    if asked == "new":
+        return False  # the end of the match: the test answers (a new match, or leave)
     view = c.scene().view  # the dressed view: nothing while waiting
     if not view.legal_actions:
         return False

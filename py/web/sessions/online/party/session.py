@@ -299,7 +299,8 @@ class PartySession:
             rules=self.rules.describe(), seats=seats, me=self.perspective if roster is not None else None,
             lobby=not self.started, host=self.host, stopped=self.stopped, problems=tuple(self.problems[-3:]),
             notes=tuple(self.notes[-2:]), ask_name=self.ask_name, asked=asked or "", want=self.want or "",
-            waiting=waiting, result=self.result_text(), end=self.host and self.started and not self.stopped,
+            waiting=waiting, result=self.result_text(),
+            end=self.host and self.started and not self.stopped and not self.match.state.is_over,
             qr=self._qr(taken))
 
     def result_text(self) -> str:
