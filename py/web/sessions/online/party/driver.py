@@ -43,6 +43,8 @@ class Party(Protocol):
     acked_hand: int
     mesh: MeshChannels | None
     listeners: list[Listener]
+    generations: dict[str, int]
+    """Peer -> how many times its channel opened or closed: a text held for a channel since gone is dropped."""
 
     @property
     def closed(self) -> bool: ...
@@ -108,13 +110,18 @@ class PartyEvents:
         if not self.s.closed:
             self.s.runner.batch(self.s.dial)
 
+    def _new_channel(self, peer: str) -> None:
+        self.s.generations[peer] = self.s.generations.get(peer, 0) + 1
+
     def on_open(self, peer: str, binding: Binding | None) -> None:
+        self._new_channel(peer)
         self._from_page(lambda t, now: t.opened(peer, binding, now))
 
     def on_message(self, peer: str, text: str) -> None:
         self._from_page(lambda t, now: t.received(peer, text, now))
 
     def on_close(self, peer: str, reason: str) -> None:
+        self._new_channel(peer)
         self._from_page(lambda t, now: t.closed(peer, now))
 
     def on_reach(self, peer: str) -> None:
@@ -155,7 +162,8 @@ class PartyDriver:
                     t.agree(want, self.s.env.wall())
                     moved = True
             for peer, text in t.pop_outgoing():
-                self.s.runner.send(f"{peer}\n{text}")  # (an id has no line break: the runner's out splits it)
+                # (an id has no line break: the session's out splits it, and drops a text whose channel is gone)
+                self.s.runner.send(f"{peer}\n{self.s.generations.get(peer, 0)}\n{text}")
                 moved = carried = True
             for event in t.pop_events():
                 moved = heard = True

@@ -82,6 +82,8 @@ class PartySession:
         self.mesh: MeshChannels | None = None
         self.expanded = False
         self.listeners: list[Listener] = []
+        self.generations: dict[str, int] = {}
+        """Peer -> its channel's generation (opened or closed): a held text for a channel gone is dropped."""
         self._closed = self._started = False
         self._tick_handle: object | None = None
         self._seats: tuple[tuple[str, ...], int, tuple[Seat, ...]] | None = None
@@ -430,8 +432,9 @@ class PartySession:
 
     def _out(self, text: str) -> None:
         """A text released by the runner (its save is on disk): to its peer's channel."""
-        peer, _, body = text.partition("\n")
-        if self.mesh is not None and not self._closed:
+        peer, _, rest = text.partition("\n")
+        generation, _, body = rest.partition("\n")
+        if self.mesh is not None and not self._closed and generation == str(self.generations.get(peer, 0)):
             self.mesh.send(peer, body)
 
     def _emit(self, change: Change) -> None:
