@@ -425,8 +425,14 @@ class PartySession:
         self._tick_handle = None
         if self._closed or self.table is None:
             return
-        table = self.table
-        self.runner.quiet(lambda: table.tick(self.env.wall()))
+        table, work = self.table, self.driver.work
+        if table.busy:  # (the table's tick takes in a queued message too: a slice, its redraw apart)
+            def run() -> None:
+                table.tick(self.env.wall())
+                work.fresh = True
+            self.runner.receive(run)
+        else:
+            self.runner.quiet(lambda: table.tick(self.env.wall()))
         self.dial()
         self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
 
