@@ -70,6 +70,7 @@ def test_the_lobby_shows_the_seats_filling_with_each_name() -> None:
 
 def test_three_pages_play_a_game_to_61_to_its_end() -> None:
     clock, hub, pages = full_table(3, to="61")
+    assert all(p.session.rules.target == 61 and p.session.rules.players == 3 for p in pages)  # the host's choice
     play(pages, lambda: verified(pages))
     assert verified(pages), [(p.session.table and p.session.table.status(), p.session.stopped) for p in pages]
     scores = {tuple(p.session.match.state.scores) for p in pages}
