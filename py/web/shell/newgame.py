@@ -161,7 +161,7 @@ class NewGameScreen:
             return
         field, choice = data.get("field", ""), data.get("choice", "")
         self.room = edit_room(self.room, field, choice)
-        self.ctl.ui.focus = f"room-{field}-{choice}" if field == "to" else (
+        self.ctl.ui.focus = f"room-{field}-{choice}" if field in ("to", "players") else (
             f"room-{field}-{'off' if choice == 'on' else 'on'}")  # a checkbox's next choice is the other
         self.ctl.refresh()
         self.ctl.host.announce(room_sentence(self.room))

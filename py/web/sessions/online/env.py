@@ -20,6 +20,7 @@ from cribbage.rules import CLASSIC, Rules, RulesError
 
 from web.sessions.base import ONLINE_SAVE_KEY
 from web.sessions.newgame import RULE_WORDS
+from web.sessions.online.mesh_env import MeshFactory
 
 __all__ = ["Channel", "ChannelEvents", "ChannelFactory", "CHANNEL_ERRORS", "OnlineEnv", "ENV", "configure",
            "CURRENT_KEY", "NAME_KEY", "room_key", "peer_ids", "room_link", "clean_name", "refusal_text",
@@ -161,6 +162,12 @@ class OnlineEnv:
     """The room link's QR code as SVG markup, drawn by the page (``web.page.net.RoomQr``: a vendored
     library encodes it): ``qr(link, ready)`` gives ``""`` while the library loads and calls
     ``ready()`` once it is there. None: no QR code."""
+    mesh: MeshFactory | None = None
+    """The page's channels for a table of three or four (:mod:`.mesh_env`: one signalling id, one data
+    channel per other browser); None: this page cannot play at three or four (the party says so)."""
+    players: int = 2
+    """The seats of the room of ``?players=`` (3 or 4: a table of three or four, :mod:`.party`; 2 or
+    none: the two-player room, as every room link made before tables of three and four)."""
     trace: Callable[[str], None] | None = None
     """Called with a short label at each step of the session (a payload in or out, a slice of work,
     a save, a redraw), for ``py/tools/bench_online.py``: kinds and durations only, never a card or
@@ -200,6 +207,8 @@ def configure(**values: Any) -> OnlineEnv:
         values = {**values, "room": None, "bad_room": str(room)[:80]}
     if not is_room_secret(values.get("secret")):
         values = {**values, "secret": None}
+    players = str(values.get("players"))
+    values = {**values, "players": int(players) if players in ("3", "4") else 2}
     text = values.pop("rules_text", None)
     if text:
         try:
@@ -215,5 +224,6 @@ def room_link(env: OnlineEnv, room: str, secret: str | None = None, rules: Rules
     the browser never sends to any server. The room's rules ride in the query (``&rules=``): the friend
     sees them before playing, and both browsers check them in the first payload of every match."""
     words = rules_query(rules)
-    link = f"{env.page_url}?room={room}{'&rules=' + words if words else ''}{env.link_query}"
+    table = f"&players={rules.players}" if rules.players > 2 else ""  # (a table of three or four: .party)
+    link = f"{env.page_url}?room={room}{table}{'&rules=' + words if words else ''}{env.link_query}"
     return f"{link}#k={secret}" if secret else link

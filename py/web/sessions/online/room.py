@@ -14,6 +14,7 @@ from cribbage.online.link import LinkError, Link, is_room_id, new_room_id, new_r
 from cribbage.rules import Rules
 
 from web.sessions.base import Mode, OpenContext
+from web.sessions.session import Session
 from web.sessions.online import env as _env
 from web.sessions.online.env import CURRENT_KEY, NAME_KEY, OnlineEnv, clean_name, room_key
 from web.sessions.online.incomplete import unjoinable
@@ -95,13 +96,18 @@ def _fresh(ctx: OpenContext, env: OnlineEnv, room: str, seat: int, rules: Rules 
     return session
 
 
-def new_room(mode: Mode, ctx: OpenContext, seed: int, level: str) -> PeerSession:
+def new_room(mode: Mode, ctx: OpenContext, seed: int, level: str) -> Session:
     """Create a room: this browser holds seat 0 and shows the link to share. Its rules: the ones
-    chosen in the menu (``ctx.rules``), else the page's ``?rules=``."""
+    chosen in the menu (``ctx.rules``), else the page's ``?rules=``; three or four players: a table
+    (:mod:`web.sessions.online.party`)."""
+    if ctx.rules is not None and ctx.rules.players > 2:
+        from web.sessions.online.party import room as party
+
+        return party.new_party(ctx, _env.ENV, ctx.rules)
     return _fresh(ctx, _env.ENV, new_room_id(), 0, ctx.rules)
 
 
-def resume_room(mode: Mode, ctx: OpenContext) -> tuple[PeerSession | None, str | None]:
+def resume_room(mode: Mode, ctx: OpenContext) -> tuple[Session | None, str | None]:
     """``?room=ID``: reclaim this browser's seat there, or join as the friend; else the last room."""
     env = _env.ENV
     if env.bad_room is not None:  # (no room of the visitor's own: web.sessions.online.incomplete)
@@ -109,6 +115,15 @@ def resume_room(mode: Mode, ctx: OpenContext) -> tuple[PeerSession | None, str |
     room = env.room or ctx.storage.get(CURRENT_KEY)
     if not room or not is_room_id(room):
         return None, None
+    from web.sessions.online.party.store import is_party  # (light: the table itself is imported if it is one)
+
+    kept = ctx.storage.get(room_key(room))
+    if is_party(kept) or (not kept and env.room == room and env.players > 2):
+        from web.sessions.online.party import room as party  # a table of three or four: its own record
+
+        if not kept and env.secret is None:
+            return unjoinable(ctx, env, room, INCOMPLETE_LINK), None
+        return party.resume_party(ctx, env, room)
     try:
         session = _load(ctx, env, room)
     except (SaveError, LinkError, ValueError, KeyError, TypeError) as exc:

@@ -1,7 +1,8 @@
 """The house rules of an online room, as words and as a choice (light: no online play imported).
 
 The menu offers them when *Play online* is chosen (the New game dialog's controls,
-:func:`web.screens.newgame.view.room_rules_html`): a game to 121 or 61, two cards to the crib from the
+:func:`web.screens.newgame.view.room_rules_html`): two, three or four players (in two partnerships;
+three and four: :mod:`web.sessions.online.party`), a game to 121 or 61, two cards to the crib from the
 pack, muggins, muggins in the play, cutting again on tens. The choice is remembered
 (:data:`ROOM_RULES_KEY`) and preselected next time; *Start* opens the room at it
 (:attr:`web.sessions.base.OpenContext.rules`).
@@ -21,7 +22,7 @@ __all__ = ["ROOM_RULES_KEY", "ROOM_FIELDS", "rules_sentence", "room_sentence", "
 
 ROOM_RULES_KEY = "cribbage.online.newroom"
 """The rules last chosen for a new online room (JSON of ``Rules.to_json``)."""
-ROOM_FIELDS = ("to", "pack2", "muggins", "play-muggins", "recut")
+ROOM_FIELDS = ("players", "to", "pack2", "muggins", "play-muggins", "recut")
 """The controls of a room's rules (the New game dialog's fields of the same names)."""
 
 
@@ -40,17 +41,21 @@ def edit_room(rules: Rules, field: str, choice: str) -> Rules:
     on a two-player table); anything else leaves them as they were."""
     if field not in ROOM_FIELDS:
         return rules
-    return edit(NewGame(rules=_two(rules)), field, choice).rules
+    return _online(edit(NewGame(rules=_online(rules)), field, choice).rules)
 
 
-def _two(rules: Rules) -> Rules:
-    """Two players: online play has no other table."""
-    return rules if rules.players == 2 else CLASSIC
+def _online(rules: Rules) -> Rules:
+    """A table online play offers: two players with any house rule, or three, or four in two
+    partnerships (:mod:`web.sessions.online.party`) without muggins in the play, which the table of
+    three and four does not offer online yet."""
+    if rules.players > 2 and rules.play_muggins:
+        return rules.with_(play_muggins=False)
+    return rules
 
 
 def remembered_room(storage: Any) -> Rules:
     """The rules last chosen for a room (classic if none, or unreadable)."""
-    return read_choice(storage, ROOM_RULES_KEY, lambda data: _two(Rules.from_json(data)), CLASSIC)
+    return read_choice(storage, ROOM_RULES_KEY, lambda data: _online(Rules.from_json(data)), CLASSIC)
 
 
 def remember_room(storage: Any, rules: Rules) -> None:
