@@ -94,7 +94,7 @@ class MeshHub:
         """(from, to, text) of every text sent, in order."""
         self.tamper: Callable[[str, str, str], str] | None = None
 
-    def factory(self, me: str, events: MeshEvents) -> MeshEnd:
+    def factory(self, room: str, secret: str, me: str, events: MeshEvents) -> MeshEnd:
         assert isinstance(events, PartyEvents)
         timer = events.s.ctx.timer
         assert isinstance(timer, NetHost)

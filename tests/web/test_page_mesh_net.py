@@ -14,7 +14,8 @@ from typing import Any, Callable
 
 import pytest
 
-from cribbage.online.link import Binding
+from cribbage.online.link import Binding, nostr_key
+from cribbage.online.table_roster import host_id
 
 FP_A = "sha-256 " + ":".join(["AB"] * 32)
 FP_B = "sha-256 " + ":".join(["CD"] * 32)
@@ -282,16 +283,22 @@ def test_the_factory_is_none_without_net_js_or_with_an_untrusted_link(page: Any)
     window.cribbageNet = FakeNet(untrusted=json.dumps({"what": "signal", "value": "http://evil.example/"}))
     assert mesh_net.mesh_factory(FakeHost()) is None
     window.cribbageNet = net = FakeNet()
-    factory = mesh_net.mesh_factory(FakeHost(), connect_timeout_ms=4000)
+    factory = mesh_net.mesh_factory(FakeHost(), connect_timeout_ms=4000, relays=False)
     assert factory is not None
-    channels = factory("seat-3", Recorder())
+    channels = factory("r" * 16, "s" * 43, "seat-3", Recorder())
     assert isinstance(channels, mesh_net.PeerJSMesh)
     assert net.calls == [("open", "seat-3", {"mesh": True, "connectTimeoutMs": 4000})]
-    with_relays = mesh_net.mesh_factory(FakeHost(), nostr=("cribbage-t-host", "k" * 43))
+    room, secret = "abcdefgh12345678", "Q" * 43
+    assert nostr_key(room, secret) is not None
+    with_relays = mesh_net.mesh_factory(FakeHost())
     assert with_relays is not None
-    with_relays("seat-1", Recorder())
+    with_relays(room, secret, "seat-1", Recorder())
     assert net.calls[-1] == ("open", "seat-1", {"mesh": True, "connectTimeoutMs": 10_000,
-                                                "nostr": {"topic": "cribbage-t-host", "key": "k" * 43}})
+                                                "nostr": {"topic": host_id(room, secret),
+                                                          "key": nostr_key(room, secret)}})
+    assert room not in json.dumps(net.calls[-1])  # the relays' topic does not name the room
+    with_relays("not a room", "nor a secret", "seat-2", Recorder())  # no valid secret: PeerJS only
+    assert net.calls[-1] == ("open", "seat-2", {"mesh": True, "connectTimeoutMs": 10_000})
 
 
 def test_no_event_reaches_the_session_inside_its_own_call(page: Any) -> None:

@@ -3,7 +3,7 @@ over ``window.cribbageNet`` in its mesh mode (static/net.js: one registered sign
 per other browser, strings only, both ways).
 
     factory = mesh_factory(host)              # None: no net.js, or the link names an untrusted server
-    channels = factory(my_id, events)         # registers my_id; events: a MeshEvents (the session)
+    channels = factory(room, secret, my_id, events)   # registers my_id; events: a MeshEvents (the session)
     channels.dial(peer); channels.send(peer, text); channels.drop(peer); channels.close()
 
 What net.js says (``onEvent(kind, peer, detail)``, three strings) becomes the session's calls:
@@ -181,13 +181,12 @@ class PeerJSMesh:
 
 
 def mesh_factory(host: BrowserHost, *, connect_timeout_ms: int = 10_000,
-                 nostr: tuple[str, str] | None = None) -> Callable[[str, MeshEvents], MeshChannels] | None:
+                 relays: bool = True) -> Callable[[str, str, str, MeshEvents], MeshChannels] | None:
     """The page's :data:`~web.sessions.online.mesh_env.MeshFactory`, or None when the page cannot go
     online this way: no ``window.cribbageNet``, or the link names a signalling server or relay the
     page does not trust (net.js's ``untrusted()``; the refusal's sentence is the two-player panel's,
-    :func:`web.sessions.online.peer.refusal_text`). ``nostr``: (topic, key) of the second signalling
-    path, the same for every seat of the table (e.g. the host's signalling id and
-    :func:`cribbage.online.link.nostr_key` of the room and its secret); None: PeerJS only."""
+    :func:`web.sessions.online.peer.refusal_text`). The factory's room and secret name the table's
+    second signalling path (:func:`nostr_of`), the same for every seat; ``relays`` False: PeerJS only."""
     try:
         net = _nn(getattr(window, "cribbageNet", None))
         if net is None or str(_nn(net.untrusted()) or ""):
@@ -196,7 +195,19 @@ def mesh_factory(host: BrowserHost, *, connect_timeout_ms: int = 10_000,
         caught("page.mesh_net.mesh_factory", exc)
         return None
 
-    def factory(my_id: str, events: MeshEvents) -> MeshChannels:
+    def factory(room: str, secret: str, my_id: str, events: MeshEvents) -> MeshChannels:
+        nostr = nostr_of(room, secret) if relays else None
         return PeerJSMesh(host, my_id, events, connect_timeout_ms=connect_timeout_ms, nostr=nostr)
 
     return factory
+
+
+def nostr_of(room: str, secret: str) -> tuple[str, str] | None:
+    """The Nostr path of a table: its topic, the host's signalling id (derived from the secret, so
+    unlinkable to the room id: :func:`cribbage.online.table_roster.host_id`), and its password
+    (:func:`cribbage.online.link.nostr_key`); None for a room without a valid secret (PeerJS only)."""
+    from cribbage.online.link import nostr_key
+    from cribbage.online.table_roster import host_id
+
+    key = nostr_key(room, secret)
+    return None if key is None else (host_id(room, secret), key)

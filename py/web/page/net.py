@@ -18,6 +18,7 @@ from web.page.host import BrowserHost, _nn, _text
 
 if TYPE_CHECKING:  # imported on first use: online play is not needed at start
     from web.sessions.online import peer as online
+    from web.sessions.online.mesh_env import MeshFactory
 
 __all__ = ["PeerJSChannel", "RoomQr", "configure_online", "BUSY"]
 
@@ -230,8 +231,9 @@ def _page_trace() -> Callable[[str], None]:
     return trace
 
 
-def configure_online(host: BrowserHost, params: dict[str, str]) -> None:
-    """Tell online play the room of the URL, the room link's address, and how to reach the peer.
+def configure_online(host: BrowserHost, params: dict[str, str], mesh: MeshFactory | None = None) -> None:
+    """Tell online play the room of the URL, the room link's address, and how to reach the peer
+    (``mesh``: the channels of a table of three or four, :func:`web.page.mesh_net.mesh_factory`).
 
     Run when online play is first opened (:func:`web.sessions.registry.before_online`), not at start."""
     from cribbage.online.group import MODP_TEST, Group
@@ -287,6 +289,8 @@ def configure_online(host: BrowserHost, params: dict[str, str]) -> None:
         hold=_hold_background,
         qr=RoomQr(host) if net is not None and _nn(getattr(net, "qr", None)) is not None else None,
         relay=_names_turn_relay(),
+        mesh=mesh if refusal is None else None,  # a table of three or four (web.sessions.online.party)
+        players=params.get("players"),
     )
 
 

@@ -131,10 +131,12 @@ def _take_challenge(params: dict[str, str]) -> None:
 
 
 def _configure_online(host: BrowserHost, params: dict[str, str]) -> None:
-    """Online play's page glue, imported with online play (:mod:`web.page.net`)."""
+    """Online play's page glue, imported with online play (:mod:`web.page.net`; a table of three or
+    four: :mod:`web.page.mesh_net`)."""
+    from web.page.mesh_net import mesh_factory
     from web.page.net import configure_online
 
-    configure_online(host, params)
+    configure_online(host, params, mesh_factory(host))
 
 
 LATER_MODULES = ("datetime", "cribbage.record", "web.screens.record.store", "web.kit.charts", "web.screens.record.view",

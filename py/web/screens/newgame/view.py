@@ -202,8 +202,8 @@ def rule_controls(rules: Rules, action: str = "newgame-set", prefix: str = "ng")
 
 
 def room_rules_html(rules: Rules, sentence: str) -> str:
-    """The menu's choice of a new online room's table (two, three or four players) and rules: the New game dialog's controls
-    and a preview of what the room will play (``sentence``), read out as it changes."""
+    """The menu's choice of a new online room's table (two, three or four players) and rules: the New
+    game dialog's controls and a preview of what the room will play (``sentence``), read out as it changes."""
     target, house = rule_controls(rules, "newgame-room", "room")
     players = "".join(_input("radio", "players", str(n), label, rules.players == n, action="newgame-room",
                              prefix="room") for n, label in ((2, "Two players"), (3, "Three players"),

@@ -70,5 +70,6 @@ class MeshEvents(Protocol):
         ...
 
 
-MeshFactory = Callable[[str, MeshEvents], MeshChannels]
-"""The page's: ``factory(my_id, events)`` registers ``my_id`` and returns its channels."""
+MeshFactory = Callable[[str, str, str, MeshEvents], MeshChannels]
+"""The page's: ``factory(room, secret, my_id, events)`` registers ``my_id`` and returns its channels
+(the room and its secret name the table's second signalling path, the same for every seat)."""

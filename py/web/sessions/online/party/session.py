@@ -410,7 +410,7 @@ class PartySession:
             self.problems.append(NO_MESH)
             self.runner.batch(lambda: None)
             return
-        self.mesh = self.env.mesh(self.table.my_id, self.driver.events)
+        self.mesh = self.env.mesh(self.room, self.secret, self.table.my_id, self.driver.events)
         self.runner.batch(self.dial)
         self._tick_handle = self.ctx.timer.later(TICK_MS, self._tick)
 
