@@ -166,7 +166,7 @@ def start_coturn() -> Coturn:
         [binary, "-n", "--listening-ip", "127.0.0.1", "--relay-ip", "127.0.0.1", "--listening-port", str(port),
          "--min-port", "49160", "--max-port", "49400", "--lt-cred-mech", "--user", f"{TURN_USER}:{TURN_PASSWORD}",
          "--realm", TURN_REALM, "--fingerprint", "--no-tls", "--no-dtls", "--no-cli", "--allow-loopback-peers",
-         "--pidfile", str(folder / "turn.pid"), "--log-file", str(log), "--simple-log", "--no-stdout-log"],
+         "--pidfile", str(folder / "turn.pid"), "--log-file", str(log), "--simple-log", "--no-stdout-log", "--verbose"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -304,6 +304,7 @@ def measure(browser: Any, rig: Rig, path: str) -> dict[str, Any]:
             "route": routes[1],
             "route_host": routes[0],
             "console_errors": errors,
+            "load_average": round(os.getloadavg()[0], 1),
         }
     finally:
         for context in contexts:
@@ -328,6 +329,7 @@ def summarize(runs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         for r in mine:
             won[r["won"]] = won.get(r["won"], 0) + 1
         routes = sorted({f"{r['route'].get('local', '?')}/{r['route'].get('remote', '?')}" for r in mine})
+        loads = [float(r.get("load_average", 0.0)) for r in mine]
         out[path] = {
             "runs": len(mine),
             "channel_median_ms": round(statistics.median(r["channel_ms"] for r in mine)),
@@ -336,6 +338,7 @@ def summarize(runs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             "live_p90_ms": round(p90([r["live_ms"] for r in mine])),
             "won": won,
             "routes": routes,
+            "load_average": [min(loads), max(loads)],
         }
     return out
 
@@ -373,6 +376,7 @@ def main() -> int:
                     print(f"run {n + 1} {path:6s}: channel {run['channel_ms']:7.0f} ms, live {run['live_ms']:7.0f} ms"
                           f" after the guest's page was ready; won by {run['won'] or '?'}"
                           f" (host {run['won_host'] or '?'}); pair {run['route']}"
+                          + f"; load {run['load_average']}"
                           + (f"; console errors {noisy}" if noisy else ""), flush=True)
             browser.close()
     finally:
@@ -382,7 +386,7 @@ def main() -> int:
     print(f"  {'path':8s} {'channel median':>15s} {'p90':>7s} {'live median':>12s} {'p90':>7s}  won by; pair")
     for path, s in summary.items():
         print(f"  {path:8s} {s['channel_median_ms']:12d} ms {s['channel_p90_ms']:4d} ms {s['live_median_ms']:9d} ms"
-              f" {s['live_p90_ms']:4d} ms  {s['won']}; {', '.join(s['routes'])}")
+              f" {s['live_p90_ms']:4d} ms  {s['won']}; {', '.join(s['routes'])}; load {s['load_average']}")
     if args.json:
         args.json.write_text(json.dumps({"date": started, "runs": runs, "summary": summary}, indent=1))
     return 0
