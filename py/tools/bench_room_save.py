@@ -22,9 +22,16 @@ page (a ``<script type="py">``, which PyScript runs in the page's own interprete
 :meth:`RoomLog.save` and times, in Pyodide, each save that writes: the Python work and the
 synchronous part of ``window.cribbageStore.set`` (its in-memory copy; the IndexedDB transaction runs
 after the task), and the characters written; and, per save, the time until the store says it is on
-disk (``whenDurable``: what a send waits for). At the end, the room record's size in the store.
+disk (``whenDurable``: what a send waits for); and each IndexedDB ``put`` of a room's key (an init
+script: the value is cloned then, on the main thread, in a microtask after the save's task). At the
+end, the room record's size in the store. On a machine busy with other work two matches do not
+compare well (each has its own load); ``--modes paired`` plays one match in which every call of the
+page's save makes both saves, in turn first: the log's (the page's own, under the room's key) and the
+whole record (under ``cribbage.bench-whole.ROOM``, a key no room reads), so the load of the moment
+falls on both alike.
 
-    python py/tools/netns.py -- python py/tools/bench_room_save.py --browser [--test-group] [--json FILE]
+    python py/tools/netns.py -- python py/tools/bench_room_save.py --browser [--test-group]
+                                [--modes log,whole|paired] [--json FILE]
 """
 
 from __future__ import annotations
@@ -58,7 +65,8 @@ def main() -> None:
     ap.add_argument("--json", type=Path)
     ap.add_argument("--browser", action="store_true", help="in two Chromium pages (Pyodide, the real store)")
     ap.add_argument("--test-group", action="store_true", help="with --browser: the small test group, not P-256")
-    ap.add_argument("--modes", default="log,whole", help="with --browser: log, whole or both (default)")
+    ap.add_argument("--modes", default="log,whole",
+                    help="with --browser: log, whole, paired, comma-separated (default log,whole)")
     args = ap.parse_args()
     if args.browser:
         sys.exit(browser_main(args))
@@ -178,7 +186,47 @@ def _timed(self, head, link, game):
     return wrote
 
 
-room_log.RoomLog.save = _timed
+_calls = [0]
+window.__paired = window.Array.new()
+
+
+def _paired(self, head, link, game):
+    # both saves of every call, in turn first: the log's (the page's own) and the whole record of
+    # format 1 written under a key of its own (the load of the moment falls on both alike)
+    count = _counter(self.storage)
+    shadow = _Shadow(self)
+    _calls[0] += 1
+    order = (0, 1) if _calls[0] %% 2 else (1, 0)
+    ms, chars, wrote = [0.0, 0.0], [0, 0], [False, False]
+    for which in order:
+        before = count[0]
+        t0 = time.perf_counter()
+        wrote[which] = _real(self, head, link, game) if which == 0 else _whole(shadow, head, link, game)
+        ms[which] = (time.perf_counter() - t0) * 1000
+        chars[which] = count[0] - before
+    window.__paired.push(f"{ms[0]:.3f} {int(wrote[0])} {chars[0]} {ms[1]:.3f} {int(wrote[1])} {chars[1]}")
+    if wrote[0]:
+        size = sum(len(self.storage.get(k) or "") for k in self.storage.keys()
+                   if k == self.key or k.startswith(self.key + ".log."))
+        window.__saves.push(f"{ms[0]:.3f} {chars[0]} {size}")
+    return wrote[0]
+
+
+class _Shadow:
+    # what _whole needs of a RoomLog, writing under "cribbage.bench-whole.ROOM" (no room's key)
+    def __init__(self, log):
+        self.storage = log.storage
+        self.key = "cribbage.bench-whole." + log.key.rpartition(".")[2]
+        self._bench_whole = getattr(log, "_bench_shadow", None)
+        self._log = log
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if name == "_bench_whole" and "_log" in self.__dict__:
+            self._log._bench_shadow = value
+
+
+room_log.RoomLog.save = _paired if MODE == "paired" else _timed
 window.document.body.dataset.benchPatched = MODE
 """
 """Python added to a page (``<script type="py">``: PyScript runs it in the page's interpreter): every
@@ -217,7 +265,7 @@ def _match(browser, url: str, mode: str, step: str, snapshot: str) -> dict:  # t
         context.add_init_script(IDB_PUT)
         contexts.append(context)
         page = context.new_page()
-        page.on("console", lambda m: print("console:", m.type, m.text[:300]) if m.type == "error" else None)
+        page.on("console", lambda m: print("console:", m.type, m.text[:300], flush=True) if m.type == "error" else None)
         pages.append(page)
     host, guest = pages
     host.goto(url)
@@ -234,8 +282,13 @@ def _match(browser, url: str, mode: str, step: str, snapshot: str) -> dict:  # t
     for page in pages:
         page.wait_for_selector('#online[data-link="live"]', timeout=45_000)
     phases = ""
+    told = started
     while True:
         phases = "/".join(p.evaluate("() => document.getElementById('app').dataset.phase || ''") for p in pages)
+        if time.monotonic() - told > 30:
+            told = time.monotonic()
+            hands = "/".join(p.evaluate("() => document.getElementById('app').dataset.hand || ''") for p in pages)
+            print(f"  {mode}: {told - started:.0f} s, hand {hands}, {phases}", flush=True)
         if phases == "game over/game over":
             break
         if time.monotonic() - started > 900:
@@ -256,10 +309,29 @@ def _match(browser, url: str, mode: str, step: str, snapshot: str) -> dict:  # t
             "durable_ms": [float(durable[str(i)]) for i in range(len(saves)) if str(i) in durable],
             "store_backend": page.evaluate("() => window.cribbageStore.backend"),
             "idb_puts": page.evaluate("() => window.__idbPut"),
+            "paired": [line.split() for line in page.evaluate("() => Array.from(window.__paired)")],
         })
     for context in contexts:
         context.close()
     return out
+
+
+def _paired_row(run: dict) -> dict:  # type: ignore[type-arg]
+    """The figures of a ``paired`` run: per call of the page's save, both saves timed in turn."""
+    rows = [r for page in run["pages"] for r in page["paired"]]
+    log_ms = [float(r[0]) for r in rows if r[1] == "1"]  # the page's saves that wrote
+    whole_ms = [float(r[3]) for r in rows if r[4] == "1"]
+    diff = [float(r[3]) - float(r[0]) for r in rows if r[1] == "1"]
+    return {
+        "calls": len(rows), "match_s": run["match_s"],
+        "log_saves": len(log_ms), "log_ms_median": round(statistics.median(log_ms), 2),
+        "log_ms_p90": round(_pct(log_ms, 0.9), 2), "log_ms_total": round(sum(log_ms)),
+        "whole_saves": len(whole_ms), "whole_ms_median": round(statistics.median(whole_ms), 2),
+        "whole_ms_p90": round(_pct(whole_ms, 0.9), 2), "whole_ms_total": round(sum(whole_ms)),
+        "whole_minus_log_ms_median": round(statistics.median(diff), 2),
+        "log_chars_total": sum(int(r[2]) for r in rows), "whole_chars_total": sum(int(r[5]) for r in rows),
+        "end_record_chars": [page["size"] for page in run["pages"]],
+    }
 
 
 def browser_main(args: argparse.Namespace) -> int:
@@ -297,6 +369,12 @@ def browser_main(args: argparse.Namespace) -> int:
             browser = chromium.launch(p, args=[*chromium.ARGS, LOOPBACK_FLAG])
             for mode in args.modes.split(","):
                 run = _match(browser, url, mode, STEP, no_snapshot_script(dist))
+                if mode == "paired":
+                    results[mode] = row = _paired_row(run)
+                    print(f"{mode}:")
+                    for k, v in row.items():
+                        print(f"  {k:20} {v}")
+                    continue
                 ms = [v for page in run["pages"] for v in page["ms"]]
                 chars = [v for page in run["pages"] for v in page["chars"]]
                 durable = [v for page in run["pages"] for v in page["durable_ms"]]
