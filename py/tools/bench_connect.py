@@ -268,14 +268,27 @@ REGISTERED = {
 """When the host can be found on the path (its signalling registration done), from ``status()``."""
 
 
-def measure(browser: Any, rig: Rig, path: str) -> dict[str, Any]:
-    """One run on ``path`` (see the module's docstring): a dict of the figures (ms) and what was seen."""
+def with_trace(url: str) -> str:
+    """``url`` with ``trace=1`` in its query (before any ``#`` fragment): the page's online trace."""
+    head, hash_, fragment = url.partition("#")
+    return head + ("&" if "?" in head else "?") + "trace=1" + hash_ + fragment
+
+
+SLOW_LIVE_MS = 5_000
+"""With ``trace``: a run whose seats went live this long after its channel opened keeps both pages' traces."""
+
+
+def measure(browser: Any, rig: Rig, path: str, trace: bool = False) -> dict[str, Any]:
+    """One run on ``path`` (see the module's docstring): a dict of the figures (ms) and what was seen.
+    ``trace``: both pages keep their online trace (``?trace=1``), returned as ``traces`` (host, guest)
+    when the seats went live :data:`SLOW_LIVE_MS` or more after the channel opened."""
     if path not in PATHS:
         raise ValueError(f"unknown path {path!r}: one of {', '.join(PATHS)}")
     errors: list[str] = []
     contexts: list[Any] = []
     try:
-        host_context, host = _open(browser, rig, path, rig.page_url(path), errors)
+        url = rig.page_url(path)
+        host_context, host = _open(browser, rig, path, with_trace(url) if trace else url, errors)
         contexts.append(host_context)
         host.click("#tool-menu")
         host.click("#new-mode-online")
@@ -284,7 +297,7 @@ def measure(browser: Any, rig: Rig, path: str) -> dict[str, Any]:
         link = host.input_value("#room-link")
         registered = f"() => {{ const s = JSON.parse(window.cribbageNet.status()); return {REGISTERED[path]}; }}"
         host.wait_for_function(registered, timeout=30_000)
-        guest_context, guest = _open(browser, rig, path, link, errors)
+        guest_context, guest = _open(browser, rig, path, with_trace(link) if trace else link, errors)
         contexts.append(guest_context)
         for page in (host, guest):
             page.wait_for_function("() => window.__connectMarks.live && window.__connectMarks.channel",
@@ -293,7 +306,12 @@ def measure(browser: Any, rig: Rig, path: str) -> dict[str, Any]:
         routes = [json.loads(p.evaluate("() => window.cribbageNet.route()") or "{}") for p in (host, guest)]
         shown = [str(p.evaluate("() => document.body.getAttribute('data-net-path') || ''")) for p in (host, guest)]
         ready = float(gm["ready"])
+        slow = max(float(hm["live"]), float(gm["live"])) - max(float(hm["channel"]), float(gm["channel"]))
+        traces = [[str(line) for line in p.evaluate("() => Array.from(window.__onlineTrace || [])")]
+                  for p in (host, guest)] if trace and slow >= SLOW_LIVE_MS else []
         return {
+            "traces": traces,
+            "marks": [hm, gm],
             "path": path,
             "won": gm.get("path", ""),
             "won_host": hm.get("path", ""),
@@ -348,6 +366,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5, help="runs per path (default 5)")
     parser.add_argument("--paths", default=",".join(PATHS), help=f"comma-separated, of {','.join(PATHS)}")
     parser.add_argument("--json", type=Path, help="write every run and the summary here")
+    parser.add_argument("--trace", action="store_true", help="the pages keep their online trace (?trace=1); a run "
+                        f"whose seats went live {SLOW_LIVE_MS} ms or more after its channel keeps both in the JSON")
     args = parser.parse_args()
     paths = tuple(p for p in args.paths.split(",") if p)
     unknown = [p for p in paths if p not in PATHS]
@@ -370,7 +390,7 @@ def main() -> int:
             browser = chromium.launch(p, args=[*chromium.ARGS, LOOPBACK_FLAG])
             for n in range(args.runs):
                 for path in paths:
-                    run = measure(browser, rig, path)
+                    run = measure(browser, rig, path, trace=args.trace)
                     runs.append(run)
                     noisy = [e for e in run["console_errors"] if "ERR_CONNECTION_REFUSED" not in e]
                     print(f"run {n + 1} {path:6s}: channel {run['channel_ms']:7.0f} ms, live {run['live_ms']:7.0f} ms"
