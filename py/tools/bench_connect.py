@@ -95,6 +95,9 @@ MARKS = """(() => {
     }
     const online = document.getElementById('online');
     if (!marks.live && online && online.dataset.link === 'live') marks.live = now();
+    // the link's sentence for a channel whose DTLS fingerprints could not be read (no seat provable on it)
+    if (!marks.unbound && !marks.live && online && online.textContent.includes('security fingerprints'))
+      marks.unbound = now();
   };
   const timer = setInterval(() => { check(); if (marks.live && marks.channel) clearInterval(timer); }, 5);
   document.addEventListener('DOMContentLoaded', () => {
@@ -312,6 +315,7 @@ def measure(browser: Any, rig: Rig, path: str, trace: bool = False) -> dict[str,
         return {
             "traces": traces,
             "marks": [hm, gm],
+            "unbound": [bool(hm.get("unbound")), bool(gm.get("unbound"))],
             "path": path,
             "won": gm.get("path", ""),
             "won_host": hm.get("path", ""),
@@ -397,6 +401,8 @@ def main() -> int:
                           f" after the guest's page was ready; won by {run['won'] or '?'}"
                           f" (host {run['won_host'] or '?'}); pair {run['route']}"
                           + f"; load {run['load_average']}"
+                          + ("; unreadable fingerprints on the first channel (host, guest): "
+                             f"{run['unbound']}" if any(run["unbound"]) else "")
                           + (f"; console errors {noisy}" if noisy else ""), flush=True)
             browser.close()
     finally:
