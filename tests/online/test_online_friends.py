@@ -12,15 +12,9 @@ import time
 from typing import Any
 
 from net_harness import Stall
-from test_online_play import STEP, open_link, state, wait_live
+from test_online_play import BANNERS, REFUSE_CLIPBOARD, STEP, open_link, state, wait_live
 
 PHONE = {"width": 360, "height": 740}
-REFUSE_CLIPBOARD = """(() => {
-  if (!navigator.clipboard) return;
-  navigator.clipboard.writeText = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));
-})();"""
-"""An init script: the browser refuses the clipboard, as a page without the permission is refused."""
-BANNERS = "() => Array.from(document.querySelectorAll('.py-error, py-terminal, .mpy-error')).map(e => e.textContent)"
 FAN = """() => Array.from(document.querySelectorAll('#table [data-action="cut-pick"]')).map((card) => {
   const r = card.getBoundingClientRect();
   // the part of the card no later card of the fan covers: its left edge, a third of the way up

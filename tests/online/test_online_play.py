@@ -65,6 +65,14 @@ page shows the frame before the move with ``data-busy="true"``: a test that read
 that frame (``data-turn="me"`` after the player's own move) reads a turn that is already over."""
 MINE = """() => Array.from(document.querySelectorAll('#table .seat-me [data-card]')).map(e => e.dataset.card)"""
 ALL_CARDS = """() => Array.from(document.querySelectorAll('[data-card]')).map(e => e.dataset.card)"""
+REFUSE_CLIPBOARD = """(() => {
+  if (!navigator.clipboard) return;
+  navigator.clipboard.writeText = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));
+})();"""
+"""An init script: the browser refuses the clipboard, as a page without the permission is refused."""
+BANNERS = "() => Array.from(document.querySelectorAll('.py-error, py-terminal, .mpy-error')).map(e => e.textContent)"
+"""The error banners @pyscript/core's ``error`` module appends to the body (a Python traceback on the
+player's screen; they stay until the page is reloaded)."""
 
 
 def state(p: Player) -> dict[str, str]:
@@ -150,6 +158,10 @@ def test_two_browsers_play_a_whole_match_online(players: Any, online_url: str) -
     assert "?room=" in link and "signal=" in link and "group=test" in link
     ann.page.wait_for_selector(".qr-wrap svg")  # the QR library is imported on first use
     assert ann.page.locator(".qr-wrap svg").count() == 1
+    ann.page.evaluate(REFUSE_CLIPBOARD)  # Copy link refused (issue 31 item 6): never a banner, checked at the end
+    ann.page.click("#btn-copy-link")
+    ann.page.wait_for_function(
+        "() => document.getElementById('btn-copy-link').textContent.startsWith('Not copied')", timeout=5_000)
     ann.page.fill("#online-name", "Ann <b>")
     ann.page.click("#btn-online-name")
     bob = open_link(players, "bob", link)
@@ -170,6 +182,7 @@ def test_two_browsers_play_a_whole_match_online(players: Any, online_url: str) -
         check_private(ann, bob)
         if not reloaded and sb["phase"] == "play" and sa["phase"] == "play":
             # Bob reloads mid-hand and reclaims his seat; nothing is lost on either side.
+            assert not bob.page.evaluate(BANNERS), "a Python error reached Bob's screen"  # (a reload clears them)
             before = (score_text(ann), sa["hand"])
             bob.page.reload()
             wait_ready(bob.page, timeout=READY_TIMEOUT_MS)
@@ -196,6 +209,7 @@ def test_two_browsers_play_a_whole_match_online(players: Any, online_url: str) -
         if dropped and not killed and sa["phase"] in ("discard", "play", "cut") and sa["hand"] >= "2":
             # Bob's browser dies without closing anything: Ann's heartbeat notices within ~10 s and
             # blocks her table; Bob opens the link again in the same browser and reclaims his seat.
+            assert not bob.page.evaluate(BANNERS), "a Python error reached Bob's screen"
             bob.crash()
             ann.page.wait_for_selector('#online:not([data-link="live"])', timeout=20_000)
             assert state(ann)["turn"] == "other" and ann.page.evaluate(STEP) == ""
@@ -218,6 +232,8 @@ def test_two_browsers_play_a_whole_match_online(players: Any, online_url: str) -
     final_a = ann.page.locator("#table .winner").inner_text()
     final_b = bob.page.locator("#table .winner").inner_text()
     assert final_a and final_b and ("You" in final_a) != ("You" in final_b)
+    for player in (ann, bob):  # no Python traceback on either screen at any time of the match (issue 31 item 6)
+        assert not player.page.evaluate(BANNERS), f"a Python error reached {player.name}'s screen"
 
 
 def test_the_turn_comes_back_after_each_drop_even_just_after_a_move(players: Any, online_url: str) -> None:
