@@ -207,12 +207,13 @@ class TableKeys:
         return t
 
     def prove_shares(self, pack: int, purpose: str, slots: Sequence[int], cts: Sequence[Ciphertext],
-                     randbelow: RandBelow) -> Shares:
-        """This seat's shares of ``slots`` (ciphertexts ``cts``) with one batched proof for all."""
+                     randbelow: RandBelow, values: Sequence[Element] | None = None) -> Shares:
+        """This seat's shares of ``slots`` (ciphertexts ``cts``; ``values``: the shares if computed ahead)
+        with one batched proof for all."""
         if not slots:
             return Shares((), (), None)
         g = self.group
-        values = [self.my_share(ct) for ct in cts]
+        values = [self.my_share(ct) for ct in cts] if values is None else list(values)
         t = self._shares_transcript(self.seat, pack, purpose, slots)
         proof = proofs.prove_dleq_batch(g, self.secret, g.generator, self.public[self.seat],
                                         [ct[0] for ct in cts], values, t, randbelow)
