@@ -168,8 +168,9 @@ class TableGame:
     @property
     def busy(self) -> bool:
         """:meth:`work` has something to do now (a message to take or check, this seat's own work)."""
-        return self.failure is None and (self.checking is not None or self._next_message() is not None
-                                         or self.deal.busy)
+        if self.failure is not None:
+            return False
+        return self._next_message() is not None or self.checking is not None or self.deal.busy
 
     def _k(self) -> int:
         """The deal's pack of the hand in play."""
