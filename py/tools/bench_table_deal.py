@@ -245,8 +245,11 @@ class Table:
             return f"take {m.get('t')}" if isinstance(m, dict) else "take ?"
         if g.checking is not None:
             return "check shuffle"
-        if g.deal.jobs or g.deal._warm is not None:
-            return "own shuffle" if g.deal.jobs else "constants"
+        if g.deal._warm is not None:
+            return "constants"
+        if g.deal.jobs:
+            job = next((j for j in g.deal.jobs if j.kind != "shuffle"), g.deal.jobs[0])
+            return f"own {job.kind}"
         return "shares ahead"
 
 

@@ -58,14 +58,14 @@ from .pack import PACK_SIZE, constants_ready, constants_work, public_deck, rules
 from .table_chain import MAX_MESSAGE, Diverged, Story, canonical, story_root
 from .table_keys import MAX_SEATS, TABLE_PROTOCOL, TableKeys, read_shares
 
-__all__ = ["TableDeal", "PackDeal", "ShuffleJob", "Layout", "hand_layout", "seeded_randbelow", "MAX_SAY", "KINDS",
+__all__ = ["TableDeal", "PackDeal", "DealJob", "Layout", "hand_layout", "seeded_randbelow", "MAX_SAY", "KINDS",
            "SAVE_FORMAT", "SAVE_VERSION", "AHEAD_SHARES"]
 
 SAVE_FORMAT = "cribbage-table-deal"
 SAVE_VERSION = 2
-"""1: every shuffle made within the event that opened its round (:attr:`TableDeal.sliced` false); 2: a
-sliced deal, whose own shuffles are jobs whose ends are events of their own (``["done", pack, "shuffle"]``).
-A save of version 1 replays, and plays on, unsliced."""
+"""1: every shuffle and share made within the event that opened its round (:attr:`TableDeal.sliced` false);
+2: a sliced deal, whose own shuffles and shares are jobs whose ends are events of their own (``["done", pack,
+kind]``). A save of version 1 replays, and plays on, unsliced."""
 AHEAD_SHARES = 4
 """This seat's decryption shares computed ahead in one :meth:`TableDeal.work_step` (about 1 ms each on
 P-256 in CPython)."""
@@ -217,13 +217,17 @@ class PackDeal:
 
 
 @dataclass
-class ShuffleJob:
-    """This seat's shuffle of pack ``pack`` and its proof (a sliced deal), one step per
-    :meth:`TableDeal.work_step`: its draws come from a seed of its own drawn when its round opened, so
-    it makes the same message whenever its steps run (and again on a reload)."""
+class DealJob:
+    """This seat's part of a round of pack ``pack`` being made (a sliced deal), one step per
+    :meth:`TableDeal.work_step`. ``kind`` ``shuffle``: its shuffle and proof, whose draws come from a seed of
+    its own drawn when its round opened, so it makes the same message whenever its steps run (and again on a
+    reload). Else a round of shares (``deal``, ``turn``, ``crib``, ``reveal``): this seat's shares of
+    ``slots``, one at a time; their batched proof is made at the job's end."""
 
     pack: int
-    work: Work[tuple[list[Ciphertext], dict[str, Any]]]
+    kind: str
+    work: Work[Any]
+    slots: tuple[int, ...] = ()
 
 
 def _recorded(method: Callable[..., None]) -> Callable[..., None]:
@@ -248,8 +252,8 @@ class TableDeal:
                  seed: bytes | None = None, sliced: bool = False) -> None:
         """``seed``: the 32 bytes every secret of this seat is drawn from (:func:`seeded_randbelow`; fresh
         if not given), kept in the save so a reload makes the same messages again. ``randbelow``
-        instead (tests): a deal that cannot be saved. ``sliced``: this seat's shuffles wait as
-        :class:`ShuffleJob` for :meth:`work_step` (a page's frames stay short) and a received shuffle may
+        instead (tests): a deal that cannot be saved. ``sliced``: this seat's shuffles and shares wait as
+        :class:`DealJob` for :meth:`work_step` (a page's frames stay short) and a received shuffle may
         be checked ahead in slices (:meth:`check_ahead`); else every call does all its work at once."""
         if not isinstance(rules, Rules):
             raise TypeError("rules must be a Rules value")
@@ -274,8 +278,8 @@ class TableDeal:
         self.seed = seed
         self.randbelow = randbelow
         self.sliced = sliced
-        self.jobs: list[ShuffleJob] = []
-        """This seat's shuffles still being made (a sliced deal), oldest first."""
+        self.jobs: list[DealJob] = []
+        """This seat's shuffles and shares still being made (a sliced deal), oldest first."""
         self._warm: Work[None] | None = constants_work(group) if sliced and not constants_ready(group) else None
         self._checked: dict[str, list[Ciphertext] | None] = {}
         """A received shuffle's key -> its list, proven by :meth:`check_ahead` (None: the check failed: the
@@ -360,7 +364,7 @@ class TableDeal:
                 if event[0] == "recv":
                     deal.receive(event[1], event[2])
                 elif event[0] == "done":
-                    deal._replay_done(event[1])
+                    deal._replay_done(event[1], event[2])
                 else:
                     getattr(deal, event[1])(*[tuple(a) if isinstance(a, list) and event[1] == "turn" else a
                                               for a in event[2]])
@@ -490,8 +494,9 @@ class TableDeal:
 
     def work_step(self) -> bool:
         """One slice of this seat's own work (a few scalar multiplications at most): the group's constants,
-        then the oldest :class:`ShuffleJob` (its end sends the shuffle), then this seat's decryption shares
-        of a proven pack not dealt yet (:attr:`PackDeal.mine`). False when there was none."""
+        then the oldest :class:`DealJob` of shares (a round of the hand waits for it), else of a shuffle (its
+        end sends the shuffle), then this seat's decryption shares of a proven pack not dealt yet
+        (:attr:`PackDeal.mine`). False when there was none."""
         if self.failure is not None:
             self.jobs, self._warm = [], None
             return False
@@ -502,17 +507,17 @@ class TableDeal:
                 self._warm = None
             return True
         if self.jobs:
-            job = self.jobs[0]
+            job = next((j for j in self.jobs if j.kind != "shuffle"), self.jobs[0])
             try:
                 next(job.work)
                 return True
             except StopIteration as stop:
                 result = stop.value
             except ProtocolError as exc:  # pragma: no cover - this seat's own inputs were proven
-                self._stop(str(exc), {"pack": job.pack, "step": "shuffle"})
+                self._stop(str(exc), {"pack": job.pack, "step": job.kind})
                 return True
-            self.jobs.pop(0)
-            self._done(job.pack, result)
+            self.jobs.remove(job)
+            self._done(job, result)
             return True
         p = self._ahead()
         if p is None:
@@ -528,21 +533,34 @@ class TableDeal:
         return next((p for _, p in sorted(self.packs.items()) if p.phase in ("shuffle", "cut")
                      and len(p.decks) == self.seats and len(p.mine) < PACK_SIZE), None)
 
-    def _done(self, k: int, result: tuple[list[Ciphertext], dict[str, Any]]) -> None:
-        """This seat's shuffle of pack ``k`` is made: it goes out once its round is usable (an event: a
-        reload ends the job at the same place in the story)."""
-        with self._event(["done", k, "shuffle"]):
-            p = self.packs[k]
-            outputs, proof = result
-            self._own_decks[k] = outputs
-            p.intent = ("shuffle", {"cards": elgamal.encode_ciphertexts(self.group, outputs), "proof": proof})
+    def _done(self, job: DealJob, result: Any) -> None:
+        """This seat's shuffle, or shares, of a round are made: they go out once the round is usable (an
+        event: a reload ends the job at the same place in the story; the shares' proof draws from it)."""
+        with self._event(["done", job.pack, job.kind]):
+            p = self.packs[job.pack]
+            if job.kind == "shuffle":
+                outputs, proof = result
+                self._own_decks[job.pack] = outputs
+                p.intent = ("shuffle", {"cards": elgamal.encode_ciphertexts(self.group, outputs), "proof": proof})
+            else:
+                mine = list(job.slots)
+                shares = self.keys.prove_shares(p.index, job.kind, mine, [p.pack[s] for s in mine], self.randbelow,
+                                                [self._my_share(p, s) for s in mine])
+                p.intent = (job.kind, shares.to_wire(self.group))
             self._progress(p)
 
-    def _replay_done(self, k: object) -> None:
-        if not self.jobs or self.jobs[0].pack != k:
-            raise ValueError(f"a save ends a shuffle of pack {k} never begun")
-        job = self.jobs.pop(0)
-        self._done(job.pack, run(job.work))
+    def _replay_done(self, k: object, kind: object) -> None:
+        job = next((j for j in self.jobs if j.pack == k and j.kind == kind), None)
+        if job is None:
+            raise ValueError(f"a save ends a job ({str(kind)[:10]}) of pack {k} never begun")
+        self.jobs.remove(job)
+        self._done(job, run(job.work))
+
+    def _shares_work(self, p: PackDeal, slots: list[int]) -> Work[None]:
+        for slot in slots:
+            if slot not in p.mine:
+                self._my_share(p, slot)
+                yield
 
     def check_ahead(self, sender: int, message: object) -> "Work[None] | bool":
         """Before :meth:`receive`: a received shuffle (a sliced deal) is checked in slices first. True: take
@@ -702,7 +720,7 @@ class TableDeal:
                 inputs = p.decks[-1] if p.decks else public_deck(self.group)
                 if self.sliced:
                     draws = seeded_randbelow(self.randbelow(1 << 256).to_bytes(32, "big"))
-                    self.jobs.append(ShuffleJob(p.index, self.keys.shuffle_and_prove(p.index, inputs, draws)))
+                    self.jobs.append(DealJob(p.index, "shuffle", self.keys.shuffle_and_prove(p.index, inputs, draws)))
                     return
                 outputs, proof = run(self.keys.shuffle_and_prove(p.index, inputs, self.randbelow))
                 self._own_decks[p.index] = outputs
@@ -732,6 +750,9 @@ class TableDeal:
         computed now: the round before is confirmed by every seat."""
         self._open(p, (kind,), tuple(range(self.seats)), lambda s, m: self._take_shares(p, kind, s, m),
                    lambda: self._after_shares(p, kind))
+        if self.sliced:  # (the shares one a step, the proof at the job's end)
+            self.jobs.append(DealJob(p.index, kind, self._shares_work(p, mine), tuple(mine)))
+            return
         shares = self.keys.prove_shares(p.index, kind, mine, [p.pack[s] for s in mine], self.randbelow,
                                         [self._my_share(p, s) for s in mine])
         p.intent = (kind, shares.to_wire(self.group))

@@ -30,7 +30,7 @@ The crypto work waits in an inbox: :meth:`receive` only queues; :meth:`work` doe
 within a time budget, each step a few scalar multiplications at most (about 15 ms of CPython on P-256,
 so under 50 ms inside Pyodide): a message taken in (a shuffle received is first checked in slices,
 :meth:`TableDeal.check_ahead <.table_deal.TableDeal.check_ahead>`, while the messages of other packs go
-on), a slice of this seat's own shuffle (:class:`~.table_deal.ShuffleJob`) or of its shares computed
+on), a slice of this seat's own shuffle or shares (:class:`~.table_deal.DealJob`) or of its shares computed
 ahead. The next pack is begun, shuffled and proven by every seat while the hand is played (once the
 current pack's cards are out), so the deal after "next hand" needs only the cut and the decryption
 shares. See docs/protocol.md, "Three and four seats: the game", and docs/performance.md.
