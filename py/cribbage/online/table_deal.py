@@ -750,8 +750,9 @@ class TableDeal:
         computed now: the round before is confirmed by every seat."""
         self._open(p, (kind,), tuple(range(self.seats)), lambda s, m: self._take_shares(p, kind, s, m),
                    lambda: self._after_shares(p, kind))
-        if self.sliced:  # (the shares one a step, the proof at the job's end)
-            self.jobs.append(DealJob(p.index, kind, self._shares_work(p, mine), tuple(mine)))
+        if self.sliced:  # (the shares one a step, the proof at the job's end; at the deal, this seat's own too)
+            own = list(p.layout.hands[self.seat]) if kind == "deal" and p.layout is not None else []
+            self.jobs.append(DealJob(p.index, kind, self._shares_work(p, mine + own), tuple(mine)))
             return
         shares = self.keys.prove_shares(p.index, kind, mine, [p.pack[s] for s in mine], self.randbelow,
                                         [self._my_share(p, s) for s in mine])
