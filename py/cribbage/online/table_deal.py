@@ -556,6 +556,11 @@ class TableDeal:
         self.jobs.remove(job)
         self._done(job, run(job.work))
 
+    def _shuffle_work(self, p: PackDeal, draws: Callable[[int], int]) -> Work[tuple[list[Ciphertext], dict[str, Any]]]:
+        yield from constants_work(self.group)  # (the public deck's card points: made once, in slices)
+        inputs = p.decks[-1] if p.decks else public_deck(self.group)  # (unchanged while this job runs)
+        return (yield from self.keys.shuffle_and_prove(p.index, inputs, draws))
+
     def _shares_work(self, p: PackDeal, slots: list[int]) -> Work[None]:
         for slot in slots:
             if slot not in p.mine:
@@ -591,6 +596,7 @@ class TableDeal:
     def _check_work(self, p: PackDeal, sender: int, message: dict[str, Any], key: str) -> Work[None]:
         g = self.group
         self._checked.pop(key, None)
+        yield from constants_work(g)
         inputs = p.decks[-1] if p.decks else public_deck(g)
         try:
             outputs = yield from elgamal.decode_ciphertexts_work(g, message.get("cards"), PACK_SIZE,
@@ -717,11 +723,11 @@ class TableDeal:
         if r < n:
             self._open(p, ("shuffle",), (r,), lambda s, m: self._take_shuffle(p, s, m))
             if r == self.seat:
-                inputs = p.decks[-1] if p.decks else public_deck(self.group)
                 if self.sliced:
                     draws = seeded_randbelow(self.randbelow(1 << 256).to_bytes(32, "big"))
-                    self.jobs.append(DealJob(p.index, "shuffle", self.keys.shuffle_and_prove(p.index, inputs, draws)))
+                    self.jobs.append(DealJob(p.index, "shuffle", self._shuffle_work(p, draws)))
                     return
+                inputs = p.decks[-1] if p.decks else public_deck(self.group)
                 outputs, proof = run(self.keys.shuffle_and_prove(p.index, inputs, self.randbelow))
                 self._own_decks[p.index] = outputs
                 p.intent = ("shuffle", {"cards": elgamal.encode_ciphertexts(self.group, outputs), "proof": proof})
