@@ -27,6 +27,7 @@ soon as it may. Times are CPU time (``time.process_time``; the machine is shared
 from __future__ import annotations
 
 import argparse
+import gc
 import heapq
 import json
 import random
@@ -154,6 +155,7 @@ class Table:
     """Pack -> when every seat had it shuffled and proven."""
     begun: dict[int, float] = field(default_factory=dict)
     hands: int = 3
+    turn: int = -1
     taken: list[int] = field(default_factory=list)
     """Seat -> the actions of its match's history looked at so far."""
 
@@ -238,8 +240,13 @@ class Table:
                 if not self.wires:
                     return
                 continue
-            s = min(ready, key=lambda x: (self.clocks[x], x))
+            if self.shared:  # (one CPU shared fairly: the seats ready take turns, as an OS's time slices)
+                self.turn = next((x for x in ready if x > self.turn), ready[0])
+                s = self.turn
+            else:
+                s = min(ready, key=lambda x: (self.clocks[x], x))
             g = self.games[s]
+            collections = gc.get_stats()[2]["collections"]
             start = clock()
             if g.busy:
                 label = self.label(g)
@@ -247,6 +254,8 @@ class Table:
             else:
                 label = "act " + self.act(s)
             dt = clock() - start
+            if gc.get_stats()[2]["collections"] != collections:
+                label += ", with a full garbage collection of the bench's N seats"
             self.steps.append(Step(s, label, dt))
             self.clocks[s] += dt
             if self.shared:
