@@ -136,7 +136,6 @@ def test_a_pack_is_begun_at_every_seat_as_the_play_of_the_hand_before_begins() -
 
 def test_a_seat_saved_in_the_middle_of_its_own_shuffle_resumes_it_and_the_match_goes_on() -> None:
     hub = make_hub(3, seed=8, saveable=True)
-    state: dict[str, Any] = {"saved": None}
 
     def midway() -> bool:
         g = hub.games[1]

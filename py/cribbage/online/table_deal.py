@@ -34,6 +34,12 @@ Every seat receives every message (a broadcast); a card private to seat ``j`` st
 only ``j`` holds its own share ``x_j·a`` of it, which it sends only when the rules make the card
 public. The shares each seat holds are in :attr:`PackDeal.shares` (slot -> seat -> share), so a test
 can show a seat lacks the share it would need.
+
+A *sliced* deal (``sliced=True``, as :class:`~.table_game.TableGame` makes it) does no long call: this
+seat's shuffle and its rounds of shares wait as :class:`DealJob` and are made a step at a time
+(:meth:`TableDeal.work_step`: a few group operations a step), the end of each an event of the save; a
+received shuffle may be checked in slices before it is taken in (:meth:`TableDeal.check_ahead`); this
+seat's shares of a proven pack are computed ahead. The messages are the same as an unsliced deal's.
 """
 
 from __future__ import annotations
@@ -337,8 +343,9 @@ class TableDeal:
         still to send, and the stories' hashes (checked after the replay)."""
         if self.seed is None:
             raise ValueError("a deal drawing from an outside randbelow cannot be saved")
-        return {"format": SAVE_FORMAT, "version": SAVE_VERSION if self.sliced else 1, "seat": self.seat, "rules": self.rules.to_json(),
-                "room": self.room, "match": self.match, "group": self.group.name, "seed": self.seed.hex(),
+        return {"format": SAVE_FORMAT, "version": SAVE_VERSION if self.sliced else 1, "seat": self.seat,
+                "rules": self.rules.to_json(), "room": self.room, "match": self.match, "group": self.group.name,
+                "seed": self.seed.hex(),
                 "events": json.loads(json.dumps(self.events)), "outbox": json.loads(json.dumps(self._outbox)),
                 "hashes": self._hashes()}
 
