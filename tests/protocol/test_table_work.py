@@ -87,13 +87,13 @@ def test_no_step_of_a_seats_work_does_more_than_a_few_group_operations(players: 
     def counted(g: TableGame, n: int) -> None:
         steps.append(n)
         if g.checking is not None:
-            kinds.add("check")
+            kinds.add(f"check {g.checking[0]['t']}")
         if any(j.kind == "shuffle" for j in g.deal.jobs):
             kinds.add("own shuffle")
 
     drive(hub, lambda: all(hand_of(g) == 3 and g.legal() for g in hub.games[:1]), counted, patient=False)
     assert all(g.failure is None for g in hub.games), [g.failure for g in hub.games]
-    assert kinds == {"check", "own shuffle"}  # both were sliced here
+    assert kinds == {"check shuffle", "check deal", "own shuffle"}  # each was sliced here
     assert max(steps) <= STEP_OPS, sorted(steps)[-10:]
     assert sum(steps) > 20 * STEP_OPS  # (a pack's shuffles are far more than one step's work)
 
@@ -117,7 +117,7 @@ def test_the_next_pack_is_proven_before_the_hand_ends_and_the_next_deal_needs_on
     def counted(g: TableGame, n: int) -> None:
         if seen["counting"]:
             seen["after"] += n
-            seen["kinds"] |= {"check"} if g.checking is not None else set()
+            seen["kinds"] |= {"check"} if g.checking is not None and g.checking[0]["t"] == "shuffle" else set()
             seen["kinds"] |= {"own shuffle"} if any(j.kind == "shuffle" for j in g.deal.jobs) else set()
 
     drive(hub, agreed, counted)

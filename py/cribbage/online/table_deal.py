@@ -291,6 +291,8 @@ class TableDeal:
         """A received shuffle's key -> its list, proven by :meth:`check_ahead` (None: the check failed: the
         deal checks it again on receipt and stops with the evidence)."""
         self._own_decks: dict[int, list[Ciphertext]] = {}
+        self._proven: dict[str, bool] = {}
+        """A received deal message's key -> whether its shares' proof held, checked by :meth:`check_ahead`."""
         self.events: list[list[Any]] = []
         """Every call and every message taken, in order (the save: replayed from the seed on a reload)."""
         self._history = hashlib.sha256(b"cribbage-table-deal history").digest()
@@ -575,18 +577,24 @@ class TableDeal:
                 yield
 
     def check_ahead(self, sender: int, message: object) -> "Work[None] | bool":
-        """Before :meth:`receive`: a received shuffle (a sliced deal) is checked in slices first. True: take
-        ``message`` now; False: wait (it is a shuffle of the next pack, not begun here yet); or the work
-        of checking it (then True). Nothing else changes: :meth:`receive` still checks everything else."""
+        """Before :meth:`receive`: a received shuffle, or the shares of a deal (a sliced deal), are checked in
+        slices first. True: take ``message`` now; False: wait (it is a shuffle of the next pack, not begun
+        here yet); or the work of checking it (then True). Nothing else changes: :meth:`receive` still checks
+        everything else (and the proof again if this check found it false, to stop with the evidence)."""
         if (not self.sliced or self.failure is not None or not isinstance(message, dict)
-                or message.get("t") != "shuffle" or type(sender) is not int):
+                or message.get("t") not in ("shuffle", "deal") or type(sender) is not int):
             return True
         k = message.get("p")
         if type(k) is not int:
             return True
         p = self.packs.get(k)
         if p is None:
-            return k != max(self.packs, default=-1) + 1
+            return message.get("t") == "deal" or k != max(self.packs, default=-1) + 1
+        if message.get("t") == "deal":
+            if sender == self.seat or not 0 <= sender < self.seats or len(p.decks) != self.seats:
+                return True
+            key = self._check_key(k, sender, message)
+            return True if key in self._proven else self._shares_work_ahead(p, sender, message, key)
         if (sender == self.seat or not 0 <= sender < self.seats or message.get("r") != sender
                 or len(p.decks) != sender or p.story.round != sender):
             return True
@@ -597,8 +605,20 @@ class TableDeal:
 
     @staticmethod
     def _check_key(k: int, sender: int, message: dict[str, Any]) -> str:
-        text = canonical([k, sender, message.get("cards"), message.get("proof")])
+        text = canonical([k, sender, message.get("t"), message.get("cards"), message.get("shares"),
+                          message.get("proof")])
         return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+    def _shares_work_ahead(self, p: PackDeal, sender: int, message: dict[str, Any], key: str) -> Work[None]:
+        ok = False
+        try:
+            shares = read_shares(self.group, message.get("shares"), message.get("proof"), "shares")
+            yield
+            ok = yield from self.keys.shares_proven_work(p.index, "deal", sender, shares,
+                                                         [p.pack[s] for s in shares.slots])
+        except ProtocolError:
+            pass
+        self._proven[key] = ok
 
     def _check_work(self, p: PackDeal, sender: int, message: dict[str, Any], key: str) -> Work[None]:
         g = self.group
@@ -878,7 +898,8 @@ class TableDeal:
             shares = read_shares(self.group, message["shares"], message["proof"], what)
             if sorted(shares.slots) != sorted(want):
                 raise ProtocolError(f"{what} are of slots {sorted(shares.slots)}, not {sorted(want)}")
-            if sender != self.seat:
+            proven = self._proven.pop(self._check_key(p.index, sender, message), False) if self._proven else False
+            if sender != self.seat and not proven:
                 self.keys.check_shares(p.index, kind, sender, shares, [p.pack[s] for s in shares.slots])
         except ProtocolError as exc:
             raise _Refused(str(exc), {"pack": p.index, "seat": sender, "step": kind}) from exc

@@ -232,6 +232,16 @@ class TableKeys:
                                "proven (a false share)",
                                {"pack": pack, "seat": prover, "slots": slots, "step": purpose})
 
+    def shares_proven_work(self, pack: int, purpose: str, prover: int, shares: Shares,
+                           cts: Sequence[Ciphertext]) -> Work[bool]:
+        """Whether seat ``prover``'s shares carry a valid batched proof (:meth:`check_shares` in slices)."""
+        if shares.proof is None:
+            return True
+        g = self.group
+        t = self._shares_transcript(prover, pack, purpose, shares.slots)
+        return (yield from proofs.verify_dleq_batch_work(g, g.generator, self.public[prover], [ct[0] for ct in cts],
+                                                         list(shares.values), shares.proof, t))
+
     def open(self, ct: Ciphertext, shares: Sequence[Element]) -> int | None:
         """The card index of a slot from every seat's share, or None (not a card: a share is missing)."""
         if len(shares) != self.seats:
