@@ -34,6 +34,12 @@ Every seat receives every message (a broadcast); a card private to seat ``j`` st
 only ``j`` holds its own share ``x_j·a`` of it, which it sends only when the rules make the card
 public. The shares each seat holds are in :attr:`PackDeal.shares` (slot -> seat -> share), so a test
 can show a seat lacks the share it would need.
+
+A *sliced* deal (``sliced=True``, as :class:`~.table_game.TableGame` makes it) does no long call: this
+seat's shuffle and its rounds of shares wait as :class:`DealJob` and are made a step at a time
+(:meth:`TableDeal.work_step`: a few group operations a step), the end of each an event of the save; a
+received shuffle may be checked in slices before it is taken in (:meth:`TableDeal.check_ahead`); this
+seat's shares of a proven pack are computed ahead. The messages are the same as an unsliced deal's.
 """
 
 from __future__ import annotations
@@ -53,16 +59,22 @@ from ..state import MIN_CUT
 from . import elgamal
 from .elgamal import Ciphertext
 from .errors import ProtocolError
-from .group import Element, Group, run
-from .pack import PACK_SIZE, public_deck, rules_statement
+from .group import Element, Group, Work, run
+from .pack import PACK_SIZE, constants_ready, constants_work, public_deck, rules_statement
 from .table_chain import MAX_MESSAGE, Diverged, Story, canonical, story_root
 from .table_keys import MAX_SEATS, TABLE_PROTOCOL, TableKeys, read_shares
 
-__all__ = ["TableDeal", "PackDeal", "Layout", "hand_layout", "seeded_randbelow", "MAX_SAY", "KINDS", "SAVE_FORMAT",
-           "SAVE_VERSION"]
+__all__ = ["TableDeal", "PackDeal", "DealJob", "Layout", "hand_layout", "seeded_randbelow", "MAX_SAY", "KINDS",
+           "SAVE_FORMAT", "SAVE_VERSION", "AHEAD_SHARES"]
 
 SAVE_FORMAT = "cribbage-table-deal"
-SAVE_VERSION = 1
+SAVE_VERSION = 2
+"""1: every shuffle and share made within the event that opened its round (:attr:`TableDeal.sliced` false);
+2: a sliced deal, whose own shuffles and shares are jobs whose ends are events of their own (``["done", pack,
+kind]``). A save of version 1 replays, and plays on, unsliced."""
+AHEAD_SHARES = 4
+"""This seat's decryption shares computed ahead in one :meth:`TableDeal.work_step` (about 1 ms each on
+P-256 in CPython)."""
 
 MAX_SAY = 500
 """Longest ``say`` value (canonical JSON characters): an action of the game, never a card."""
@@ -201,10 +213,27 @@ class PackDeal:
     """The crib's round is done: every discard is public."""
     intent: tuple[str, dict[str, Any]] | None = None
     """This seat's message (kind, fields) waiting for its round to be usable (a cut, a discard, a card laid...)."""
+    mine: dict[int, Element] = field(default_factory=dict)
+    """Slot -> this seat's own decryption share, computed ahead (never sent from here: :attr:`shares` holds
+    what was sent)."""
 
     @property
     def pack(self) -> list[Ciphertext]:
         return self.decks[-1]
+
+
+@dataclass
+class DealJob:
+    """This seat's part of a round of pack ``pack`` being made (a sliced deal), one step per
+    :meth:`TableDeal.work_step`. ``kind`` ``shuffle``: its shuffle and proof, whose draws come from a seed of
+    its own drawn when its round opened, so it makes the same message whenever its steps run (and again on a
+    reload). Else a round of shares (``deal``, ``turn``, ``crib``, ``reveal``): this seat's shares of
+    ``slots``, one at a time; their batched proof is made at the job's end."""
+
+    pack: int
+    kind: str
+    work: Work[Any]
+    slots: tuple[int, ...] = ()
 
 
 def _recorded(method: Callable[..., None]) -> Callable[..., None]:
@@ -226,10 +255,12 @@ class TableDeal:
 
     def __init__(self, seat: int, *, rules: Rules = CLASSIC, room: str = "", match: int = 0,
                  group: Group | None = None, randbelow: Callable[[int], int] | None = None,
-                 seed: bytes | None = None) -> None:
+                 seed: bytes | None = None, sliced: bool = False) -> None:
         """``seed``: the 32 bytes every secret of this seat is drawn from (:func:`seeded_randbelow`; fresh
         if not given), kept in the save so a reload makes the same messages again. ``randbelow``
-        instead (tests): a deal that cannot be saved."""
+        instead (tests): a deal that cannot be saved. ``sliced``: this seat's shuffles and shares wait as
+        :class:`DealJob` for :meth:`work_step` (a page's frames stay short) and a received shuffle may
+        be checked ahead in slices (:meth:`check_ahead`); else every call does all its work at once."""
         if not isinstance(rules, Rules):
             raise TypeError("rules must be a Rules value")
         if group is None:
@@ -252,6 +283,16 @@ class TableDeal:
             seed = None
         self.seed = seed
         self.randbelow = randbelow
+        self.sliced = sliced
+        self.jobs: list[DealJob] = []
+        """This seat's shuffles and shares still being made (a sliced deal), oldest first."""
+        self._warm: Work[None] | None = constants_work(group) if sliced and not constants_ready(group) else None
+        self._checked: dict[str, list[Ciphertext] | None] = {}
+        """A received shuffle's key -> its list, proven by :meth:`check_ahead` (None: the check failed: the
+        deal checks it again on receipt and stops with the evidence)."""
+        self._own_decks: dict[int, list[Ciphertext]] = {}
+        self._proven: dict[str, bool] = {}
+        """A received deal message's key -> whether its shares' proof held, checked by :meth:`check_ahead`."""
         self.events: list[list[Any]] = []
         """Every call and every message taken, in order (the save: replayed from the seed on a reload)."""
         self._history = hashlib.sha256(b"cribbage-table-deal history").digest()
@@ -266,7 +307,6 @@ class TableDeal:
         self._outbox: list[dict[str, Any]] = []
         self._early: list[tuple[int, dict[str, Any]]] = []
         self.key_story = Story(self.seats, seat, self._root("keys"), "keys", {"p": -1})
-        self._own_deck: list[Ciphertext] = []
         self.key_story.open(("key",), tuple(range(self.seats)), self._take_key)
         self._speak(self.key_story, "key", self.keys.key_message(randbelow))
 
@@ -305,8 +345,9 @@ class TableDeal:
         still to send, and the stories' hashes (checked after the replay)."""
         if self.seed is None:
             raise ValueError("a deal drawing from an outside randbelow cannot be saved")
-        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "seat": self.seat, "rules": self.rules.to_json(),
-                "room": self.room, "match": self.match, "group": self.group.name, "seed": self.seed.hex(),
+        return {"format": SAVE_FORMAT, "version": SAVE_VERSION if self.sliced else 1, "seat": self.seat,
+                "rules": self.rules.to_json(), "room": self.room, "match": self.match, "group": self.group.name,
+                "seed": self.seed.hex(),
                 "events": json.loads(json.dumps(self.events)), "outbox": json.loads(json.dumps(self._outbox)),
                 "hashes": self._hashes()}
 
@@ -319,7 +360,7 @@ class TableDeal:
     def from_dict(cls, data: Any, groups: tuple[Group, ...] = ()) -> "TableDeal":
         """Rebuild a seat from :meth:`to_dict` by replaying its calls and messages from its seed (the same
         messages come out again: they are not sent twice); :class:`SaveError` for anything doubtful."""
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or data.get("version") not in (1, 2):
             raise SaveError("this is not a save of a table deal of this version")
         try:
             from .group import MODP_TEST
@@ -327,10 +368,12 @@ class TableDeal:
             known = {g.name: g for g in (P256_GROUP, MODP_TEST, *groups)}
             group = known[data["group"]]
             deal = cls(data["seat"], rules=Rules.from_json(data["rules"]), room=data["room"], match=data["match"],
-                       group=group, seed=bytes.fromhex(data["seed"]))
+                       group=group, seed=bytes.fromhex(data["seed"]), sliced=data["version"] == 2)
             for event in data["events"]:
                 if event[0] == "recv":
                     deal.receive(event[1], event[2])
+                elif event[0] == "done":
+                    deal._replay_done(event[1], event[2])
                 else:
                     getattr(deal, event[1])(*[tuple(a) if isinstance(a, list) and event[1] == "turn" else a
                                               for a in event[2]])
@@ -416,7 +459,7 @@ class TableDeal:
             raise ValueError("it is not this seat's turn")
         if slot not in self._held(p, self.seat):
             raise ValueError("a card laid is one of this seat's hand, not laid nor discarded")
-        shares = self.keys.prove_shares(k, "lay", [slot], [p.pack[slot]], self.randbelow)
+        shares = self.keys.prove_shares(k, "lay", [slot], [p.pack[slot]], self.randbelow, [self._my_share(p, slot)])
         self._intend(p, "lay", {"slot": slot, **shares.to_wire(self.group)})
 
     @_recorded
@@ -450,6 +493,154 @@ class TableDeal:
         p.revealed = True
         self._open_all(p, "reveal", self._hidden_own(p, self.seat))
         self._progress(p)
+
+    # --- this seat's work, in slices (a sliced deal) ------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        """:meth:`work_step` has something to do (a shuffle being made, the group's constants, shares ahead)."""
+        return self.failure is None and (bool(self.jobs) or self._warm is not None or self._ahead() is not None)
+
+    def work_step(self) -> bool:
+        """One slice of this seat's own work (a few scalar multiplications at most): the group's constants,
+        then the oldest :class:`DealJob` of shares (a round of the hand waits for it), else of a shuffle (its
+        end sends the shuffle), then this seat's decryption shares of a proven pack not dealt yet
+        (:attr:`PackDeal.mine`). False when there was none."""
+        if self.failure is not None:
+            self.jobs, self._warm = [], None
+            return False
+        if self._warm is not None:
+            try:
+                next(self._warm)
+            except StopIteration:
+                self._warm = None
+            return True
+        if self.jobs:
+            job = next((j for j in self.jobs if j.kind != "shuffle"), self.jobs[0])
+            try:
+                next(job.work)
+                return True
+            except StopIteration as stop:
+                result = stop.value
+            except ProtocolError as exc:  # pragma: no cover - this seat's own inputs were proven
+                self._stop(str(exc), {"pack": job.pack, "step": job.kind})
+                return True
+            self.jobs.remove(job)
+            self._done(job, result)
+            return True
+        p = self._ahead()
+        if p is None:
+            return False
+        for slot in [s for s in range(PACK_SIZE) if s not in p.mine][:AHEAD_SHARES]:
+            p.mine[slot] = self.keys.my_share(p.pack[slot])
+        return True
+
+    def _ahead(self) -> PackDeal | None:
+        """The proven pack, not dealt yet, whose shares this seat computes ahead (a sliced deal)."""
+        if not self.sliced:
+            return None
+        return next((p for _, p in sorted(self.packs.items()) if p.phase in ("shuffle", "cut")
+                     and len(p.decks) == self.seats and len(p.mine) < PACK_SIZE), None)
+
+    def _done(self, job: DealJob, result: Any) -> None:
+        """This seat's shuffle, or shares, of a round are made: they go out once the round is usable (an
+        event: a reload ends the job at the same place in the story; the shares' proof draws from it)."""
+        with self._event(["done", job.pack, job.kind]):
+            p = self.packs[job.pack]
+            if job.kind == "shuffle":
+                outputs, proof = result
+                self._own_decks[job.pack] = outputs
+                p.intent = ("shuffle", {"cards": elgamal.encode_ciphertexts(self.group, outputs), "proof": proof})
+            else:
+                mine = list(job.slots)
+                shares = self.keys.prove_shares(p.index, job.kind, mine, [p.pack[s] for s in mine], self.randbelow,
+                                                [self._my_share(p, s) for s in mine])
+                p.intent = (job.kind, shares.to_wire(self.group))
+            self._progress(p)
+
+    def _replay_done(self, k: object, kind: object) -> None:
+        job = next((j for j in self.jobs if j.pack == k and j.kind == kind), None)
+        if job is None:
+            raise ValueError(f"a save ends a job ({str(kind)[:10]}) of pack {k} never begun")
+        self.jobs.remove(job)
+        self._done(job, run(job.work))
+
+    def _shuffle_work(self, p: PackDeal, draws: Callable[[int], int]) -> Work[tuple[list[Ciphertext], dict[str, Any]]]:
+        yield from constants_work(self.group)  # (the public deck's card points: made once, in slices)
+        inputs = p.decks[-1] if p.decks else public_deck(self.group)  # (unchanged while this job runs)
+        return (yield from self.keys.shuffle_and_prove(p.index, inputs, draws))
+
+    def _shares_work(self, p: PackDeal, slots: list[int]) -> Work[None]:
+        for slot in slots:
+            if slot not in p.mine:
+                self._my_share(p, slot)
+                yield
+
+    def check_ahead(self, sender: int, message: object) -> "Work[None] | bool":
+        """Before :meth:`receive`: a received shuffle, or the shares of a deal (a sliced deal), are checked in
+        slices first. True: take ``message`` now; False: wait (it is a shuffle of the next pack, not begun
+        here yet); or the work of checking it (then True). Nothing else changes: :meth:`receive` still checks
+        everything else (and the proof again if this check found it false, to stop with the evidence)."""
+        if (not self.sliced or self.failure is not None or not isinstance(message, dict)
+                or message.get("t") not in ("shuffle", "deal") or type(sender) is not int):
+            return True
+        k = message.get("p")
+        if type(k) is not int:
+            return True
+        p = self.packs.get(k)
+        if p is None:
+            return message.get("t") == "deal" or k != max(self.packs, default=-1) + 1
+        if message.get("t") == "deal":
+            if sender == self.seat or not 0 <= sender < self.seats or len(p.decks) != self.seats:
+                return True
+            key = self._check_key(k, sender, message)
+            return True if key in self._proven else self._shares_work_ahead(p, sender, message, key)
+        if (sender == self.seat or not 0 <= sender < self.seats or message.get("r") != sender
+                or len(p.decks) != sender or p.story.round != sender):
+            return True
+        key = self._check_key(k, sender, message)
+        if key in self._checked:
+            return True
+        return self._check_work(p, sender, message, key)
+
+    @staticmethod
+    def _check_key(k: int, sender: int, message: dict[str, Any]) -> str:
+        text = canonical([k, sender, message.get("t"), message.get("cards"), message.get("shares"),
+                          message.get("proof")])
+        return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+    def _shares_work_ahead(self, p: PackDeal, sender: int, message: dict[str, Any], key: str) -> Work[None]:
+        ok = False
+        try:
+            shares = read_shares(self.group, message.get("shares"), message.get("proof"), "shares")
+            yield
+            ok = yield from self.keys.shares_proven_work(p.index, "deal", sender, shares,
+                                                         [p.pack[s] for s in shares.slots])
+        except ProtocolError:
+            pass
+        self._proven[key] = ok
+
+    def _check_work(self, p: PackDeal, sender: int, message: dict[str, Any], key: str) -> Work[None]:
+        g = self.group
+        self._checked.pop(key, None)
+        yield from constants_work(g)
+        inputs = p.decks[-1] if p.decks else public_deck(g)
+        try:
+            outputs = yield from elgamal.decode_ciphertexts_work(g, message.get("cards"), PACK_SIZE,
+                                                                 f"seat {sender + 1}'s shuffle")
+            yield
+            yield from self.keys.verify_shuffle(p.index, sender, inputs, outputs, message.get("proof"))
+        except ProtocolError:
+            self._checked[key] = None  # (taken in now, checked again, and refused with the evidence)
+            return
+        self._checked[key] = outputs
+
+    def _my_share(self, p: PackDeal, slot: int) -> Element:
+        """This seat's own share of ``slot`` (computed ahead, or now)."""
+        value = p.mine.get(slot)
+        if value is None:
+            value = p.mine[slot] = self.keys.my_share(p.pack[slot])
+        return value
 
     # --- receiving ----------------------------------------------------------------------------
 
@@ -559,9 +750,13 @@ class TableDeal:
         if r < n:
             self._open(p, ("shuffle",), (r,), lambda s, m: self._take_shuffle(p, s, m))
             if r == self.seat:
+                if self.sliced:
+                    draws = seeded_randbelow(self.randbelow(1 << 256).to_bytes(32, "big"))
+                    self.jobs.append(DealJob(p.index, "shuffle", self._shuffle_work(p, draws)))
+                    return
                 inputs = p.decks[-1] if p.decks else public_deck(self.group)
                 outputs, proof = run(self.keys.shuffle_and_prove(p.index, inputs, self.randbelow))
-                self._own_deck = outputs
+                self._own_decks[p.index] = outputs
                 p.intent = ("shuffle", {"cards": elgamal.encode_ciphertexts(self.group, outputs), "proof": proof})
         elif r == n:
             p.phase = "cut"
@@ -588,7 +783,12 @@ class TableDeal:
         computed now: the round before is confirmed by every seat."""
         self._open(p, (kind,), tuple(range(self.seats)), lambda s, m: self._take_shares(p, kind, s, m),
                    lambda: self._after_shares(p, kind))
-        shares = self.keys.prove_shares(p.index, kind, mine, [p.pack[s] for s in mine], self.randbelow)
+        if self.sliced:  # (the shares one a step, the proof at the job's end; at the deal, this seat's own too)
+            own = list(p.layout.hands[self.seat]) if kind == "deal" and p.layout is not None else []
+            self.jobs.append(DealJob(p.index, kind, self._shares_work(p, mine + own), tuple(mine)))
+            return
+        shares = self.keys.prove_shares(p.index, kind, mine, [p.pack[s] for s in mine], self.randbelow,
+                                        [self._my_share(p, s) for s in mine])
         p.intent = (kind, shares.to_wire(self.group))
 
     def _open(self, p: PackDeal, kinds: tuple[str, ...], speakers: tuple[int, ...],
@@ -614,9 +814,13 @@ class TableDeal:
     def _take_shuffle(self, p: PackDeal, sender: int, message: dict[str, Any]) -> None:
         g = self.group
         if sender == self.seat:
-            p.decks.append(self._own_deck)
+            p.decks.append(self._own_decks.pop(p.index))
             return
         inputs = p.decks[-1] if p.decks else public_deck(g)
+        checked = self._checked.pop(self._check_key(p.index, sender, message), None) if self._checked else None
+        if checked is not None:  # (proven ahead, in slices: check_ahead)
+            p.decks.append(checked)
+            return
         try:
             outputs = elgamal.decode_ciphertexts(g, message["cards"], PACK_SIZE, f"seat {sender + 1}'s shuffle")
             run(self.keys.verify_shuffle(p.index, sender, inputs, outputs, message["proof"]))
@@ -694,7 +898,8 @@ class TableDeal:
             shares = read_shares(self.group, message["shares"], message["proof"], what)
             if sorted(shares.slots) != sorted(want):
                 raise ProtocolError(f"{what} are of slots {sorted(shares.slots)}, not {sorted(want)}")
-            if sender != self.seat:
+            proven = self._proven.pop(self._check_key(p.index, sender, message), False) if self._proven else False
+            if sender != self.seat and not proven:
                 self.keys.check_shares(p.index, kind, sender, shares, [p.pack[s] for s in shares.slots])
         except ProtocolError as exc:
             raise _Refused(str(exc), {"pack": p.index, "seat": sender, "step": kind}) from exc
@@ -707,7 +912,7 @@ class TableDeal:
         if kind == "deal":
             own = list(p.layout.hands[self.seat])
             for slot in own:
-                p.shares.setdefault(slot, {})[self.seat] = self.keys.my_share(p.pack[slot])
+                p.shares.setdefault(slot, {})[self.seat] = self._my_share(p, slot)
             self._try_open(p, own)
             for slot in own:  # this seat's own share is kept only once it sends it
                 del p.shares[slot][self.seat]

@@ -26,9 +26,14 @@ once every card of that pack's hands is open here (after the crib's round, or th
 the match); any action the rules refuse with all cards known (a false Go) stops the match with the
 evidence, before this seat sends anything more. The result is *verified* once the last pack passed.
 
-The crypto work waits in an inbox: :meth:`receive` only queues; :meth:`work` takes messages one at a
-time within a time budget (a shuffle's proof is checked within one message); the next pack's shuffle
-starts as soon as the current one begins. See docs/protocol.md, "Three and four seats: the game".
+The crypto work waits in an inbox: :meth:`receive` only queues; :meth:`work` does one *step* at a time
+within a time budget, each step a few scalar multiplications at most (about 15 ms of CPython on P-256,
+so under 50 ms inside Pyodide): a message taken in (a shuffle received is first checked in slices,
+:meth:`TableDeal.check_ahead <.table_deal.TableDeal.check_ahead>`, while the messages of other packs go
+on), a slice of this seat's own shuffle or shares (:class:`~.table_deal.DealJob`) or of its shares computed
+ahead. The next pack is begun, shuffled and proven by every seat while the hand is played (once the
+current pack's cards are out), so the deal after "next hand" needs only the cut and the decryption
+shares. See docs/protocol.md, "Three and four seats: the game", and docs/performance.md.
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ from ..rules import Rules
 from ..state import MIN_CUT, IllegalActionError, Phase
 from ..view import SeatView
 from .errors import ProtocolError
-from .group import Group
+from .group import Group, Work
 from .pack import PACK_SIZE
 from .table_audit import replay_open
 from .table_deal import TableDeal
@@ -96,9 +101,11 @@ class TableGame:
             f"Seat {i + 1}" for i in range(len(names), self.n))
         self.room, self.group = room, group
         self.deal = _deal if _deal is not None else TableDeal(
-            seat, rules=rules, room=room, match=match, group=group, seed=seed, randbelow=randbelow)
+            seat, rules=rules, room=room, match=match, group=group, seed=seed, randbelow=randbelow, sliced=True)
         self.inbox: list[tuple[int, Any]] = []
         """Messages received and not yet taken in (:meth:`work`)."""
+        self.checking: tuple[Any, Work[None]] | None = None
+        """A shuffle of the inbox being checked ahead, a slice per step (never saved: a reload checks again)."""
         self.refused: list[str] = []
         """Why each message refused on receipt was refused (a replay, one out of turn: nothing changed)."""
         self.ended = False
@@ -160,7 +167,10 @@ class TableGame:
 
     @property
     def busy(self) -> bool:
-        return bool(self.inbox) and self.failure is None
+        """:meth:`work` has something to do now (a message to take or check, this seat's own work)."""
+        if self.failure is not None:
+            return False
+        return self._next_message() is not None or self.checking is not None or self.deal.busy
 
     def _k(self) -> int:
         """The deal's pack of the hand in play."""
@@ -175,7 +185,7 @@ class TableGame:
 
     def legal(self) -> list[Action]:
         """This seat's legal actions now (none while waiting for the deal or the other seats)."""
-        if self.failure is not None or self.match is None or self.inbox:
+        if self.failure is not None or self.match is None or self._next_message() is not None:
             return []
         st = self.match.state
         k = self._k()
@@ -265,24 +275,69 @@ class TableGame:
         self.inbox.append((sender, message))
 
     def work(self, budget: float | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
-        """Take in queued messages, one at a time, until ``budget`` seconds have passed (None: all)."""
+        """Do queued work a step at a time (:meth:`step`) until ``budget`` seconds have passed (None: all of
+        it; 0: one step)."""
         start = clock()
-        while self.inbox and self.failure is None:
-            sender, message = self.inbox.pop(0)
-            try:
-                self.deal.receive(sender, message)
-            except ProtocolError as exc:
-                if (isinstance(message, dict) and message.get("p") == -1 and message.get("t") in ("key", "ack")
-                        and self.match is not None and self.match.state.is_over and len(self.early) < 4 * self.n):
-                    self.early.append((sender, message))  # the next match's keys, from a seat that switched first
-                else:
-                    self.refused.append(str(exc))
-            self._sync()
+        while self.failure is None and self.step():
             if budget is not None and clock() - start >= budget:
                 return
         if self.failure is not None:
             self.inbox.clear()
+            self.checking = None
         self._sync()
+
+    def step(self) -> bool:
+        """One step of work, the most urgent first: a message that may be taken in (in order, but for the
+        messages of a pack whose shuffle waits to be checked); a slice of a shuffle's check; a slice of this
+        seat's own work (:meth:`TableDeal.work_step <.table_deal.TableDeal.work_step>`). False: none now."""
+        if self.failure is not None:
+            return False
+        i = self._next_message()
+        if i is not None:
+            self._take(*self.inbox.pop(i))
+            self._sync()
+            return True
+        if self.checking is not None:
+            try:
+                next(self.checking[1])
+            except StopIteration:
+                self.checking = None
+            return True
+        if self.deal.work_step():
+            self._sync()
+            return True
+        return False
+
+    def _next_message(self) -> int | None:
+        """The inbox's first message that may be taken in now (starting the check of a shuffle that must be
+        checked first): the messages of a pack wait behind its shuffle being checked (or of a pack not begun
+        here yet), those of other packs and of the keys go on."""
+        waiting: set[object] = set()
+        for i, (sender, message) in enumerate(self.inbox):
+            pack = message.get("p") if isinstance(message, dict) else None
+            pack = pack if type(pack) is int else None
+            if pack in waiting:
+                continue
+            if self.checking is not None and self.checking[0] is message:
+                waiting.add(pack)
+                continue
+            ready = self.deal.check_ahead(sender, message)
+            if ready is True:
+                return i
+            waiting.add(pack)
+            if ready is not False and self.checking is None:
+                self.checking = (message, ready)
+        return None
+
+    def _take(self, sender: int, message: Any) -> None:
+        try:
+            self.deal.receive(sender, message)
+        except ProtocolError as exc:
+            if (isinstance(message, dict) and message.get("p") == -1 and message.get("t") in ("key", "ack")
+                    and self.match is not None and self.match.state.is_over and len(self.early) < 4 * self.n):
+                self.early.append((sender, message))  # the next match's keys, from a seat that switched first
+            else:
+                self.refused.append(str(exc))
 
     # --- the match from the story -------------------------------------------------------------
 
@@ -473,7 +528,8 @@ class TableGame:
         old = self.deal
         self.deal = TableDeal(self.seat, rules=self.rules, room=self.room, match=old.match + 1, group=old.group,
                               seed=None if old.seed is None else _next_seed(old.seed),
-                              randbelow=None if old.seed is not None else old.randbelow)
+                              randbelow=None if old.seed is not None else old.randbelow, sliced=True)
+        self.checking = None
         self.deal._outbox[:0] = old.take_outbox()
         self._reset()
         self.inbox[:0] = self.early

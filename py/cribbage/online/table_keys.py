@@ -207,12 +207,13 @@ class TableKeys:
         return t
 
     def prove_shares(self, pack: int, purpose: str, slots: Sequence[int], cts: Sequence[Ciphertext],
-                     randbelow: RandBelow) -> Shares:
-        """This seat's shares of ``slots`` (ciphertexts ``cts``) with one batched proof for all."""
+                     randbelow: RandBelow, values: Sequence[Element] | None = None) -> Shares:
+        """This seat's shares of ``slots`` (ciphertexts ``cts``; ``values``: the shares if computed ahead)
+        with one batched proof for all."""
         if not slots:
             return Shares((), (), None)
         g = self.group
-        values = [self.my_share(ct) for ct in cts]
+        values = [self.my_share(ct) for ct in cts] if values is None else list(values)
         t = self._shares_transcript(self.seat, pack, purpose, slots)
         proof = proofs.prove_dleq_batch(g, self.secret, g.generator, self.public[self.seat],
                                         [ct[0] for ct in cts], values, t, randbelow)
@@ -230,6 +231,16 @@ class TableKeys:
             raise AuditFailure(f"pack {pack + 1}: seat {prover + 1}'s decryption shares of slots {slots} are not "
                                "proven (a false share)",
                                {"pack": pack, "seat": prover, "slots": slots, "step": purpose})
+
+    def shares_proven_work(self, pack: int, purpose: str, prover: int, shares: Shares,
+                           cts: Sequence[Ciphertext]) -> Work[bool]:
+        """Whether seat ``prover``'s shares carry a valid batched proof (:meth:`check_shares` in slices)."""
+        if shares.proof is None:
+            return True
+        g = self.group
+        t = self._shares_transcript(prover, pack, purpose, shares.slots)
+        return (yield from proofs.verify_dleq_batch_work(g, g.generator, self.public[prover], [ct[0] for ct in cts],
+                                                         list(shares.values), shares.proof, t))
 
     def open(self, ct: Ciphertext, shares: Sequence[Element]) -> int | None:
         """The card index of a slot from every seat's share, or None (not a card: a share is missing)."""
