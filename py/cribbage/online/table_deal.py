@@ -45,23 +45,23 @@ seat's shares of a proven pack are computed ahead. The messages are the same as 
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import secrets
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from ..cards import DECK, Card
 from ..match import SaveError
 from ..rules import CLASSIC, Rules
-from ..state import MIN_CUT
 from . import elgamal
 from .elgamal import Ciphertext
 from .errors import ProtocolError
 from .group import Element, Group, Work, run
 from .pack import PACK_SIZE, constants_ready, constants_work, public_deck, rules_statement
 from .table_chain import MAX_MESSAGE, Diverged, Story, canonical, story_root
+from .table_checks import AheadChecks, check_key
+from .table_hand import (ENVELOPE_FIELDS, FIELDS, KINDS, DealJob, Layout, PackDeal, cut_range, hand_layout, plain,
+                         seeded_randbelow)
 from .table_keys import MAX_SEATS, TABLE_PROTOCOL, TableKeys, read_shares
 
 __all__ = ["TableDeal", "PackDeal", "DealJob", "Layout", "hand_layout", "seeded_randbelow", "MAX_SAY", "KINDS",
@@ -81,159 +81,6 @@ MAX_SAY = 500
 MAX_BUFFERED = 64
 """Messages of packs not started here yet kept until they are (a seat's game may start a pack first)."""
 
-_FIELDS: dict[str, frozenset[str]] = {
-    "key": frozenset({"share", "proof"}),
-    "shuffle": frozenset({"cards", "proof"}),
-    "cut": frozenset({"depth"}),
-    "deal": frozenset({"shares", "proof"}),
-    "discard": frozenset({"slots"}),
-    "starter": frozenset({"depth"}),
-    "turn": frozenset({"shares", "proof"}),
-    "lay": frozenset({"slot", "shares", "proof"}),
-    "say": frozenset({"value"}),
-    "crib": frozenset({"shares", "proof"}),
-    "reveal": frozenset({"shares", "proof"}),
-    "ack": frozenset(),
-    "abort": frozenset({"reason"}),
-}
-KINDS = frozenset(_FIELDS)
-"""Every message kind (``t``) of a table deal."""
-_ENVELOPE = frozenset({"t", "p", "r", "from", "h"})
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Where the cards of a pack cut at ``depth`` go (slots of the proven pack)."""
-
-    hands: tuple[tuple[int, ...], ...]
-    """Seat -> the slots dealt to it."""
-    crib_pack: tuple[int, ...]
-    """The crib's cards from the pack (one at three players)."""
-    rest: tuple[int, ...]
-    """The undealt slots, in order: the starter is cut from them."""
-
-    def owner(self, slot: int) -> int | None:
-        return next((s for s, hand in enumerate(self.hands) if slot in hand), None)
-
-
-def hand_layout(rules: Rules, dealer: int, depth: int) -> Layout:
-    """The deal of :class:`~cribbage.state.GameState` (its ``_deal``) on a fresh pack of slots 0..51 cut at
-    ``depth``: one card at a time clockwise from the dealer's left, then the crib's cards from the pack."""
-    pack = list(range(depth, PACK_SIZE)) + list(range(depth))
-    n = rules.players
-    order = rules.order_from(rules.left_of(dealer))
-    dealt: list[list[int]] = [[] for _ in range(n)]
-    for i in range(n * rules.hand_size):
-        dealt[order[i % n]].append(pack[i])
-    first = n * rules.hand_size
-    return Layout(tuple(tuple(d) for d in dealt), tuple(pack[first:first + rules.crib_from_pack]),
-                  tuple(pack[rules.dealt:]))
-
-
-def seeded_randbelow(seed: bytes, context: Callable[[], bytes] = bytes) -> Callable[[int], int]:
-    """``randbelow`` drawing from ``seed``: the ``i``-th draw below ``n`` takes the top bits of
-    HMAC-SHA256(seed, context ‖ i ‖ j) for j = 0, 1… (as many blocks as ``n`` needs) and tries again
-    above ``n`` (rejection sampling: uniform). ``context()`` is the hash of everything this seat did and
-    took before the draw (:class:`TableDeal`): the same history gives the same draws (a reload makes
-    the same messages), and a history that differs after a reload (the player chose another card)
-    gives other draws, so no proof's nonce is ever used for two statements (which would give the
-    key away: ``s − s' = (c − c')·x``)."""
-    counter = [0]
-
-    def randbelow(n: int) -> int:
-        if type(n) is not int or n <= 0:
-            raise ValueError("randbelow needs a positive bound")
-        bits = n.bit_length()
-        size = (bits + 7) // 8
-        while True:
-            i = counter[0]
-            counter[0] += 1
-            where = context()
-            data = b"".join(hmac.new(seed, where + i.to_bytes(8, "big") + j.to_bytes(4, "big"), hashlib.sha256).digest()
-                            for j in range((size + 31) // 32))
-            x = int.from_bytes(data[:size], "big") >> (8 * size - bits)
-            if x < n:
-                return x
-
-    return randbelow
-
-
-def plain(value: object, depth: int = 0) -> bool:
-    """Whether ``value`` is plain JSON every seat reads alike: text, whole numbers, booleans, null, and lists
-    and objects (text keys) of them, at most 8 deep; no fractions (1.0 and 1 could come back unequal)."""
-    if value is None or isinstance(value, (str, bool)):
-        return True
-    if isinstance(value, int):
-        return abs(value) < 1 << 53
-    if depth >= 8:
-        return False
-    if isinstance(value, list):
-        return all(plain(v, depth + 1) for v in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and plain(v, depth + 1) for k, v in value.items())
-    return False
-
-
-def _cut_range(size: int) -> range:
-    return range(MIN_CUT, size - MIN_CUT + 1)
-
-
-@dataclass
-class PackDeal:
-    """One pack's story and what this seat knows of it."""
-
-    index: int
-    dealer: int
-    story: Story
-    decks: list[list[Ciphertext]] = field(default_factory=list)
-    """decks[s]: the list after seat ``s``'s shuffle (proven, or made here); decks[-1] is the pack once all shuffled."""
-    layout: Layout | None = None
-    shares: dict[int, dict[int, Element]] = field(default_factory=dict)
-    """Slot -> seat -> that seat's proven decryption share (this seat's own only once it sent it)."""
-    cards: dict[int, Card] = field(default_factory=dict)
-    """Slot -> the card, for every slot opened here."""
-    discards: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    """Seat -> the slots it laid away to the crib."""
-    laid: dict[int, list[int]] = field(default_factory=dict)
-    """Seat -> the slots it laid in the play, in order."""
-    starter: int | None = None
-    """The starter's slot once cut."""
-    said: list[tuple[int, object]] = field(default_factory=list)
-    """(seat, value) of every ``say``, in the story's order."""
-    log: list[tuple[int, str]] = field(default_factory=list)
-    """(seat, kind) of every message taken in, in the story's order (the game replays from it)."""
-    phase: str = "shuffle"
-    """``shuffle``, ``cut``, ``deal``, ``discard``, ``starter``, ``turn``, ``play`` (rounds opened by the
-    game), ``crib``, ``reveal``."""
-    shown: bool = False
-    revealed: bool = False
-    acts: dict[int, tuple[str, object]] = field(default_factory=dict)
-    """Seat -> its action (``lay`` and the slot, or ``say`` and the value) in the round open, proven."""
-    crib_open: bool = False
-    """The crib's round is done: every discard is public."""
-    intent: tuple[str, dict[str, Any]] | None = None
-    """This seat's message (kind, fields) waiting for its round to be usable (a cut, a discard, a card laid...)."""
-    mine: dict[int, Element] = field(default_factory=dict)
-    """Slot -> this seat's own decryption share, computed ahead (never sent from here: :attr:`shares` holds
-    what was sent)."""
-
-    @property
-    def pack(self) -> list[Ciphertext]:
-        return self.decks[-1]
-
-
-@dataclass
-class DealJob:
-    """This seat's part of a round of pack ``pack`` being made (a sliced deal), one step per
-    :meth:`TableDeal.work_step`. ``kind`` ``shuffle``: its shuffle and proof, whose draws come from a seed of
-    its own drawn when its round opened, so it makes the same message whenever its steps run (and again on a
-    reload). Else a round of shares (``deal``, ``turn``, ``crib``, ``reveal``): this seat's shares of
-    ``slots``, one at a time; their batched proof is made at the job's end."""
-
-    pack: int
-    kind: str
-    work: Work[Any]
-    slots: tuple[int, ...] = ()
 
 
 def _recorded(method: Callable[..., None]) -> Callable[..., None]:
@@ -287,12 +134,9 @@ class TableDeal:
         self.jobs: list[DealJob] = []
         """This seat's shuffles and shares still being made (a sliced deal), oldest first."""
         self._warm: Work[None] | None = constants_work(group) if sliced and not constants_ready(group) else None
-        self._checked: dict[str, list[Ciphertext] | None] = {}
-        """A received shuffle's key -> its list, proven by :meth:`check_ahead` (None: the check failed: the
-        deal checks it again on receipt and stops with the evidence)."""
+        self.ahead = AheadChecks()
+        """Received shuffles and deal shares proven ahead, in slices, by :meth:`check_ahead`."""
         self._own_decks: dict[int, list[Ciphertext]] = {}
-        self._proven: dict[str, bool] = {}
-        """A received deal message's key -> whether its shares' proof held, checked by :meth:`check_ahead`."""
         self.events: list[list[Any]] = []
         """Every call and every message taken, in order (the save: replayed from the seed on a reload)."""
         self._history = hashlib.sha256(b"cribbage-table-deal history").digest()
@@ -412,7 +256,7 @@ class TableDeal:
         p = self._pack_for_intent(k, "cut")
         if self.seat != (p.dealer - 1) % self.seats:
             raise ValueError("only the player on the dealer's right cuts the pack")
-        if depth not in _cut_range(PACK_SIZE):
+        if depth not in cut_range(PACK_SIZE):
             raise ValueError("a cut leaves at least four cards each side")
         self._intend(p, "cut", {"depth": depth})
 
@@ -432,7 +276,7 @@ class TableDeal:
         assert p.layout is not None
         if self.seat != (p.dealer + 1) % self.seats:
             raise ValueError("only the player on the dealer's left cuts for the starter")
-        if depth not in _cut_range(len(p.layout.rest)):
+        if depth not in cut_range(len(p.layout.rest)):
             raise ValueError("a cut leaves at least four cards each side")
         self._intend(p, "starter", {"depth": depth})
 
@@ -593,47 +437,15 @@ class TableDeal:
         if message.get("t") == "deal":
             if sender == self.seat or not 0 <= sender < self.seats or len(p.decks) != self.seats:
                 return True
-            key = self._check_key(k, sender, message)
-            return True if key in self._proven else self._shares_work_ahead(p, sender, message, key)
+            key = check_key(k, sender, message)
+            return True if key in self.ahead.proven else self.ahead.shares_work(self.keys, p, sender, message, key)
         if (sender == self.seat or not 0 <= sender < self.seats or message.get("r") != sender
                 or len(p.decks) != sender or p.story.round != sender):
             return True
-        key = self._check_key(k, sender, message)
-        if key in self._checked:
+        key = check_key(k, sender, message)
+        if key in self.ahead.checked:
             return True
-        return self._check_work(p, sender, message, key)
-
-    @staticmethod
-    def _check_key(k: int, sender: int, message: dict[str, Any]) -> str:
-        text = canonical([k, sender, message.get("t"), message.get("cards"), message.get("shares"),
-                          message.get("proof")])
-        return hashlib.sha256(text.encode("ascii")).hexdigest()
-
-    def _shares_work_ahead(self, p: PackDeal, sender: int, message: dict[str, Any], key: str) -> Work[None]:
-        ok = False
-        try:
-            shares = read_shares(self.group, message.get("shares"), message.get("proof"), "shares")
-            yield
-            ok = yield from self.keys.shares_proven_work(p.index, "deal", sender, shares,
-                                                         [p.pack[s] for s in shares.slots])
-        except ProtocolError:
-            pass
-        self._proven[key] = ok
-
-    def _check_work(self, p: PackDeal, sender: int, message: dict[str, Any], key: str) -> Work[None]:
-        g = self.group
-        self._checked.pop(key, None)
-        yield from constants_work(g)
-        inputs = p.decks[-1] if p.decks else public_deck(g)
-        try:
-            outputs = yield from elgamal.decode_ciphertexts_work(g, message.get("cards"), PACK_SIZE,
-                                                                 f"seat {sender + 1}'s shuffle")
-            yield
-            yield from self.keys.verify_shuffle(p.index, sender, inputs, outputs, message.get("proof"))
-        except ProtocolError:
-            self._checked[key] = None  # (taken in now, checked again, and refused with the evidence)
-            return
-        self._checked[key] = outputs
+        return self.ahead.shuffle_work(self.keys, p, sender, message, key)
 
     def _my_share(self, p: PackDeal, slot: int) -> Element:
         """This seat's own share of ``slot`` (computed ahead, or now)."""
@@ -672,11 +484,11 @@ class TableDeal:
         if not isinstance(message, dict):
             raise ProtocolError(f"seat {sender + 1} sent something that is not a message")
         kind = message.get("t")
-        if kind not in _FIELDS:
+        if kind not in FIELDS:
             raise ProtocolError(f"seat {sender + 1} sent an unknown kind of message")
         if message.get("from") != sender:
             raise ProtocolError(f"a message from seat {sender + 1} says it comes from another seat")
-        expected = (_ENVELOPE - ({"r", "h"} if kind == "abort" else set())) | _FIELDS[kind]
+        expected = (ENVELOPE_FIELDS - ({"r", "h"} if kind == "abort" else set())) | FIELDS[kind]
         if set(message) != expected:
             raise ProtocolError(f"seat {sender + 1}'s {kind} message has fields {sorted(map(str, message))}, "
                                 f"not {sorted(expected)}")
@@ -817,7 +629,7 @@ class TableDeal:
             p.decks.append(self._own_decks.pop(p.index))
             return
         inputs = p.decks[-1] if p.decks else public_deck(g)
-        checked = self._checked.pop(self._check_key(p.index, sender, message), None) if self._checked else None
+        checked = self.ahead.checked.pop(check_key(p.index, sender, message), None) if self.ahead.checked else None
         if checked is not None:  # (proven ahead, in slices: check_ahead)
             p.decks.append(checked)
             return
@@ -830,7 +642,7 @@ class TableDeal:
 
     def _take_cut(self, p: PackDeal, sender: int, message: dict[str, Any]) -> None:
         depth = message["depth"]
-        if type(depth) is not int or depth not in _cut_range(PACK_SIZE):
+        if type(depth) is not int or depth not in cut_range(PACK_SIZE):
             raise _Refused(f"seat {sender + 1} cut the pack at an illegal depth", {"seat": sender, "step": "cut"})
         p.layout = hand_layout(self.rules, p.dealer, depth)
 
@@ -846,7 +658,7 @@ class TableDeal:
     def _take_starter(self, p: PackDeal, sender: int, message: dict[str, Any]) -> None:
         assert p.layout is not None
         depth = message["depth"]
-        if type(depth) is not int or depth not in _cut_range(len(p.layout.rest)):
+        if type(depth) is not int or depth not in cut_range(len(p.layout.rest)):
             raise _Refused(f"seat {sender + 1} cut for the starter at an illegal depth",
                            {"seat": sender, "step": "starter"})
         p.starter = p.layout.rest[depth]
@@ -898,7 +710,7 @@ class TableDeal:
             shares = read_shares(self.group, message["shares"], message["proof"], what)
             if sorted(shares.slots) != sorted(want):
                 raise ProtocolError(f"{what} are of slots {sorted(shares.slots)}, not {sorted(want)}")
-            proven = self._proven.pop(self._check_key(p.index, sender, message), False) if self._proven else False
+            proven = self.ahead.proven.pop(check_key(p.index, sender, message), False) if self.ahead.proven else False
             if sender != self.seat and not proven:
                 self.keys.check_shares(p.index, kind, sender, shares, [p.pack[s] for s in shares.slots])
         except ProtocolError as exc:
