@@ -58,6 +58,7 @@ class FakeHost:
 
 # --- reading the markup ------------------------------------------------------------------------
 
+import functools  # noqa: E402
 from html.parser import HTMLParser  # noqa: E402
 
 
@@ -92,9 +93,16 @@ class _Collector(HTMLParser):
 
 
 def elements(html: str) -> list[Element]:
+    return list(_parsed(html))
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed(html: str) -> tuple[Element, ...]:
+    """The start tags of a page, parsed once: tests ask several questions of the same frame (a
+    whole-match sweep spent 90% of its time parsing the same table again, docs/testing.md)."""
     parser = _Collector()
     parser.feed(html)
-    return parser.elements
+    return tuple(parser.elements)
 
 
 def text_of(html: str) -> str:
