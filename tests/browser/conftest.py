@@ -28,6 +28,9 @@ One server, one browser and a pool of warm contexts per process (session; each x
   its module or another; what stays is the snapshot and the service worker's cache of this same
   build (a returning player's start).
 - ``audit_page``: a page whose context bypasses the CSP, for :func:`axe_audit`.
+- A cold context (``context``, ``browser.new_context``) of a test not marked ``cold_boot`` makes
+  no start-up snapshot (its page sees a device of 2 GB, ``NO_SNAPSHOT_MADE``): only the modules
+  marked ``cold_boot`` watch the snapshot being made.
 
 Helpers (``wait_ready``, ``axe_audit``, ...) live in ``browser_harness.py``. Every test here
 is marked ``browser``: deselect with ``-m "not browser"``.
@@ -81,10 +84,45 @@ def base_url(server: serve.Server) -> str:
     return server.url
 
 
+# A cold context (a first visit) makes Pyodide's start-up snapshot 2 s after the table is drawn: a
+# second interpreter in a worker, about 3.5 s of CPU a context (docs/testing.md). Only the modules
+# marked ``cold_boot`` watch that (the snapshot's, the service worker's, the first visit's
+# requests); in every other test's cold context the page sees a device of 2 GB, where the loader
+# makes none (static/loader.mjs, ``whyNotMake``; nothing else reads ``navigator.deviceMemory``).
+NO_SNAPSHOT_MADE = (
+    "Object.defineProperty(Navigator.prototype, 'deviceMemory', {get() { return 2; }, configurable: true});"
+)
+_snapshots_made = [True]  # whether the running test's cold contexts make one (``snapshot_policy``)
+
+
+class Browser:
+    """Chromium as the tests see it: ``new_context`` gives a context that makes no start-up snapshot
+    unless the running test is marked ``cold_boot``; everything else is Playwright's ``Browser``."""
+
+    def __init__(self, browser: Any) -> None:
+        self.real = browser
+
+    def new_context(self, **options: Any) -> Any:
+        context = self.real.new_context(**options)
+        if not _snapshots_made[0]:
+            context.add_init_script(NO_SNAPSHOT_MADE)
+        return context
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+@pytest.fixture(autouse=True)
+def snapshot_policy(request: pytest.FixtureRequest) -> Iterator[None]:
+    _snapshots_made[0] = request.node.get_closest_marker("cold_boot") is not None
+    yield
+    _snapshots_made[0] = True
+
+
 @pytest.fixture(scope="session")
 def browser(playwright: Any) -> Iterator[Any]:
     browser = chromium.launch(playwright)
-    yield browser
+    yield Browser(browser)
     browser.close()
 
 
@@ -196,7 +234,7 @@ class WarmContexts:
 
 @pytest.fixture(scope="session")
 def context_pool(browser: Any, base_url: str) -> Iterator[WarmContexts]:
-    pool = WarmContexts(browser, base_url)
+    pool = WarmContexts(browser.real, base_url)  # a warm context is one that made its snapshot
     yield pool
     pool.close()
 

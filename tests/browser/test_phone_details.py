@@ -63,6 +63,9 @@ def test_a_damaged_saves_notice_fits_the_phone_and_speaks_plainly(open_table: An
     w, h = PHONES[size]
     table = open_table(w, h)
     page = table.page
+    # (A cold context of a test not marked cold_boot makes no start-up snapshot: tests/browser/conftest.py.)
+    page.wait_for_function("() => !!cribbageStart.skipped", timeout=30_000)
+    assert page.evaluate("() => cribbageStart.skipped") == "device memory 2 GB"
     page.evaluate(STORE_SET, {"cribbage.save.computer": '{"format": "cribbage-match", junk',
                               "cribbage.mode": "computer"})
     page.reload()

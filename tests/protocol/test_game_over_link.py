@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import random
 
-from cribbage.online.group import MODP_TEST
 from cribbage.online.game import OnlineGame
 from cribbage.online.link import (Binding, Delivered, Link, Problem, new_room_id, new_room_secret,
                                   new_seat_key)
+
+from peers import SMALL_GROUP  # a whole match whose point is the link, not the group
 
 T0 = 1_800_000_000.0
 
@@ -18,7 +19,7 @@ def test_a_whole_match_over_two_links_with_reloads() -> None:
     room = new_room_id()
     secret = new_room_secret()
     links = [Link.host(room, new_seat_key(), T0, secret), Link.join(room, new_seat_key(), T0, secret)]
-    games = [OnlineGame(link.seat, room=room, group=MODP_TEST, randbelow=random.Random(link.seat).randrange)
+    games = [OnlineGame(link.seat, room=room, group=SMALL_GROUP, randbelow=random.Random(link.seat).randrange)
              for link in links]
     ends = ["sha-256 " + ":".join(["AB"] * 32), "sha-256 " + ":".join(["CD"] * 32)]
     bindings = [Binding(ends[0], ends[1]), Binding(ends[1], ends[0])]
@@ -68,7 +69,7 @@ def test_a_whole_match_over_two_links_with_reloads() -> None:
             saved = json.dumps({"link": links[seat].to_dict(), "game": games[seat].to_dict()})
             data = json.loads(saved)
             links[seat] = Link.from_dict(data["link"])
-            games[seat] = OnlineGame.from_dict(data["game"])
+            games[seat] = OnlineGame.from_dict(data["game"], groups=(SMALL_GROUP,))
             links[seat].connected(now, bindings[seat])
             links[1 - seat].disconnected(now)
             links[1 - seat].connected(now, bindings[1 - seat])

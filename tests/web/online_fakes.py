@@ -10,7 +10,7 @@ from typing import Any, Callable
 from table_fakes import FakeHost, click_first_legal
 
 from cribbage.cards import Card
-from cribbage.online.group import MODP_TEST
+from cribbage.online.group import Group, ModPGroup
 from cribbage.online.link import PROTOCOL, Binding
 from cribbage.state import Phase
 from web.sessions.online import peer as online
@@ -28,6 +28,13 @@ _FP = random.Random(7)
 def fingerprint() -> str:
     """A made-up DTLS certificate fingerprint (each channel end gets a fresh one, as in Chromium)."""
     return "sha-256 " + ":".join(f"{_FP.randrange(256):02X}" for _ in range(32))
+
+GROUP = ModPGroup(0xC0000000000000000000000000000EAB, "modp-128-test")
+"""The group of these fakes' rooms: a 128-bit safe prime (``MODP_TEST`` is 384 bits), a tenth of the
+time a multiplication, for tests whose point is not the group (whole matches between two
+controllers spent 40% of their time in its exponentiations; docs/testing.md). Known by name where a
+page is configured with it; ``test_online_group_save.py`` and the frozen rooms use ``MODP_TEST`` (``Browser.group``)."""
+
 
 
 class Clock:
@@ -223,6 +230,8 @@ class Browser:
 
     trace: Callable[[str], None] | None = None
     """Online play's trace (:attr:`OnlineEnv.trace`: each payload, slice of work, save and redraw)."""
+    group: Group = GROUP
+    """The page's group (``?group=test``'s ``MODP_TEST`` for a save or room made in it)."""
 
     def __init__(self, name: str, clock: Clock, hub: Hub, room: str | None = None, secret: str | None = None) -> None:
         self.name = name
@@ -252,7 +261,7 @@ class Browser:
         if room is not None:
             self.room = room
         online.configure(channel=self.hub.factory, room=self.room, secret=self.secret, page_url="http://127.0.0.1/",
-                         wall=self.clock, group=MODP_TEST, rules_text=self.rules_text, hold=self.holds.append,
+                         wall=self.clock, group=self.group, rules_text=self.rules_text, hold=self.holds.append,
                          qr=self.qr, randbelow=self.random.randrange, trace=self.trace)
         p = dict(params or {})
         if self.room is not None:

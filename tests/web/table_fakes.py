@@ -58,6 +58,7 @@ class FakeHost:
 
 # --- reading the markup ------------------------------------------------------------------------
 
+import functools  # noqa: E402
 from html.parser import HTMLParser  # noqa: E402
 
 
@@ -92,15 +93,20 @@ class _Collector(HTMLParser):
 
 
 def elements(html: str) -> list[Element]:
-    parser = _Collector()
-    parser.feed(html)
-    return parser.elements
+    return list(_parsed(html)[0])
 
 
 def text_of(html: str) -> str:
+    return _parsed(html)[1]
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed(html: str) -> tuple[tuple[Element, ...], str]:
+    """The start tags and the text of a page, parsed once: tests ask several questions of the same
+    frame (a whole-match sweep spent 90% of its time parsing the same table again, docs/testing.md)."""
     parser = _Collector()
     parser.feed(html)
-    return " ".join(parser.text)
+    return tuple(parser.elements), " ".join(parser.text)
 
 
 def select(html: str, *, tag: str | None = None, cls: str | None = None, **attrs: str) -> list[Element]:

@@ -541,7 +541,7 @@ def shows_only_clean_text(b: Browser) -> str:
 def saves_and_resumes(b: Browser) -> None:
     """The room's save is readable (its checksum holds) and a reload resumes it as it was."""
     from cribbage.online.game import OnlineGame
-    from cribbage.online.group import MODP_TEST
+    from online_fakes import GROUP
 
     key = room_key(b.session.net.room)
     for name in b.storage.keys():
@@ -549,7 +549,7 @@ def saves_and_resumes(b: Browser) -> None:
             (b.storage.get(name) or "").encode("ascii")  # the save is ASCII: any text survives any storage
     record = read_record(b.storage, key)
     assert record is not None
-    OnlineGame.from_dict(record["game"], groups=(MODP_TEST,))
+    OnlineGame.from_dict(record["game"], groups=(GROUP,))
     actions, failure, words, peer = ([str(a) for a in b.c.match.actions], b.session.game.failure,
                                      b.session.game.peer_reason, b.session.peer_name)
     b.load()

@@ -4,6 +4,7 @@ the weak test group."""
 
 from __future__ import annotations
 
+import pytest
 from online_fakes import Browser, Clock, Hub, settle
 from table_fakes import text_of
 
@@ -26,7 +27,8 @@ def load_on(browser: Browser, group: object) -> Controller:
     return browser.controller
 
 
-def test_a_save_of_the_test_group_is_refused_on_a_p256_page_and_kept() -> None:
+def test_a_save_of_the_test_group_is_refused_on_a_p256_page_and_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Browser, "group", MODP_TEST)  # ?group=test's, the one a P-256 page knows by name
     clock, hub = Clock(), Hub()
     ann, bob = open_room(clock, hub)
     room = ann.session.net.room

@@ -32,6 +32,7 @@ def test_an_old_room_record_resumes_and_saves_its_game_again_byte_for_byte(who: 
     assert game.to_json() == text
     b = Browser("Ann" if who == "host" else "Bob", Clock(), Hub(), room=room,
                 secret=None if who == "host" else FROZEN["secret"])
+    b.group = MODP_TEST  # the group the room was saved in
     b.storage.set(room_key(room), record)
     b.load()
     actions = FROZEN["actions"] if who == "host" else FROZEN["actions_friend"]
