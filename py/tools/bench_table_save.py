@@ -112,10 +112,12 @@ def main() -> None:
         results.append(r)
         b, a, bc, ac = r["before_ms"], r["after_ms"], r["before_chars"], r["after_chars"]
         print(f"\n{players} seats: {r['saves']} saves over {r['hands']} hands ({r['status']})")
-        print(f"  before (whole record): {b['mean']:.2f} ms mean, p90 {b['p90']:.2f}, last hand {b['last_hand_mean']:.2f};"
+        print(f"  before (whole record): {b['mean']:.2f} ms mean, p90 {b['p90']:.2f}, "
+              f"last hand {b['last_hand_mean']:.2f};"
               f" {bc['mean'] / 1000:.1f} kB a save ({bc['first'] / 1000:.1f} -> {bc['last'] / 1000:.1f} kB);"
               f" {b['total'] / 1000:.2f} s, {bc['total'] / 1e6:.1f} MB in all")
-        print(f"  after (base + log):    {a['mean']:.2f} ms mean, p90 {a['p90']:.2f}, last hand {a['last_hand_mean']:.2f};"
+        print(f"  after (base + log):    {a['mean']:.2f} ms mean, p90 {a['p90']:.2f}, "
+              f"last hand {a['last_hand_mean']:.2f};"
               f" {ac['mean'] / 1000:.1f} kB a save (median {ac['median']} chars, p90 {ac['p90']}, {ac['bases']} bases);"
               f" {a['total'] / 1000:.2f} s, {ac['total'] / 1e6:.1f} MB in all")
         print(f"    an entry: median {a['entry_median']:.2f} ms (last hand {a['entry_last_hand_median']:.2f}); "

@@ -14,18 +14,18 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "protocol"))
 
-from party_fakes import full_table as page_table, play as page_play  # noqa: E402
-from table_game_hub import TINY  # noqa: E402
-from table_session_hub import by_seat, full_table, step  # noqa: E402
+from party_fakes import full_table as page_table, pass_time, play as page_play, settle
+from table_game_hub import TINY
+from table_session_hub import by_seat, full_table, step
 
-from cribbage.match import SaveError  # noqa: E402
-from cribbage.online.table_session import TableSession  # noqa: E402
-from cribbage.state import Phase  # noqa: E402
-from web.sessions.online.env import room_key  # noqa: E402
-from web.sessions.online.party import table_log  # noqa: E402
-from web.sessions.online.party.store import read_party, record_text  # noqa: E402
-from web.sessions.online.party.table_log import TableLog, entry_key, read_table  # noqa: E402
-from web.sessions.storage import MemoryStorage  # noqa: E402
+from cribbage.match import SaveError
+from cribbage.online.table_session import TableSession
+from cribbage.state import Phase
+from web.sessions.online.env import room_key
+from web.sessions.online.party import table_log
+from web.sessions.online.party.store import read_party, record_text
+from web.sessions.online.party.table_log import TableLog, entry_key, read_table
+from web.sessions.storage import MemoryStorage
 
 FROZEN = Path(__file__).parent / "rooms" / "table_v1_mid_play.json"
 KEY = "cribbage.online.room.rtest"
@@ -86,7 +86,7 @@ def logged_game(players: int, until_hand: int | None, seed: int, check: bool
 
 def test_the_log_read_back_is_the_whole_save_at_every_save_of_a_game_to_61_at_three_seats() -> None:
     pages, logs, _ = logged_game(3, None, seed=3, check=True)
-    for page, (log, store) in zip(pages, logs):
+    for page, (_log, store) in zip(pages, logs):
         assert page.session.status() == "verified"
         got = read_table(store, KEY, store.keys())
         assert got is not None
@@ -180,7 +180,8 @@ def test_a_missing_or_misplaced_entry_is_refused() -> None:
 
 def test_an_entry_that_does_not_fit_its_base_is_refused() -> None:
     store, _save, log = small_log()
-    body = '{"format":"cribbage-party-log","lists":[[["game","nothing","here"],0,0,[]]],"log":"%s","n":7,"version":1}' % log
+    body = ('{"format":"cribbage-party-log","lists":[[["game","nothing","here"],0,0,[]]],"log":"%s","n":7,'
+            '"version":1}' % log)
     store.set(entry_key(KEY, log, 7), f"{table_log.text_digest(body)}:{body}")
     with pytest.raises(SaveError, match="does not fit"):
         read_table(store, KEY, store.keys())
@@ -215,3 +216,25 @@ def test_a_table_record_of_version_1_still_loads_and_resumes_its_seat() -> None:
     assert log.save(table, 1)
     assert json.loads(store.get(room_key("rtable")) or "")["version"] == 2
     assert read_party(store, "rtable") == (table.save(), 1)
+
+
+def test_a_page_whose_log_is_damaged_says_so_and_keeps_its_record() -> None:
+    clock, hub, pages = page_table(3)
+    page_play(pages, lambda: pages[0].session.match is not None and len(pages[0].session.match.state.pile) >= 2)
+    bob = pages[1]
+    key = room_key(bob.session.room)
+    got = read_party(bob.storage, bob.session.room)
+    assert got is not None
+    entries = sorted((k for k in bob.storage.keys() if k.startswith(key + ".log.")),
+                     key=lambda k: int(k.rpartition(".")[2]))
+    assert entries, "the page writes entries after its base"
+    kept = {k: bob.storage.get(k) for k in [key, *entries]}
+    bob.kill()
+    pass_time(clock, 1.0, pages[0], pages[2])
+    bob.storage.set(entries[-1], (kept[entries[-1]] or "")[:-10])  # the last write cut short
+    bob.load()
+    settle(*pages)
+    assert not isinstance(bob.c.session, type(pages[0].session))
+    assert "could not be read" in bob.html() and "does not match its checksum" in bob.html()
+    assert all(bob.storage.get(k) == v for k, v in kept.items() if k != entries[-1])  # the base and log kept
+    assert [k for k in bob.storage.keys() if ".corrupt." in k]

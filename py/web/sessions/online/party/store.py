@@ -49,6 +49,7 @@ def read_party(storage: Storage, room: str) -> tuple[dict[str, Any], int] | None
 
 
 def record_text(table: dict[str, Any], acked: int) -> str:
-    """The record of version 1, as it was stored before the table's log (tests and benchmarks) (compact JSON; the table's save is already canonical inside its seal)."""
+    """The record of version 1 as it was stored before the table's log (tests and the benchmark): compact
+    JSON, the table's save already canonical inside its seal."""
     return json.dumps({"format": FORMAT, "version": VERSION, "acked": acked, "table": table},
                       separators=(",", ":"), ensure_ascii=True)
