@@ -72,22 +72,23 @@ class _Texts:
     item is held too, so its id is not reused)."""
 
     def __init__(self) -> None:
-        self._kept: dict[int, tuple[Any, str]] = {}
-        self._next: dict[int, tuple[Any, str]] = {}
+        self._kept: dict[int, tuple[Any, str, object]] = {}
+        self._next: dict[int, tuple[Any, str, object]] = {}
 
     def items(self, values: list[Any]) -> list[tuple[Any, str]]:
         """Each value with its canonical text."""
         return [self.item(value, value, _canonical) for value in values]
 
-    def item(self, key: Any, value: Any, make: Callable[[Any], str]) -> tuple[Any, str]:
-        """``(key, make(value))``, made once while ``key`` (an object never changed) is saved."""
+    def item(self, key: Any, value: Any, make: Callable[[Any], str], tag: object = None) -> tuple[Any, str]:
+        """``(key, make(value))``, made once while ``key`` (an object never changed) is saved with the
+        same ``tag`` (a link's payload: its number, which its text does not hold)."""
         kept = self._kept.get(id(key))
-        if kept is None or kept[0] is not key:
+        if kept is None or kept[0] is not key or kept[2] != tag:
             kept = self._next.get(id(key))
-            if kept is None or kept[0] is not key:
-                kept = (key, make(value))
+            if kept is None or kept[0] is not key or kept[2] != tag:
+                kept = (key, make(value), tag)
         self._next[id(key)] = kept
-        return kept
+        return kept[0], kept[1]
 
     def done(self) -> None:
         """Forget the items no longer saved."""
@@ -123,8 +124,8 @@ def pieces(table: TableSession, texts: _Texts | None = None) -> Pieces:
         for name, value in json.loads(head).items():
             fields[(*at, name)] = canonical(value, ascii=True)
         # (each payload's text is the same string object from save to save: Link.pieces)
-        lists[(*at, "outbox")] = [texts.item(text, (n, text), _link_item) for n, text in outbox]
-        lists[(*at, "kept")] = [texts.item(text, (n, text), _link_item) for n, text in kept]
+        lists[(*at, "outbox")] = [texts.item(text, (n, text), _link_item, n) for n, text in outbox]
+        lists[(*at, "kept")] = [texts.item(text, (n, text), _link_item, n) for n, text in kept]
     game = table.game
     if game is None:
         fields[("game",)] = "null"
