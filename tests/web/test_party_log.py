@@ -43,7 +43,7 @@ class Counting(MemoryStorage):
         super().set(key, value)
 
 
-def logged_game(players: int, until_hand: int | None, seed: int, check: bool
+def logged_game(players: int, until_hand: int | None, seed: int, check: bool, least: int = 300
                 ) -> tuple[list[Any], list[Any], list[tuple[bool, int, int]]]:
     """A table's game, every page saving into its own log after every pump; ``check``: the record read
     back is the whole save at every save. Returns (the pages, their (log, store), each save of the
@@ -80,7 +80,7 @@ def logged_game(players: int, until_hand: int | None, seed: int, check: bool
             hub.pump()
             save_all()
             break
-    assert not check or checked > 300
+    assert not check or checked > least, checked
     return pages, logs, saves
 
 
@@ -92,6 +92,14 @@ def test_the_log_read_back_is_the_whole_save_at_every_save_of_a_game_to_61_at_th
         assert got is not None
         back = TableSession.restore(got[0], 0.0, groups=(TINY,))  # a reload resumes exactly
         assert back.save() == page.session.save()
+
+
+def test_the_log_read_back_is_the_whole_save_at_every_save_of_two_hands_at_four_seats() -> None:
+    pages, logs, _ = logged_game(4, 2, seed=4, check=True, least=150)
+    for page, (_log, store) in zip(pages, logs):
+        got = read_table(store, KEY, store.keys())
+        assert got is not None and got[0] == page.session.save()
+        assert TableSession.restore(got[0], 0.0, groups=(TINY,)).save() == page.session.save()
 
 
 def test_a_save_writes_what_changed_not_the_whole_table() -> None:
