@@ -16,6 +16,7 @@ from cribbage.cards import Card
 from cribbage.state import Phase
 from web.sessions.online.env import room_key
 from web.sessions.online.party.session import PartySession
+from web.sessions.online.party.store import read_party
 from web.table.render import deal_cuts
 
 
@@ -184,12 +185,12 @@ def test_nothing_leaves_a_page_before_the_save_that_made_it_is_durable() -> None
     me = page.session.mesh.me  # type: ignore[union-attr]
     waiting: list = []
     page.session.runner.durable = waiting.append  # the store has not confirmed any write yet
-    record = page.storage.get(room_key(page.session.room))
+    record = read_party(page.storage, page.session.room)
     sent = len([m for m in hub.log if m[0] == me])
     assert turn(page)
     settle(*pages)
     assert waiting and len([m for m in hub.log if m[0] == me]) == sent  # held
-    assert page.storage.get(room_key(page.session.room)) != record  # the move is saved (not yet durable)
+    assert read_party(page.storage, page.session.room) != record  # the move is saved (not yet durable)
     page.session.runner.durable = lambda fn: fn()
     for fn in waiting:
         fn()

@@ -142,13 +142,17 @@ class TableRoom(RoomMesh):
         return cls(room, secret, key or SeatKey(), name, now)
 
     def to_dict(self) -> dict[str, Any]:
+        return {**self.head_dict(), "links": {str(p): link.to_dict() for p, link in sorted(self.links.items())}}
+
+    def head_dict(self) -> dict[str, Any]:
+        """:meth:`to_dict` without the links of the seats (``links``; a freed seat's, rare, are in it): the
+        table's log saves each link in pieces (:meth:`Link.pieces <.link.Link.pieces>`)."""
         return {"format": SAVE_FORMAT, "version": 1, "room": self.room, "secret": self.secret,
                 "key": self.key.secret_hex, "name": self.name, "seat": self.seat,
                 "roster": None if self.roster is None else self.roster.to_json(), "started": self.started,
                 "stopped": self.stopped, "agreed": {str(p): h for p, h in sorted(self.agreed.items())},
                 "agree_sent": self.agree_sent, "stale": sorted(self._stale),
                 "buffered": [[p, m] for p, m in self.buffered],
-                "links": {str(p): link.to_dict() for p, link in sorted(self.links.items())},
                 "freed": {peer: link.to_dict() for peer, link in sorted(self._freed.items())}}
 
     @classmethod

@@ -17,7 +17,7 @@ from web.kit.caught import caught
 from web.sessions.base import OpenContext
 from web.sessions.online.env import CHANNEL_ERRORS, CURRENT_KEY, OnlineEnv, room_key
 from web.sessions.online.mesh_env import MeshChannels
-from web.sessions.online.party.store import record_text
+from web.sessions.online.party.table_log import TableLog
 from web.sessions.online.runner import Runner
 from web.sessions.online.words import SAVE_FAILED
 from web.sessions.session import Change, Listener
@@ -141,7 +141,8 @@ class PartyDriver:
         self.s = session
         self.work = PartyWork(session)
         self.events = PartyEvents(session, self.work)
-        self._written: str | None = None
+        self.log = TableLog(session.ctx.storage, room_key(session.room))
+        self.log.load()  # (the generations stored now: removed once this page has written its own base)
         self._save_failed = False
         self._holding: bool | None = None
         self.saves = 0
@@ -219,12 +220,9 @@ class PartyDriver:
         if t is None:
             return
         try:
-            text = record_text(t.save(), self.s.acked_hand)
-            if text == self._written:
+            if not self.log.save(t, self.s.acked_hand):  # (what changed: an entry of the table's log)
                 return
             storage = self.s.ctx.storage
-            storage.set(room_key(self.s.room), text)
-            self._written = text
             self.saves += 1
             if storage.get(CURRENT_KEY) != self.s.room:
                 storage.set(CURRENT_KEY, self.s.room)

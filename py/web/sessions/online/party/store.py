@@ -1,5 +1,7 @@
-"""A table's record in this browser: one JSON object under the room's key (:func:`~..env.room_key`,
-where a two-player room keeps its own), written once per batch and only when it changed:
+"""A table's record in this browser: under the room's key (:func:`~..env.room_key`, where a two-player
+room keeps its own), written once per batch and only when it changed, as a base and an append-only log
+since version 2 (:mod:`.table_log`: the base is the record below with ``"version": 2`` and a ``"log"``,
+each later save an entry of what changed). The record of version 1, one object rewritten whole:
 ``{"format": "cribbage-party-room", "version": 1, "acked": N, "table": SEALED}``, SEALED the table
 session's own sealed save (:meth:`TableSession.save <cribbage.online.table_session.TableSession.save>`:
 the room, the seat's keys and the game, one checksum). The head only adds what the page keeps beside
@@ -14,6 +16,7 @@ from typing import Any
 from cribbage.match import SaveError
 
 from web.sessions.online.env import room_key
+from web.sessions.online.party.table_log import read_table
 from web.sessions.storage import Storage
 
 __all__ = ["FORMAT", "VERSION", "is_party", "read_party", "record_text"]
@@ -34,22 +37,19 @@ def is_party(raw: str | None) -> bool:
 
 
 def read_party(storage: Storage, room: str) -> tuple[dict[str, Any], int] | None:
-    """(the table session's sealed save, the acknowledged hand) of ``room``, None when there is no
-    record of a table; :class:`SaveError` (a sentence) when it is damaged."""
-    raw = storage.get(room_key(room))
-    if not is_party(raw):
+    """(the table session's sealed save, the acknowledged hand) of ``room``, its log merged in
+    (:func:`.table_log.read_table`), None when there is no record of a table; :class:`SaveError` (a
+    sentence) when it is damaged."""
+    if not is_party(storage.get(room_key(room))):
         return None
-    assert raw is not None
-    data = json.loads(raw)
-    if data.get("version") != VERSION:
-        raise SaveError(f"this table's record is of version {data.get('version')!r}, which this page cannot read")
-    table, acked = data.get("table"), data.get("acked", 0)
-    if not isinstance(table, dict) or type(acked) is not int:
+    got = read_table(storage, room_key(room), storage.keys())
+    if got is None:
         raise SaveError("this table's record is damaged")
-    return table, acked
+    return got
 
 
 def record_text(table: dict[str, Any], acked: int) -> str:
-    """The record to store (compact JSON; the table's save is already canonical inside its seal)."""
+    """The record of version 1 as it was stored before the table's log (tests and the benchmark): compact
+    JSON, the table's save already canonical inside its seal."""
     return json.dumps({"format": FORMAT, "version": VERSION, "acked": acked, "table": table},
                       separators=(",", ":"), ensure_ascii=True)
