@@ -359,10 +359,11 @@ def test_the_embedded_table_tells_its_host_a_match_started(page: Any, base_url: 
 
 def test_a_frame_moves_the_focus_in_its_animation_frame_then_a_hand_played_with_the_keyboard_only(
         table: Table) -> None:
-    """(Two tests of one start, seed 12, until 2026-12-05: docs/testing.md.) Moving the focus makes the browser work out the new regions' style and layout at once: done in
+    """Moving the focus makes the browser work out the new regions' style and layout at once: done in
     the drawing task, it made the longest redraws online (31-39 ms of them). The focus now moves in
     the frame's animation frame, right before its paint; a key pressed before then still goes where
-    the frame puts the focus."""
+    the frame puts the focus. Then a hand by keys alone (two tests of one start, seed 12, until
+    2026-12-05: docs/testing.md)."""
     page = table.open("?seed=12&delay=0").page
     table.settle()
     assert table.meta("phase") == "cut for deal" and table.meta("turn") == "me"
