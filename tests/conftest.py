@@ -104,6 +104,10 @@ MOVED_TO_SLOW: dict[str, str] = {
         "the same test at [phone 360x740] and [desktop 1280x800]",
     "browser/test_phone_details.py::test_game_over_shows_three_decisions_whole_and_readable_hand_numbers[390x844]":
         "the same test at [360x740]",
+    "online/test_bench_connect.py::test_one_run_over_nostr_gives_its_figures_and_the_path_that_won":
+        "online/test_online_nostr.py::test_friends_connect_over_nostr_when_the_peerserver_is_down (two pages "
+        "connect over the relay with the PeerServer down and say so), "
+        "online/test_bench_connect.py::test_the_summary_takes_median_and_p90_per_path (the bench's summary)",
     "browser/test_scorekeeper_page.py::"
     "test_a_whole_game_for_two_by_tapping_with_a_refusal_undo_redo_and_a_reload[desktop]":
         "the same test at [phone]; browser/test_scorekeeper_page.py::test_a_whole_game_for_three_on_a_desktop_to_61",

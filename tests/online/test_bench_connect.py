@@ -35,7 +35,9 @@ def test_one_run_over_nostr_gives_its_figures_and_the_path_that_won(online_brows
     # The channel opens before the seats are live (the seat proofs go over it), within the bench's bound.
     assert -5_000 < run["channel_ms"] <= run["live_ms"] < bench_connect.CONNECT_MS, run
     assert run["load_to_ready_ms"] > 0 and run["load_average"] >= 0
-    assert run["route"].get("local") == "host" and run["route"].get("remote") == "host", run  # loopback, no TURN
+    # loopback, no TURN: the far end "host", or "prflx" (its address learned from a check that came before its
+    # candidate: seen once in a quiet run, 2026-12-05)
+    assert run["route"].get("local") == "host" and run["route"].get("remote") in ("host", "prflx"), run
     assert all("ERR_CONNECTION_REFUSED" in e for e in run["console_errors"]), run["console_errors"]
 
 

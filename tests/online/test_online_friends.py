@@ -1,6 +1,8 @@
 """What two friends tripped over (issue 31 item 6), in two real browsers on a phone-sized window: the
 browser refuses the clipboard, and *Copy link* says so (the link selected for a copy by hand)
-instead of "Copied"; no PyScript error banner (``.py-error``, appended to the body by @pyscript/core's
+instead of "Copied", and offers the share sheet where there is one (a phone's; a sheet the player
+closes, its promise rejected with AbortError, is no error: issue 31 item 6, "offer the share sheet
+where there is one"); no PyScript error banner (``.py-error``, appended to the body by @pyscript/core's
 ``error`` module) ever appears on either page from the room's opening to the first discard; the cut
 fan is not under the prompt box (a tap on any card of the fan reaches the card); the board keeps its
 size while a two-line notice is up; no Undo/Redo online; the host's wait is no red error.
@@ -24,6 +26,15 @@ FAN = """() => Array.from(document.querySelectorAll('#table [data-action="cut-pi
   return [card.id || card.dataset.index, hit ? (hit.closest('.fan') ? 'fan' :
           (hit.closest('.prompt') ? 'prompt' : (hit.tagName + '#' + hit.id))) : 'outside'];
 })"""
+SHARE_SHEET = """(() => {
+  window.__shared = [];
+  navigator.share = (data) => {
+    window.__shared.push(JSON.stringify(data));
+    return Promise.reject(new DOMException('Share canceled', 'AbortError'));  // the player closed the sheet
+  };
+})();"""
+"""A script: a share sheet that records what it was given and is closed unused."""
+SHARED = "() => window.__shared"
 BOARD = "() => { const b = document.querySelector('#table .board'); return b ? b.getBoundingClientRect().height : 0; }"
 
 
@@ -33,13 +44,16 @@ def no_banner(*pages: Any) -> None:
         assert not banners, f"a Python error reached the player's screen: {banners}"
 
 
-def test_copy_link_refused_says_so_and_no_error_banner_through_a_hand_on_a_phone(
+def test_copy_link_refused_offers_the_share_sheet_or_says_so_and_no_error_banner_through_a_hand_on_a_phone(
         players: Any, online_url: str) -> None:
+    """(The share sheet's test, tests/online/test_online_share.py, is part of this one since 2026-12-05:
+    the same page start; docs/testing.md.)"""
     stall = Stall()
     ann = open_link(players, "ann", online_url + "&group=test&delay=0")
     ann.page.set_viewport_size(PHONE)
     ann.page.add_init_script(REFUSE_CLIPBOARD)
     ann.page.evaluate(REFUSE_CLIPBOARD)
+    ann.page.evaluate(SHARE_SHEET)
     ann.page.click("#tool-menu")
     ann.page.click("#new-mode-online")
     ann.page.click("#btn-start")
@@ -50,13 +64,29 @@ def test_copy_link_refused_says_so_and_no_error_banner_through_a_hand_on_a_phone
     assert "Not connected" not in online, online
     assert ann.page.locator("#online .dot-offline").count() == 0
     assert ann.page.locator("#tool-undo, #tool-redo").count() == 0
+    assert ann.page.evaluate(SHARED) == []  # nothing is shared before the player asks
     ann.page.click("#btn-copy-link")
     ann.page.wait_for_function(
         "() => document.getElementById('btn-copy-link').textContent.startsWith('Not copied')", timeout=5_000)
     selected = ann.page.evaluate("""() => { const f = document.getElementById('room-link');
         return document.activeElement === f ? f.value.slice(f.selectionStart, f.selectionEnd) : ''; }""")
     assert selected == link  # ready for a copy by hand
-    ann.page.wait_for_timeout(300)  # (an unhandled rejection would show its banner by now)
+    ann.page.wait_for_function("() => window.__shared.length > 0", timeout=5_000)
+    assert ann.page.evaluate(SHARED) == [f'{{"url":"{link}"}}']  # the share sheet offered, with the link
+    ann.page.wait_for_timeout(300)  # (an unhandled rejection would show its banner, or its console error, by now)
+    no_banner(ann.page)
+    # A browser with no share sheet: the refusal says so and the link stays selected, nothing else.
+    assert ann.page.evaluate("() => { delete navigator.share; return typeof navigator.share; }") == "undefined"
+    ann.page.evaluate("() => { document.getElementById('btn-copy-link').textContent = 'Copy link'; "
+                      "document.getElementById('room-link').blur(); }")
+    ann.page.click("#btn-copy-link")
+    ann.page.wait_for_function(
+        "() => document.getElementById('btn-copy-link').textContent.startsWith('Not copied')", timeout=5_000)
+    selected = ann.page.evaluate("""() => { const f = document.getElementById('room-link');
+        return document.activeElement === f ? f.value.slice(f.selectionStart, f.selectionEnd) : ''; }""")
+    assert selected == link
+    ann.page.wait_for_timeout(300)
+    assert len(ann.page.evaluate(SHARED)) == 1
     no_banner(ann.page)
 
     bob = open_link(players, "bob", link)

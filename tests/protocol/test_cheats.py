@@ -24,7 +24,7 @@ from cribbage.online.group import MODP_TEST, Group
 from cribbage.online.p256 import P256_GROUP
 from cribbage.state import Phase, other
 
-from peers import Table, drive, feed, make_table, run_until
+from peers import SMALL_GROUP, Table, drive, feed, make_table, run_until
 
 
 # --- what "caught in time" means --------------------------------------------------------------
@@ -263,7 +263,7 @@ def test_a_single_false_share_in_a_batch_is_caught_before_anything_is_built_on_i
     swapped for the true share of a slot the message does not open. The batched proof fails, the
     match stops, and nothing computed from the shares goes out (a cut's reply depends on its depth
     alone: it may go first)."""
-    table = make_table(seed=107)
+    table = make_table(SMALL_GROUP, seed=107)
     receiver, message = drive(table, random.Random(107), lambda r, m: m["t"] == kind)
     honest, cheater = table.peers[receiver], table.peers[other(receiver)]
     g = honest.group
@@ -384,14 +384,14 @@ def play_on(table: Table, rng: random.Random, done: Any, limit: int = 400) -> No
 @pytest.fixture(scope="module")
 def go_position() -> list[dict[str, Any]]:
     """Saves of both peers where seat 1 may lay a card (and so may falsely say Go)."""
-    table = make_table(seed=109)
+    table = make_table(SMALL_GROUP, seed=109)
     run_until(table, random.Random(109), lambda: can_cheat(table.peers[1]))
     return [json.loads(json.dumps(p.to_dict())) for p in table.peers]
 
 
 def from_saves(saves: list[dict[str, Any]], seed: int) -> Table:
     return Table([OnlineGame.from_dict(json.loads(json.dumps(s)), randbelow=random.Random(seed * 2 + i).randrange,
-                                       groups=(MODP_TEST,)) for i, s in enumerate(saves)])
+                                       groups=(MODP_TEST, SMALL_GROUP)) for i, s in enumerate(saves)])
 
 
 def test_a_false_go_in_a_hand_that_ends_normally_is_caught_at_the_end_of_the_play(
@@ -499,7 +499,7 @@ def test_a_false_go_then_a_new_match_then_silence_holds_up_the_new_match(go_posi
 
 @pytest.fixture(scope="module")
 def at_play() -> tuple[OnlineGame, OnlineGame]:
-    table = make_table(seed=110)
+    table = make_table(SMALL_GROUP, seed=110)
     run_until(table, random.Random(110), lambda: can_cheat(table.peers[1]))
     return table.peers[0], table.peers[1]
 
@@ -553,7 +553,7 @@ def test_a_play_of_a_slot_not_dealt_laid_or_discarded_is_refused(at_play: tuple[
 
 
 def test_a_card_laid_twice_is_refused() -> None:
-    table = make_table(seed=111)
+    table = make_table(SMALL_GROUP, seed=111)
     rng = random.Random(111)
     run_until(table, rng, lambda: can_cheat(table.peers[1]) and bool(table.peers[1].pack.laid[1]))  # type: ignore[union-attr]
     honest, cheater = table.peers
