@@ -1274,8 +1274,9 @@
 
   // The mesh mode: a page going away (closed, reloaded, navigated) closes its channels, so each
   // other page is told "close" "closed" at once rather than waiting for its heartbeat. (The
-  // two-player mode leaves its channel to the heartbeat, as it always did.)
-  window.addEventListener("pagehide", function () {
+  // two-player mode leaves its channel to the heartbeat, as it always did.) No window events in the
+  // Node probes of tests/infra and tests/web/test_qr.py, which load this file in a bare context.
+  if (typeof window.addEventListener === "function") window.addEventListener("pagehide", function () {
     if (!mesh) return;
     var held = mesh;
     Object.keys(held).forEach(function (who) {
