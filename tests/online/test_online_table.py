@@ -163,7 +163,7 @@ def marks(everything: dict[str, Any], cards: set[Card]) -> list[str]:
     stored = strings(everything["local"]) + [s for row in everything["idb"] for s in strings(row[2]) + strings(row[3])]
     codes = {c.code for c in cards}
     for text in stored:
-        hit = codes & set(re.findall(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC])(?![A-Za-z0-9])", text))
+        hit = codes & set(re.findall(r"(?<![A-Za-z0-9+/=_-])([2-9TJQKA][SHDC])(?![A-Za-z0-9+/=_-])", text))
         if hit:
             found.append(f"storage {sorted(hit)} in {text[:120]!r}")
     return found
@@ -230,7 +230,7 @@ def play_until(pages: list[Any], done: Callable[[list[dict[str, str]]], bool], s
         try:
             stall.check(states)
         except AssertionError:
-            print("\n".join(LOG[-80:]))
+            print("\n".join(l for l in LOG if "NBDEBUG" in l))
             for i, p in enumerate(pages):
                 Path(f"/tmp/nbrowse_dump_{i}.json").write_text(json.dumps(p.evaluate(DUMP)))
                 print(i, p.evaluate("() => JSON.stringify(document.getElementById('app').dataset)"))
