@@ -333,8 +333,12 @@ def test_a_browser_killed_mid_hand_at_four_resumes_its_seat_and_the_hand_goes_on
     for p in (ann, bob, dee):
         p.page.wait_for_function("() => document.body.textContent.includes('Waiting for Cat')", timeout=30_000)
     cat.start(link)
-    for p in made:
-        p.page.wait_for_selector('#online[data-link="live"]', timeout=60_000)
+    try:
+        for p in made:
+            p.page.wait_for_selector('#online[data-link="live"]', timeout=60_000)
+    except Exception:
+        tell([p.page for p in made])
+        raise
     assert look(cat.page)["hand"] == before["hand"], (before, look(cat.page))
     now = set(cat.page.evaluate(MINE))
     assert now and now <= mine, (mine, now)

@@ -291,3 +291,31 @@ def test_a_message_that_only_makes_it_this_seats_turn_redraws_the_table() -> Non
     page.session.runner.quiet(lambda: None)
     settle(*pages)
     assert drawn
+
+
+def test_a_browser_killed_with_its_channels_left_open_is_called_again_by_the_seat_after_it() -> None:
+    """A killed browser's channels stay "open" on the others' pages (WebRTC reports nothing): the seat
+    after it, the one that calls it, must drop its silent channel on its heartbeat and call again, or
+    the seat never comes back there (found in browsers: a browser killed at four players)."""
+    from cribbage.online.link import LOSS_TIMEOUT
+
+    clock, hub, pages = full_table(3)
+    play(pages, lambda: at_hand(pages, 1, Phase.PLAY))
+    ann, bob, cat = pages
+    me = bob.session.mesh.me  # type: ignore[union-attr]
+    end = hub.ends.pop(me)  # its id free on the server, its channels still open at Ann's and Cat's
+    end.closed = True
+    bob.session._closed = True
+    bob.session.runner.close()
+    bob.host.timers.clear()
+    bob.controller = None
+    pass_time(clock, LOSS_TIMEOUT + 3, ann, cat)
+    bob.load()
+    settle(*pages)
+    for _ in range(60):
+        if all(p.session.table is not None and not p.session.table.missing for p in pages):
+            break
+        pass_time(clock, 0.5, *pages)
+    assert [p.session.table.missing for p in pages] == [(), (), ()]  # type: ignore[union-attr]
+    play(pages, lambda: at_hand(pages, 2, Phase.PLAY))
+    assert at_hand(pages, 2, Phase.PLAY)

@@ -44,6 +44,7 @@ class Party(Protocol):
     mesh: MeshChannels | None
     listeners: list[Listener]
     generations: dict[str, int]
+    heard: dict[str, float]
     """Peer -> how many times its channel opened or closed: a text held for a channel since gone is dropped."""
 
     @property
@@ -115,13 +116,17 @@ class PartyEvents:
 
     def on_open(self, peer: str, binding: Binding | None) -> None:
         self._new_channel(peer)
+        self.s.heard[peer] = self.s.env.wall()
         self._from_page(lambda t, now: t.opened(peer, binding, now))
 
     def on_message(self, peer: str, text: str) -> None:
+        if peer in self.s.heard:
+            self.s.heard[peer] = self.s.env.wall()
         self._from_page(lambda t, now: t.received(peer, text, now))
 
     def on_close(self, peer: str, reason: str) -> None:
         self._new_channel(peer)
+        self.s.heard.pop(peer, None)
         self._from_page(lambda t, now: t.closed(peer, now))
 
     def on_reach(self, peer: str) -> None:
