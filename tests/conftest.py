@@ -57,6 +57,9 @@ def file_rank(item: pytest.Item) -> int:
 # Moved to `make test-slow` to keep `make test` short (issue 30; times of a quiet two-worker run in
 # docs/testing.md): each test, and what in `make test` still shows the same behaviour.
 MOVED_TO_SLOW: dict[str, str] = {
+    "online/test_online_table.py::test_three_browsers_play_a_game_to_61_to_its_end":
+        "online/test_online_table.py::test_three_browsers_play_two_hands_of_a_table_to_61 (two hands in three "
+        "browsers, the same scan), web/test_party.py::test_three_pages_play_a_game_to_61_to_its_end",
     "online/test_online_play.py::test_a_whole_match_on_the_real_curve_every_pack_proven":
         "protocol/test_cheats.py::test_a_whole_match_on_p256 (the same match on P-256 in CPython), "
         "protocol/test_link_pyodide.py (the link and group inside Pyodide), and every other online browser test "

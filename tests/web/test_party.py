@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from online_fakes import leaks, _hidden
 from party_fakes import Page, full_table, pass_time, play, settle, turn
@@ -258,6 +259,13 @@ def test_no_slice_of_crypto_work_shares_a_task_with_a_redraw() -> None:
     bob = pages[1]
     bob.log = []
     bob.load()  # a reload, traced from here on
+    click = bob.c.click
+
+    def tap(*args: Any, **kwargs: Any) -> Any:  # a tap is a task of its own in the page
+        assert bob.log is not None
+        bob.log.append("task")
+        return click(*args, **kwargs)
+    bob.c.click = tap  # type: ignore[method-assign]
     settle(*pages)
     play(pages, lambda: at_hand(pages, 1, Phase.PLAY) and len(pages[0].session.match.state.pile) >= 3)
     done = tasks(bob.log)
@@ -265,3 +273,50 @@ def test_no_slice_of_crypto_work_shares_a_task_with_a_redraw() -> None:
     both = [t for t in sliced if any(e.startswith("redraw") for e in t)]
     assert len(sliced) > 20 and not both, both[:3]
     assert any(e.startswith("redraw applied") for t in done for e in t)
+
+
+def test_a_message_that_only_makes_it_this_seats_turn_redraws_the_table() -> None:
+    """The last ack of a round changes nothing on the table but what this seat may do (its cut, its
+    card): the driver must still tell the page, or the seat never sees its turn (found in browsers:
+    three pages stalled at the first cut, the cutter's page waiting for a redraw that never came)."""
+    clock, hub, pages = full_table(3)
+    page = pages[0]
+    table = page.session.table
+    assert table is not None
+    drawn: list[object] = []
+    page.session.subscribe(drawn.append)
+    page.session.runner.quiet(lambda: None)  # a heartbeat: nothing new
+    settle(*pages)
+    assert not drawn
+    table.legal = lambda: [object()]  # type: ignore[method-assign]  # as if the round's last ack came in
+    page.session.runner.quiet(lambda: None)
+    settle(*pages)
+    assert drawn
+
+
+def test_a_browser_killed_with_its_channels_left_open_is_called_again_by_the_seat_after_it() -> None:
+    """A killed browser's channels stay "open" on the others' pages (WebRTC reports nothing): the seat
+    after it, the one that calls it, must drop its silent channel on its heartbeat and call again, or
+    the seat never comes back there (found in browsers: a browser killed at four players)."""
+    from cribbage.online.link import LOSS_TIMEOUT
+
+    clock, hub, pages = full_table(3)
+    play(pages, lambda: at_hand(pages, 1, Phase.PLAY))
+    ann, bob, cat = pages
+    me = bob.session.mesh.me  # type: ignore[union-attr]
+    end = hub.ends.pop(me)  # its id free on the server, its channels still open at Ann's and Cat's
+    end.closed = True
+    bob.session._closed = True
+    bob.session.runner.close()
+    bob.host.timers.clear()
+    bob.controller = None
+    pass_time(clock, LOSS_TIMEOUT + 3, ann, cat)
+    bob.load()
+    settle(*pages)
+    for _ in range(60):
+        if all(p.session.table is not None and not p.session.table.missing for p in pages):
+            break
+        pass_time(clock, 0.5, *pages)
+    assert [p.session.table.missing for p in pages] == [(), (), ()]  # type: ignore[union-attr]
+    play(pages, lambda: at_hand(pages, 2, Phase.PLAY))
+    assert at_hand(pages, 2, Phase.PLAY)

@@ -44,6 +44,7 @@ class Party(Protocol):
     mesh: MeshChannels | None
     listeners: list[Listener]
     generations: dict[str, int]
+    heard: dict[str, float]
     """Peer -> how many times its channel opened or closed: a text held for a channel since gone is dropped."""
 
     @property
@@ -115,13 +116,17 @@ class PartyEvents:
 
     def on_open(self, peer: str, binding: Binding | None) -> None:
         self._new_channel(peer)
+        self.s.heard[peer] = self.s.env.wall()
         self._from_page(lambda t, now: t.opened(peer, binding, now))
 
     def on_message(self, peer: str, text: str) -> None:
+        if peer in self.s.heard:
+            self.s.heard[peer] = self.s.env.wall()
         self._from_page(lambda t, now: t.received(peer, text, now))
 
     def on_close(self, peer: str, reason: str) -> None:
         self._new_channel(peer)
+        self.s.heard.pop(peer, None)
         self._from_page(lambda t, now: t.closed(peer, now))
 
     def on_reach(self, peer: str) -> None:
@@ -194,7 +199,10 @@ class PartyDriver:
                 st.hand_number if st is not None else 0, t.status() if t is not None else "",
                 t.missing if t is not None else (), len(roster.seats) if roster is not None else 0,
                 t.seat if t is not None else None, t.can_agree() if t is not None else None, s.stopped,
-                len(s.problems), s.want, t.status_text if t is not None else "")
+                len(s.problems), s.want, t.status_text if t is not None else "",
+                # what this seat may do: a message that changes only that (the last ack of a round, which
+                # makes it this seat's turn to cut or lay) must redraw the table, or the turn never shows
+                tuple(t.legal()) if t is not None else ())
 
     def change(self, before: Any) -> Change | None:
         m0, n0, scores0 = before[0], before[1], before[2]
@@ -209,9 +217,9 @@ class PartyDriver:
             return Change("applied", events=tuple(m.state.events), scores_before=tuple(0 for _ in m.state.scores))
         if m is not None and now[1] != n0:
             return Change("applied", events=tuple(m.state.events[n0:]), scores_before=scores0)
-        if now != before:
+        if now[:-1] != before[:-1]:
             return Change("link")
-        return None
+        return None  # (only what this seat may do changed: the runner's owed redraw, after any slice)
 
     def save(self) -> None:
         """The room's record, once per batch and only when it changed. A save that fails never stops

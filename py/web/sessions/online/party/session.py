@@ -24,6 +24,7 @@ from typing import Any
 from cribbage.actions import Action
 from cribbage.deal import OpenedPacks
 from cribbage.match import Match
+from cribbage.online.link import LOSS_TIMEOUT
 from cribbage.online.table_session import TableSession
 from cribbage.rules import Rules
 from cribbage.state import IllegalActionError
@@ -83,6 +84,9 @@ class PartySession:
         self.expanded = False
         self.listeners: list[Listener] = []
         self.generations: dict[str, int] = {}
+        self.heard: dict[str, float] = {}
+        """Peer -> when its open channel last said anything: a channel silent past the link's loss
+        timeout is dropped (a killed browser's stays "open" in WebRTC), so the seats call again."""
         """Peer -> its channel's generation (opened or closed): a held text for a channel gone is dropped."""
         self._closed = self._started = False
         self._tick_handle: object | None = None
@@ -426,6 +430,11 @@ class PartySession:
         if self._closed or self.table is None:
             return
         table, work = self.table, self.driver.work
+        now = self.env.wall()
+        for peer, heard in list(self.heard.items()):
+            if now - heard > LOSS_TIMEOUT + 1 and self.mesh is not None:
+                del self.heard[peer]
+                self.mesh.drop(peer)  # (its "close" comes back as an event: the room then calls again)
         if table.busy:  # (the table's tick takes in a queued message too: a slice, its redraw apart)
             def run() -> None:
                 table.tick(self.env.wall())
