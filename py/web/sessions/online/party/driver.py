@@ -44,8 +44,9 @@ class Party(Protocol):
     mesh: MeshChannels | None
     listeners: list[Listener]
     generations: dict[str, int]
-    heard: dict[str, float]
     """Peer -> how many times its channel opened or closed: a text held for a channel since gone is dropped."""
+    heard: dict[str, float]
+    """Peer -> when its open channel last said anything."""
 
     @property
     def closed(self) -> bool: ...

@@ -84,10 +84,10 @@ class PartySession:
         self.expanded = False
         self.listeners: list[Listener] = []
         self.generations: dict[str, int] = {}
+        """Peer -> its channel's generation (opened or closed): a held text for a channel gone is dropped."""
         self.heard: dict[str, float] = {}
         """Peer -> when its open channel last said anything: a channel silent past the link's loss
         timeout is dropped (a killed browser's stays "open" in WebRTC), so the seats call again."""
-        """Peer -> its channel's generation (opened or closed): a held text for a channel gone is dropped."""
         self._closed = self._started = False
         self._tick_handle: object | None = None
         self._seats: tuple[tuple[str, ...], int, tuple[Seat, ...]] | None = None
