@@ -62,7 +62,9 @@ LOOK = """() => { const a = document.getElementById('app').dataset, o = document
 MINE = """() => Array.from(document.querySelectorAll('#table .seat-me [data-card]')).map(e => e.dataset.card)"""
 EVERYTHING = """async () => {
   const out = {html: document.documentElement.outerHTML, local: {}, idb: []};
-  for (let i = 0; i < localStorage.length; i++) { const k = localStorage.key(i); out.local[k] = localStorage.getItem(k); }
+  for (let i = 0; i < localStorage.length; i++) {
+    const k = localStorage.key(i); out.local[k] = localStorage.getItem(k);
+  }
   const dbs = indexedDB.databases ? await indexedDB.databases() : [];
   for (const d of dbs) {
     const db = await new Promise((ok, no) => { const r = indexedDB.open(d.name); r.onsuccess = () => ok(r.result);
@@ -128,7 +130,8 @@ def open_table(page: Any, players: int) -> str:
 
 
 def seats(page: Any) -> list[str]:
-    return list(page.evaluate("() => Array.from(document.querySelectorAll('#party-seats li')).map(e => e.dataset.state)"))
+    return list(page.evaluate(
+        "() => Array.from(document.querySelectorAll('#party-seats li')).map(e => e.dataset.state)"))
 
 
 def wait_started(pages: list[Any], timeout_ms: float = 60_000) -> None:
@@ -273,7 +276,7 @@ def table_of(players: Any, online_url: str, n: int) -> list[Player]:
         guests.append(guest)
     everyone = [host, *guests]
     wait_started([p.page for p in everyone])
-    for i, p in enumerate(everyone):
+    for p in everyone:
         text = p.page.inner_text("#party-seats")
         assert all(name in text for name in names) and "(you)" in text, text
         assert p.page.locator("#online-ask-name").count() == 0
