@@ -306,8 +306,9 @@ def test_three_browsers_play_a_game_to_61_to_its_end(players: Any, online_url: s
     winners = [p.locator("#table .winner").inner_text() for p in pages]
     assert all(winners) and sum("You" in w for w in winners) == 1, winners
     for p in pages:
-        p.wait_for_function("() => document.body.textContent.toLowerCase().includes('every card of every hand was checked')",
-                            timeout=30_000)
+        p.wait_for_function(
+            "() => document.body.textContent.toLowerCase().includes('every card of every hand was checked')",
+            timeout=30_000)
 
 
 def test_four_browsers_in_partnerships_play_a_hand_no_one_sees_a_card_of_another_partner_included(
