@@ -24,7 +24,8 @@ from cribbage.state import Phase
 from web.sessions.online.env import room_key
 from web.sessions.online.party import table_log
 from web.sessions.online.party.store import read_party, record_text
-from web.sessions.online.party.table_log import TableLog, entry_key, read_table
+from web.sessions.online.party.table_log import TableLog, read_table
+from web.sessions.online.room_log import entry_key
 from web.sessions.storage import MemoryStorage
 
 FROZEN = Path(__file__).parent / "rooms" / "table_v1_mid_play.json"

@@ -63,6 +63,21 @@ def entry_key(key: str, log: str, n: int) -> str:
     return f"{key}.log.{log}.{n}"
 
 
+def remove_generations(storage: Storage, key: str, stale: list[str], log: str | None, n: int) -> None:
+    """Remove the entries of the ``stale`` generations and of ``log`` (this page's last, of ``n``
+    entries) of the record at ``key``: after a new base, none of them is read again."""
+    generations = [*stale, log] if log is not None else stale
+    for old in dict.fromkeys(generations):
+        if old == log:
+            for i in range(1, n + 1):
+                storage.remove(entry_key(key, old, i))
+        else:  # a generation this page did not write: its entries are counted by reading
+            i = 1
+            while storage.get(entry_key(key, old, i)) is not None:
+                storage.remove(entry_key(key, old, i))
+                i += 1
+
+
 class Readable(Protocol):
     """What :func:`read_record` reads from: a :class:`~web.sessions.storage.Storage`, or a dict (a test's disk)."""
 
@@ -206,19 +221,7 @@ class RoomLog:
         game = game_save.ENVELOPE.seal_pieces(body, {"records": "[" + ",".join(records) + "]"})
         text = canonical_object({**head, "format": BASE_FORMAT, "log": log}, {"link": link, "game": game})
         self.storage.set(self.key, text)
-        old_n = {self.log: self.n} if self.log is not None else {}
-        if self.log is not None:
-            self._stale.append(self.log)
-        for stale in dict.fromkeys(self._stale):
-            n = old_n.get(stale, 0)
-            if n:
-                for i in range(1, n + 1):
-                    self.storage.remove(entry_key(self.key, stale, i))
-            else:  # a generation this page did not write: its entries are counted by reading
-                i = 1
-                while self.storage.get(entry_key(self.key, stale, i)) is not None:
-                    self.storage.remove(entry_key(self.key, stale, i))
-                    i += 1
+        remove_generations(self.storage, self.key, self._stale, self.log, self.n)
         self._stale = []
         self.log, self.n, self.base_size, self.log_size = log, 0, len(text), 0
 

@@ -45,7 +45,7 @@ from cribbage.match import SaveError
 from cribbage.online.table_session import ENVELOPE as TABLE, SAVE_FORMAT, SAVE_VERSION, TableSession
 from cribbage.savefile import Envelope, canonical, canonical_object, text_digest
 
-from web.sessions.online.room_log import _splice
+from web.sessions.online.room_log import _splice, entry_key, remove_generations
 from web.sessions.storage import Storage
 
 __all__ = ["TableLog", "read_table", "pieces", "ENTRY", "MAX_ENTRIES", "BASE_VERSION", "FORMAT"]
@@ -60,11 +60,6 @@ MAX_ENTRIES = 600
 """A log this long is compacted whatever its size."""
 
 Path = tuple[str, ...]
-
-
-def entry_key(key: str, log: str, n: int) -> str:
-    """Where entry ``n`` of generation ``log`` of the record at ``key`` is stored."""
-    return f"{key}.log.{log}.{n}"
 
 
 class _Texts:
@@ -314,19 +309,7 @@ class TableLog:
         text = json.dumps({"format": FORMAT, "version": BASE_VERSION, "acked": acked, "log": log,
                            "table": table.save()}, separators=(",", ":"), ensure_ascii=True)
         self.storage.set(self.key, text)
-        old_n = {self.log: self.n} if self.log is not None else {}
-        if self.log is not None:
-            self._stale.append(self.log)
-        for stale in dict.fromkeys(self._stale):
-            n = old_n.get(stale, 0)
-            if n:
-                for i in range(1, n + 1):
-                    self.storage.remove(entry_key(self.key, stale, i))
-            else:  # a generation this page did not write: its entries are counted by reading
-                i = 1
-                while self.storage.get(entry_key(self.key, stale, i)) is not None:
-                    self.storage.remove(entry_key(self.key, stale, i))
-                    i += 1
+        remove_generations(self.storage, self.key, self._stale, self.log, self.n)
         self._stale = []
         self.log, self.n, self.base_size, self.log_size, self.written = log, 0, len(text), 0, len(text)
 
