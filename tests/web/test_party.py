@@ -320,3 +320,30 @@ def test_a_browser_killed_with_its_channels_left_open_is_called_again_by_the_sea
     assert [p.session.table.missing for p in pages] == [(), (), ()]  # type: ignore[union-attr]
     play(pages, lambda: at_hand(pages, 2, Phase.PLAY))
     assert at_hand(pages, 2, Phase.PLAY)
+
+
+def test_the_next_packs_work_in_the_background_neither_shows_busy_nor_puts_a_redraw_off() -> None:
+    """The next pack is shuffled and proven while the hand is played (seconds in a browser): that work
+    must not make the table look busy nor make the runner put off a redraw (found in browsers: with
+    the deal's jobs counted as a move's work, the seat whose turn it was never saw it while the next
+    pack's shuffle ran, and three and four pages stalled in the play)."""
+    from cribbage.online.table_hand import DealJob
+
+    clock, hub, pages = full_table(3)
+    play(pages, lambda: at_hand(pages, 1, Phase.PLAY))
+    s = pages[0].session
+    table = s.table
+    assert table is not None and table.game is not None
+    deal = table.game.deal
+    assert not table.busy and not s.busy
+    deal.jobs.append(DealJob(pack=99, kind="shuffle", work=iter(())))  # the next pack's shuffle, under way
+    try:
+        assert table.busy and not table.moving
+        assert not s.busy and not s.driver.work.moving and s.driver.work.busy
+    finally:
+        deal.jobs.clear()
+    deal.jobs.append(DealJob(pack=99, kind="turn", work=iter(())))  # a round of the hand waits for this seat
+    try:
+        assert table.moving and s.busy and s.driver.work.moving
+    finally:
+        deal.jobs.clear()

@@ -172,6 +172,15 @@ class TableGame:
             return False
         return self._next_message() is not None or self.checking is not None or self.deal.busy
 
+    @property
+    def moving(self) -> bool:
+        """Work a move waits for: a message to take in, or this seat's shares of a round of the hand (its
+        card's, the starter's, the show's). The rest of :attr:`busy` is background: the next pack's
+        shuffles, their checks and the shares computed ahead, done while the hand is played."""
+        if self.failure is not None:
+            return False
+        return self._next_message() is not None or any(job.kind != "shuffle" for job in self.deal.jobs)
+
     def _k(self) -> int:
         """The deal's pack of the hand in play."""
         assert self.match is not None

@@ -178,8 +178,13 @@ class TableSession:
 
     @property
     def busy(self) -> bool:
-        """The game has messages still to take in."""
+        """The game has work to do: messages to take in, or its own (the next pack's, in the background)."""
         return self.game is not None and self.game.busy
+
+    @property
+    def moving(self) -> bool:
+        """Of :attr:`busy`, the work a move waits for (:attr:`TableGame.moving <.table_game.TableGame.moving>`)."""
+        return self.game is not None and self.game.moving
 
     # ---- what the page shows ---------------------------------------------------------------------
 

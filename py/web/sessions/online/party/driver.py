@@ -72,7 +72,10 @@ class PartyWork:
 
     @property
     def moving(self) -> bool:
-        return self.busy
+        """A move's work (the runner puts a redraw off only for it): not the next pack's, made in the
+        background while the hand is played, which may take seconds."""
+        t = self.s.table
+        return t is not None and (t.moving or self.fresh)
 
     def step(self, budget_ms: float) -> bool:
         self.fresh = False

@@ -158,7 +158,8 @@ class PartySession:
 
     @property
     def busy(self) -> bool:
-        return self.table is not None and self.table.busy
+        """A move's work is under way (the next pack's, in the background, is not shown as busy)."""
+        return self.table is not None and self.table.moving
 
     def can(self, offer: Offer) -> bool:
         if offer is Offer.NEXT_HAND:
