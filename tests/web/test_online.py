@@ -857,7 +857,9 @@ def test_the_page_holds_its_background_jobs_while_online_work_is_under_way(monke
     bob.load()
     browsers.append(bob)
     settle(ann, bob)
-    assert seen["Ann"] > 10 and seen["Bob"] > 10
+    # (tasks of work seen while live: 7 to 10 a page with the fakes' 128-bit group, whose shuffles take
+    # fewer slices than MODP_TEST's did; enough that the hold was checked in many tasks of work)
+    assert seen["Ann"] >= 5 and seen["Bob"] >= 5, seen
     assert ann.holds[-1] is False and bob.holds[-1] is False and True in ann.holds and True in bob.holds
     # a move to check holds the page again, until it is checked
     play(ann, bob, random.Random(5), until=lambda: any(e.kind == "play" for e in ann.c.match.state.events))
